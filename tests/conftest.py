@@ -1,0 +1,48 @@
+"""Suite-wide fixtures: fixed seeds, NaNs as failures, a headless GL context, image checks."""
+
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared"
+ARTIFACTS = ROOT / "tests" / "_artifacts"
+
+
+def pytest_addoption(parser):
+    parser.addoption("--regen-goldens", action="store_true", default=False,
+                     help="rewrite golden images from the current rendering")
+
+
+@pytest.fixture(autouse=True)
+def _determinism():
+    """Fixed seeds and silent-NaN-as-failure for every test (house style)."""
+    random.seed(0)
+    np.random.seed(0)
+    old = np.seterr(all="raise")
+    yield
+    np.seterr(**old)
+
+
+@pytest.fixture(scope="session")
+def gl_ctx():
+    """A headless moderngl context on Mesa's EGL (llvmpipe in CI)."""
+    moderngl = pytest.importorskip("moderngl")
+    ctx = moderngl.create_standalone_context(backend="egl", require=330)
+    yield ctx
+    ctx.release()
+
+
+@pytest.fixture
+def regen_goldens(request) -> bool:
+    return bool(request.config.getoption("--regen-goldens")) or os.environ.get("REGEN_GOLDENS") == "1"
+
+
+@pytest.fixture
+def shared_dir() -> Path:
+    return SHARED
