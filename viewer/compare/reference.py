@@ -1,0 +1,103 @@
+"""A reference recording placed on the viewer's timeline.
+
+Timeline time ``t`` (simulation seconds) maps to recording time
+``ref_t = offset + t * rate``; the frame shown is the last one whose timestamp is at or
+before ``ref_t`` (a recording holds each frame until the next, as a player does).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from viewer.media import MediaError, read_frames
+
+
+@dataclass(frozen=True)
+class Crop:
+    """A rectangle of the recording, in its pixels: what the viewport's camera frames."""
+    x: int
+    y: int
+    w: int
+    h: int
+
+    def apply(self, image: np.ndarray) -> np.ndarray:
+        h, w = image.shape[:2]
+        x0, y0 = max(0, self.x), max(0, self.y)
+        x1, y1 = min(w, self.x + self.w), min(h, self.y + self.h)
+        if x1 <= x0 or y1 <= y0:
+            raise MediaError(f"crop {self.to_json()} lies outside the {w}x{h} recording")
+        return image[y0:y1, x0:x1]
+
+    def to_json(self) -> list[int]:
+        return [self.x, self.y, self.w, self.h]
+
+    @staticmethod
+    def from_json(value) -> "Crop | None":
+        if value is None:
+            return None
+        x, y, w, h = (int(v) for v in value)
+        return Crop(x, y, w, h)
+
+
+def resize(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """Resample to ``(width, height)`` with Pillow's bilinear filter."""
+    from PIL import Image
+    w, h = size
+    if image.shape[1] == w and image.shape[0] == h:
+        return image
+    mode = "RGBA" if image.shape[2] == 4 else "RGB"
+    return np.asarray(Image.fromarray(np.ascontiguousarray(image), mode).resize(
+        (w, h), Image.BILINEAR))
+
+
+@dataclass
+class ReferenceTrack:
+    path: str
+    times: np.ndarray                      # (N,) seconds, ascending
+    frames: list[np.ndarray] = field(repr=False)
+    offset: float = 0.0                    # recording seconds at timeline t = 0
+    rate: float = 1.0                      # recording seconds per timeline second
+    crop: Crop | None = None
+
+    @classmethod
+    def load(cls, path: str | os.PathLike, *, fps: float | None = None,
+             max_frames: int | None = None, offset: float = 0.0, rate: float = 1.0,
+             crop: Crop | None = None) -> "ReferenceTrack":
+        times, frames = [], []
+        for tf in read_frames(path, fps=fps, max_frames=max_frames):
+            times.append(tf.t)
+            frames.append(tf.image)
+        if not frames:
+            raise MediaError("the recording has no frames", file=str(path))
+        return cls(str(path), np.asarray(times, np.float64), frames, offset, rate, crop)
+
+    @property
+    def duration(self) -> float:
+        return float(self.times[-1]) if len(self.times) else 0.0
+
+    def recording_time(self, t: float) -> float:
+        return self.offset + t * self.rate
+
+    def index_at(self, t: float) -> int | None:
+        """Index of the frame shown at timeline time ``t``; None before the recording."""
+        rt = self.recording_time(t)
+        i = int(np.searchsorted(self.times, rt + 1e-9, side="right")) - 1
+        return None if i < 0 else min(i, len(self.frames) - 1)
+
+    def frame_at(self, t: float, size: tuple[int, int] | None = None) -> np.ndarray | None:
+        """The frame at timeline time ``t``, cropped, and resized to ``(w, h)`` if given."""
+        i = self.index_at(t)
+        if i is None:
+            return None
+        image = self.frames[i]
+        if self.crop is not None:
+            image = self.crop.apply(image)
+        return resize(image, size) if size is not None else image
+
+    def settings_json(self) -> dict:
+        """What a scenario saves of the track (its ``"reference"`` entry)."""
+        return {"path": self.path, "offset": self.offset, "rate": self.rate,
+                "crop": None if self.crop is None else self.crop.to_json()}

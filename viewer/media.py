@@ -1,0 +1,206 @@
+"""Reading and writing image sequences and video (PyAV for video, Pillow for images and GIF).
+
+Frames are numpy ``uint8`` arrays, ``(H, W, 3)`` RGB or ``(H, W, 4)`` RGBA, top row first.
+No GL here: the renderer hands frames to these writers, and the comparison tools read
+reference recordings through ``read_frames``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+
+from viewer.errors import ViewerError
+
+VIDEO_SUFFIXES = {".mp4", ".webm", ".avi", ".mkv", ".mov", ".m4v", ".gif"}
+IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"}
+
+
+class MediaError(ViewerError):
+    """A video or image sequence could not be read or written."""
+
+
+@dataclass(frozen=True)
+class TimedFrame:
+    t: float           # seconds from the start of the recording
+    image: np.ndarray  # (H, W, 3) uint8 RGB
+
+
+def _sequence_files(path: Path) -> list[Path]:
+    files = sorted(p for p in path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+    if not files:
+        raise MediaError("no images (.png, .jpg, ...) in the folder", file=str(path))
+    return files
+
+
+def read_frames(path: str | os.PathLike, *, fps: float | None = None,
+                max_frames: int | None = None) -> Iterator[TimedFrame]:
+    """Yields the frames of a video file (any container FFmpeg reads) or of a folder of
+    images (sorted by name, ``fps`` frames per second, default 30)."""
+    p = Path(path)
+    if not p.exists():
+        raise MediaError("no such file or folder", file=str(p))
+    if p.is_dir():
+        from PIL import Image
+        rate = 30.0 if fps is None else float(fps)
+        for i, f in enumerate(_sequence_files(p)):
+            if max_frames is not None and i >= max_frames:
+                return
+            try:
+                with Image.open(f) as im:
+                    yield TimedFrame(i / rate, np.asarray(im.convert("RGB")))
+            except OSError as exc:
+                raise MediaError(f"cannot read image: {exc}", file=str(f)) from None
+        return
+    import av
+    try:
+        container = av.open(str(p))
+    except (av.error.FFmpegError, OSError) as exc:
+        raise MediaError(f"cannot open video: {exc}", file=str(p)) from None
+    with container:
+        if not container.streams.video:
+            raise MediaError("the file has no video stream", file=str(p))
+        stream = container.streams.video[0]
+        start = None
+        count = 0
+        try:
+            for frame in container.decode(stream):
+                if frame.pts is not None and frame.time_base is not None:
+                    t = float(frame.pts * frame.time_base)
+                elif fps:
+                    t = count / float(fps)
+                else:
+                    rate = stream.average_rate or Fraction(30)
+                    t = count / float(rate)
+                if start is None:
+                    start = t
+                yield TimedFrame(t - start, frame.to_ndarray(format="rgb24"))
+                count += 1
+                if max_frames is not None and count >= max_frames:
+                    return
+        except av.error.FFmpegError as exc:
+            raise MediaError(f"cannot decode frame {count}: {exc}", file=str(p)) from None
+
+
+def _to_rgb(image: np.ndarray, background: tuple[int, int, int] = (0, 0, 0)) -> np.ndarray:
+    if image.ndim == 3 and image.shape[2] == 4:
+        a = image[..., 3:4].astype(np.float32) / 255.0
+        bg = np.asarray(background, np.float32)
+        return (image[..., :3].astype(np.float32) * a + bg * (1 - a) + 0.5).astype(np.uint8)
+    return image[..., :3]
+
+
+class FrameWriter:
+    """Writes frames to ``.png`` (one frame: the last), a folder (``frame_00000.png``...),
+    ``.gif`` or a video (``.mp4``/``.webm``/``.avi``/``.mkv``). ``transparent`` keeps the
+    alpha channel where the format has one (PNG, GIF); video is always opaque."""
+
+    def __init__(self, out: str | os.PathLike, *, fps: float = 30.0,
+                 transparent: bool = False) -> None:
+        self.out = Path(out)
+        self.fps = float(fps)
+        self.transparent = transparent
+        self.count = 0
+        self._last: np.ndarray | None = None
+        self._gif: list = []
+        self._container = None
+        self._stream = None
+        suffix = self.out.suffix.lower()
+        if suffix == ".png":
+            self.kind = "png"
+        elif suffix == ".gif":
+            self.kind = "gif"
+        elif suffix in VIDEO_SUFFIXES:
+            self.kind = "video"
+        elif suffix == "":
+            self.kind = "dir"
+            self.out.mkdir(parents=True, exist_ok=True)
+        else:
+            raise MediaError(f"unsupported output type {suffix!r} (use .png, a folder, .gif "
+                             "or .mp4)", file=str(self.out))
+        if self.kind != "dir":
+            self.out.parent.mkdir(parents=True, exist_ok=True)
+
+    def _image(self, frame: np.ndarray):
+        from PIL import Image
+        if self.transparent and frame.shape[2] == 4:
+            return Image.fromarray(np.ascontiguousarray(frame), "RGBA")
+        return Image.fromarray(np.ascontiguousarray(_to_rgb(frame)), "RGB")
+
+    def write(self, frame: np.ndarray) -> None:
+        if frame.dtype != np.uint8 or frame.ndim != 3 or frame.shape[2] not in (3, 4):
+            raise MediaError("frames must be (H, W, 3|4) uint8", file=str(self.out))
+        if self.kind == "png":
+            self._last = frame
+        elif self.kind == "dir":
+            self._image(frame).save(self.out / f"frame_{self.count:05d}.png")
+        elif self.kind == "gif":
+            self._gif.append(self._image(frame))
+        else:
+            self._write_video(_to_rgb(frame))
+        self.count += 1
+
+    def _write_video(self, rgb: np.ndarray) -> None:
+        import av
+        h, w = rgb.shape[:2]
+        if self._container is None:
+            codec = {".webm": "libvpx-vp9"}.get(self.out.suffix.lower(), "libx264")
+            if codec not in av.codecs_available:
+                codec = "mpeg4"
+            self._container = av.open(str(self.out), "w")
+            self._stream = self._container.add_stream(
+                codec, rate=Fraction(self.fps).limit_denominator(1001))
+            # yuv420p needs even sizes
+            self._stream.width, self._stream.height = w - (w % 2), h - (h % 2)
+            self._stream.pix_fmt = "yuv420p"
+            if codec == "libx264":
+                self._stream.options = {"crf": "18", "preset": "veryfast"}
+        sw, sh = self._stream.width, self._stream.height
+        frame = self._av_frame(np.ascontiguousarray(rgb[:sh, :sw]))
+        for packet in self._stream.encode(frame):
+            self._container.mux(packet)
+
+    @staticmethod
+    def _av_frame(rgb: np.ndarray):
+        import av
+        return av.VideoFrame.from_ndarray(rgb, format="rgb24")
+
+    def close(self) -> Path:
+        if self.kind == "png":
+            if self._last is None:
+                raise MediaError("no frame was rendered", file=str(self.out))
+            self._image(self._last).save(self.out)
+        elif self.kind == "gif":
+            if not self._gif:
+                raise MediaError("no frame was rendered", file=str(self.out))
+            extra = {"disposal": 2} if self.transparent else {}  # Pillow keeps RGBA alpha
+            self._gif[0].save(self.out, save_all=True, append_images=self._gif[1:],
+                              duration=max(1, round(1000 / self.fps)), loop=0, **extra)
+        elif self.kind == "video" and self._container is not None:
+            for packet in self._stream.encode():
+                self._container.mux(packet)
+            self._container.close()
+            self._container = None
+        return self.out
+
+    def __enter__(self) -> "FrameWriter":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if exc[0] is None:
+            self.close()
+        elif self._container is not None:
+            self._container.close()
+
+
+def write_frames(out: str | os.PathLike, frames: Iterable[np.ndarray], *, fps: float = 30.0,
+                 transparent: bool = False) -> Path:
+    with FrameWriter(out, fps=fps, transparent=transparent) as writer:
+        for frame in frames:
+            writer.write(frame)
+    return writer.out
