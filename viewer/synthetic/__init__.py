@@ -1,0 +1,255 @@
+"""The synthetic asset library: named DIDs of every record in ``synthetic_portal.dat``.
+
+The DAT is written by ``python -m viewer.synthetic.generate`` with our own DAT writer in the
+retail layout (no retail bytes). Code and tests name assets by these constants
+(``synthetic.SETUP_ARROW``), never by bare numbers; ``assets_synthetic/MANIFEST.md`` (generated)
+lists every DID, its type, what it exercises and which test uses it.
+
+DID ranges follow retail (dat-format.md section 2): 0x01 GfxObj, 0x02 Setup, 0x03 Animation,
+0x04 Palette, 0x05 SurfaceTexture, 0x06 RenderSurface, 0x08 Surface, 0x09 MotionTable,
+0x0A Wave, 0x11 GfxObjDegradeInfo, 0x20 SoundTable, 0x32 ParticleEmitterInfo,
+0x33 PhysicsScript, 0x34 PhysicsScriptTable. Synthetic DIDs start at 0x...0100 in each range,
+so they never collide with the retail DIDs the seeds quote.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+ASSETS_DIR = ROOT / "assets_synthetic"
+#: The generated synthetic portal DAT (committed).
+SYNTHETIC_DAT = ASSETS_DIR / "synthetic_portal.dat"
+#: The scenario ``./run`` and ``vfxviewer`` (no arguments) open.
+DEFAULT_SCENARIO = ASSETS_DIR / "default.scenario.json"
+MANIFEST = ASSETS_DIR / "MANIFEST.md"
+
+# --------------------------------------------------------------------------------------------
+# Textures: five procedural shapes in every pixel format (textures.py draws them).
+# RenderSurface 0x0600SF0I / SurfaceTexture 0x0500SF0I / gallery Surface 0x0800SF0I /
+# gallery GfxObj 0x0100SF0I where S = 1 + shape index and I = format index (hex).
+# --------------------------------------------------------------------------------------------
+SHAPES = ("spark", "glow", "smoke", "ring", "streak")
+
+#: PixelFormat names drawn for every shape (the formats retail particle data uses).
+MAIN_FORMATS = ("A8R8G8B8", "R8G8B8", "A8", "DXT1", "DXT3", "DXT5", "P8", "INDEX16")
+#: Further formats the reader decodes, drawn for the glow shape only.
+EXTRA_FORMATS = ("X8R8G8B8", "R5G6B5", "X1R5G5B5", "A1R5G5B5", "A4R4G4B4", "X4R4G4B4",
+                 "A8B8G8R8", "X8B8G8R8", "CUSTOM_A8B8G8R8", "CUSTOM_B8G8R8",
+                 "CUSTOM_LSCAPE_R8G8B8", "CUSTOM_LSCAPE_ALPHA")
+ALL_FORMATS = MAIN_FORMATS + EXTRA_FORMATS
+
+
+def _texture_key(shape: str, fmt: str) -> int:
+    return ((1 + SHAPES.index(shape)) << 12) | ALL_FORMATS.index(fmt)
+
+
+def texture_combinations() -> list[tuple[str, str]]:
+    """Every (shape, format) pair the library draws, in DID order."""
+    out = [(s, f) for s in SHAPES for f in MAIN_FORMATS]
+    out += [("glow", f) for f in EXTRA_FORMATS]
+    return sorted(out, key=lambda sf: _texture_key(*sf))
+
+
+#: (shape, PixelFormat name) -> DIDs of the RenderSurface / SurfaceTexture / gallery Surface /
+#: gallery GfxObj (a billboard quad textured with it).
+RENDER_SURFACES = {k: 0x06000000 | _texture_key(*k) for k in texture_combinations()}
+SURFACE_TEXTURES = {k: 0x05000000 | _texture_key(*k) for k in texture_combinations()}
+GALLERY_SURFACES = {k: 0x08000000 | _texture_key(*k) for k in texture_combinations()}
+GALLERY_GFXOBJS = {k: 0x01000000 | _texture_key(*k) for k in texture_combinations()}
+
+# Palettes (0x04): one ramp per shape for P8 (256 colours) and INDEX16 (2048 colours).
+PALETTES_P8 = {s: 0x04000101 + i for i, s in enumerate(SHAPES)}
+PALETTES_INDEX16 = {s: 0x04000201 + i for i, s in enumerate(SHAPES)}
+
+#: SurfaceTexture whose source-level list repeats one RenderSurface (as EoR 0x050023BF does).
+SURFACE_TEXTURE_REPEATED = 0x05000100
+
+# --------------------------------------------------------------------------------------------
+# Surfaces (0x08) used by the particle quads and meshes.
+# --------------------------------------------------------------------------------------------
+SURFACE_SPARK_ADDITIVE = 0x08000101        # Base1Image | Additive (ONE/ONE: never fades)
+SURFACE_GLOW_ALPHA_ADDITIVE = 0x08000102   # Base1Image | Alpha | Additive (SRCALPHA/ONE)
+SURFACE_SMOKE_TRANSLUCENT = 0x08000103     # Base1Image | Alpha | Translucent, translucency 0.35
+SURFACE_RING_LUMINOUS = 0x08000104         # Base1Image | Luminous | Additive, luminosity 1
+SURFACE_STREAK_CLIPMAP = 0x08000105        # Base1ClipMap, P8 texture (alpha test)
+SURFACE_SPARK_AUTO_TRANSLUCENT = 0x08000106  # translucency 0.5 without the Translucent bit
+SURFACE_RING_INVALPHA = 0x08000107         # Base1Image | InvAlpha
+SURFACE_SOLID_SKIN = 0x08000201
+SURFACE_SOLID_CLOTH = 0x08000202
+SURFACE_SOLID_METAL = 0x08000203
+SURFACE_SOLID_WOOD = 0x08000204
+SURFACE_SOLID_LANTERN_GLASS = 0x08000205   # Base1Solid | Luminous | Translucent
+SURFACE_SOLID_BOLT_CORE = 0x08000206       # Base1Solid | Luminous
+SURFACE_SOLID_BACK_FACE = 0x08000207       # the back-face surface of the double-sided quad
+
+# --------------------------------------------------------------------------------------------
+# GfxObjDegradeInfo (0x11): billboard modes for particle quads.
+# --------------------------------------------------------------------------------------------
+DEGRADE_MODE1_NONE = 0x11000101      # degrade_mode 1: mesh keeps its own frame
+DEGRADE_MODE2_BILLBOARD = 0x11000102  # degrade_mode 2: full camera-facing billboard
+DEGRADE_MODE3_AXIS_X = 0x11000103    # degrade_mode 3: axis-locked around local X
+DEGRADE_MODE4_AXIS_Y = 0x11000104    # degrade_mode 4: axis-locked around local Y
+DEGRADE_MODE5_AXIS_Z = 0x11000105    # degrade_mode 5: axis-locked around local Z
+DEGRADE_THREE_LEVELS = 0x11000106    # 3 entries: degrade distance = entries[n-2].max_dist
+DEGRADE_TWO_LEVELS = 0x11000107      # 2 entries: degrade distance = entries[0].max_dist
+
+# --------------------------------------------------------------------------------------------
+# GfxObjs (0x01)
+# --------------------------------------------------------------------------------------------
+GFX_QUAD_SPARK = 0x01000101          # XZ-plane quad, additive spark, mode-2 billboard
+GFX_QUAD_GLOW = 0x01000102           # XZ-plane quad, alpha-additive glow, mode-2 billboard
+GFX_QUAD_SMOKE = 0x01000103          # XZ-plane quad, translucent smoke, three degrade levels
+GFX_QUAD_RING = 0x01000104           # XY-plane (flat) quad, luminous ring, mode 1
+GFX_QUAD_STREAK = 0x01000105         # XZ-plane quad, clip-mapped streak, axis-Z billboard
+GFX_QUAD_SPARK_AXIS_X = 0x01000106   # axis-X billboard
+GFX_QUAD_SPARK_AXIS_Y = 0x01000107   # axis-Y billboard
+GFX_QUAD_NO_DEGRADE = 0x01000108     # no HasDIDDegrade: mode 1, degrade distance 100
+GFX_QUAD_TWO_LEVELS = 0x01000109     # two degrade levels
+GFX_QUAD_AUTO_TRANSLUCENT = 0x0100010A
+GFX_QUAD_INVALPHA = 0x0100010B
+GFX_QUAD_DOUBLE_SIDED = 0x0100010C   # sides_type 2 (own back surface, neg UVs) + sides_type 1
+GFX_SHARD = 0x01000201               # tetrahedron particle mesh (not a billboard)
+GFX_CUBE_SMALL = 0x01000202          # textured 0.1 m cube particle mesh
+GFX_HUMANOID_PELVIS = 0x01000301
+GFX_HUMANOID_TORSO = 0x01000302
+GFX_HUMANOID_HEAD = 0x01000303
+GFX_HUMANOID_UPPER_ARM = 0x01000304
+GFX_HUMANOID_FOREARM = 0x01000305
+GFX_HUMANOID_THIGH = 0x01000306
+GFX_HUMANOID_SHIN = 0x01000307
+GFX_ARROW = 0x01000401               # shaft along +Y with a metal head
+GFX_BOLT = 0x01000402                # luminous octahedron
+GFX_LANTERN_BODY = 0x01000403        # wooden frame, with physics polygons + physics BSP
+GFX_LANTERN_FLAME = 0x01000404       # glow billboard part
+GFX_MARKER = 0x01000405              # small cube: host object for emitter tests
+GFX_RACK = 0x01000406                # base of the attachment-point Setup
+GFX_SCROLL_PLANE = 0x01000407        # 2 m smoke plane for TextureVelocity
+
+# --------------------------------------------------------------------------------------------
+# Setups (0x02)
+# --------------------------------------------------------------------------------------------
+SETUP_ARROW = 0x02000101        # one sphere, radius 0.10 at the origin (seed 001 11.1)
+SETUP_BOLT = 0x02000102         # one sphere (0, -0.165, 0.1045) r 0.102, a light, DefaultScript
+SETUP_HUMANOID = 0x02000103     # 11 parts, parent indices, placements, motion table, table
+SETUP_LANTERN = 0x02000104      # static, Setup light, DefaultScript, DefaultAnimation, scales
+SETUP_ATTACH_POINTS = 0x02000105  # holding locations and connection points for children
+SETUP_MARKER = 0x02000106       # one small part, no spheres: emitter host
+SETUP_SCROLL_PLANE = 0x02000107  # TextureVelocity target
+
+# Humanoid part indices (Setup part order).
+HUMANOID_PARTS = ("pelvis", "torso", "head", "l_upper_arm", "l_forearm", "r_upper_arm",
+                  "r_forearm", "l_thigh", "l_shin", "r_thigh", "r_shin")
+
+# --------------------------------------------------------------------------------------------
+# Animations (0x03) and the humanoid MotionTable (0x09)
+# --------------------------------------------------------------------------------------------
+ANIM_HUMANOID_IDLE = 0x03000101
+ANIM_HUMANOID_WALK = 0x03000102     # PosFrames: root motion forward
+ANIM_HUMANOID_RECALL = 0x03000103   # frame 16: CreateParticle EMIT_RECALL on part -1, id 19
+ANIM_HOOK_DIRECTIONS = 0x03000104   # hooks with Forward / Backward / Both directions
+ANIM_LANTERN_SWING = 0x03000105     # lantern DefaultAnimation
+ANIM_HUMANOID_READY_TO_WALK = 0x03000106  # short link animation
+
+MTABLE_HUMANOID = 0x09000101
+
+STYLE_NON_COMBAT = 0x8000003D
+MOTION_READY = 0x41000003
+MOTION_WALK_FORWARD = 0x45000005
+MOTION_TURN_RIGHT = 0x6500000D
+#: LifestoneRecall in ACE's numbering (seed 004); the recall-like action.
+MOTION_RECALL = 0x10000153
+RECALL_EMITTER_LOGICAL_ID = 19
+RECALL_EMITTER_FRAME = 16
+RECALL_SOUND_FRAMES = (24, 32, 40)
+RECALL_FRAMERATE = 9.96
+
+# --------------------------------------------------------------------------------------------
+# Sounds: Waves (0x0A) and the humanoid SoundTable (0x20)
+# --------------------------------------------------------------------------------------------
+WAVE_CHIME = 0x0A000101
+WAVE_WHOOSH = 0x0A000102
+WAVE_BOOM = 0x0A000103
+STABLE_HUMANOID = 0x20000101
+#: Sound enum keys used in the table and SoundTable hooks.
+SOUND_TYPE_LAUNCH = 0x50
+SOUND_TYPE_EXPLODE = 0x51
+SOUND_TYPE_RECALL = 0x52
+
+# --------------------------------------------------------------------------------------------
+# ParticleEmitterInfos (0x32)
+# --------------------------------------------------------------------------------------------
+#: One emitter per ParticleType 1..12 (Still .. GlobalVelocity): 0x32000100 + type.
+EMIT_BY_PARTICLE_TYPE = {pt: 0x32000100 + pt for pt in range(1, 13)}
+EMIT_TRAIL_PER_METER = 0x32000201   # BirthratePerMeter trail (Launch, intensity 0.5)
+EMIT_EXPLODE_SPARKS = 0x32000202    # Explode, initial burst, TotalParticles
+EMIT_EXPLODE_SMOKE = 0x32000203     # ParabolicGVGA rising smoke, TotalSeconds
+EMIT_EXPLODE_RING = 0x32000204      # one growing flat ring
+EMIT_COLLISION_FLASH = 0x32000205   # one short glow
+EMIT_RECALL = 0x32000206            # swirling parent-local recall cloud
+EMIT_LANTERN_FLAME = 0x32000207     # persistent parent-local flame
+EMIT_BLOCKING = 0x32000208          # persistent sparks for blocking-create tests
+EMIT_UNKNOWN_EMITTER_TYPE = 0x32000209  # EmitterType 0: only its initial particles
+EMIT_NO_HW_GFXOBJ = 0x3200020A      # hw_gfxobj_id 0: emitter creation fails
+EMIT_TOTAL_PARTICLES = 0x3200020B   # stops after 10 births
+EMIT_TOTAL_SECONDS = 0x3200020C     # stops 1.5 s after creation
+EMIT_INITIAL_BURST = 0x3200020D     # 20 initial particles into 12 slots (excess dropped)
+EMIT_RANDOM_RANGES = 0x3200020E     # wide lifespan/scale/trans/offset/A/B/C ranges
+EMIT_TRAIL_PARENT_LOCAL = 0x3200020F  # the trail, but parent-local
+EMIT_TRAIL_SMALL = 0x32000210       # Launch, intensity 0
+EMIT_TRAIL_LARGE = 0x32000211       # Launch, intensity 1
+EMIT_BOLT_CORE = 0x32000212         # persistent glow on the bolt
+EMIT_ARROW_GLINT = 0x32000213
+EMIT_ARROW_PUFF = 0x32000214
+
+# --------------------------------------------------------------------------------------------
+# PhysicsScripts (0x33)
+# --------------------------------------------------------------------------------------------
+PES_LAUNCH_SMALL = 0x33000101       # flame table Launch, Mod 0
+PES_LAUNCH_TRAIL = 0x33000102       # flame table Launch, Mod 0.5
+PES_LAUNCH_LARGE = 0x33000103       # flame table Launch, Mod 1
+PES_EXPLODE_SMALL = 0x33000104      # flame table Explode, Mod 0
+PES_EXPLODE_MEDIUM = 0x33000105     # flame table Explode, Mod 0.5
+PES_EXPLODE = 0x33000106            # flame table Explode, Mod 1: multi-emitter, Stop, Destroy
+PES_COLLISION_FLASH = 0x33000107    # SetLight on, flash, SetLight off
+PES_CALLPES_CHAIN = 0x33000108      # CallPES with a maximum pause, and an immediate one
+PES_CHAIN_LINK_A = 0x33000109
+PES_CHAIN_LINK_B = 0x3300010A
+PES_BLOCKING = 0x3300010B           # CreateBlockingParticle with a live logical id
+PES_UNSORTED = 0x3300010C           # hooks stored out of time order (and equal times)
+PES_LUMINOUS = 0x3300010D
+PES_DIFFUSE = 0x3300010E
+PES_TRANSPARENT = 0x3300010F
+PES_SCALE = 0x33000110
+PES_SET_OMEGA = 0x33000111
+PES_TEXTURE_VELOCITY = 0x33000112
+PES_NODRAW = 0x33000113
+PES_SOUND = 0x33000114              # Sound, SoundTweaked, SoundTable
+PES_HIDDEN = 0x33000115
+PES_UNHIDE = 0x33000116
+PES_LANTERN_DEFAULT = 0x33000117    # the lantern Setup's DefaultScript
+PES_ALL_HOOKS = 0x33000118          # one hook of each of the 27 types
+PES_EMPTY = 0x33000119              # no entries
+PES_EMITTER_GALLERY = 0x3300011A    # every ParticleType emitter side by side
+PES_DEFAULT_SCRIPT = 0x3300011B     # DefaultScript and DefaultScriptPart hooks
+PES_PART_HOOKS = 0x3300011C         # *Part hooks, including an out-of-range part index
+PES_BOLT_DEFAULT = 0x3300011D       # the bolt Setup's DefaultScript (persistent core glow)
+PES_REPLACE_LOGICAL = 0x3300011E    # CreateParticle twice with one logical id (replace)
+PES_EMITTER_LIMITS = 0x3300011F     # TotalParticles/TotalSeconds/Initial/ranges/unknown/no-hw
+PES_ARROW_CREATE = 0x33000120
+PES_ARROW_DESTROY = 0x33000121
+PES_ARROW_DISAPPEAR = 0x33000122
+
+# --------------------------------------------------------------------------------------------
+# PhysicsScriptTables (0x34)
+# --------------------------------------------------------------------------------------------
+PST_FLAME = 0x34000101      # ProjectileCollision@1, Launch@0/0.5/1, Explode@0/0.5/1
+PST_ARROW = 0x34000102      # Create, Destroy, DisappearDestroy @1; no Launch/Explode
+PST_HUMANOID = 0x34000103   # UnHide@1 / Hidden@1 pair (and Create)
+PST_UNSORTED = 0x34000104   # entries stored out of Mod order; keys out of order; a duplicate
+
+#: PhysicsState used for the default-scenario projectiles:
+#: ReportCollisions | Missile | AlignPath | PathClipped | LightingOn | Inelastic.
+PROJECTILE_STATE = 0x00020B48
+#: CPhysicsObj::CPhysicsObj 0x005123F0 default state.
+DEFAULT_STATE = 0x00400C08
