@@ -1,0 +1,53 @@
+"""The iteration record 0xFFFF0001 (dat-format.md 1.8): no id header.
+
+CMostlyConsecutiveIntSet::Serialize: i32 N, then tokens until N numbers are produced; a
+negative token t is followed by i32 start and means the run start .. start + (-t) - 1, a
+non-negative token is a single number (ACE and DRW assume pairs only).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from viewer.dat.binary import Reader, Writer
+
+ITERATION_DID = 0xFFFF0001
+
+
+@dataclass(frozen=True, slots=True)
+class Iteration:
+    count: int
+    tokens: tuple[tuple[int, ...], ...]   # (single,) or (-run_length, start), stored order
+
+    def iterations(self) -> list[int]:
+        out: list[int] = []
+        for tok in self.tokens:
+            if len(tok) == 2:
+                out.extend(range(tok[1], tok[1] - tok[0]))
+            else:
+                out.append(tok[0])
+        return out
+
+    @classmethod
+    def read(cls, r: Reader) -> "Iteration":
+        n = r.i32("iteration count")
+        if n < 0:
+            raise r.error(f"iteration count {n} is negative", 0)
+        produced, toks = 0, []
+        while produced < n:
+            t = r.i32("iteration token")
+            if t < 0:
+                toks.append((t, r.i32("iteration run start")))
+                produced += -t
+            else:
+                toks.append((t,))
+                produced += 1
+        if produced != n:
+            raise r.error(f"iteration runs produce {produced} numbers, header says {n}")
+        return cls(n, tuple(toks))
+
+    def write(self, w: Writer) -> None:
+        w.i32(self.count)
+        for tok in self.tokens:
+            for v in tok:
+                w.i32(v)

@@ -1,0 +1,116 @@
+"""PhysicsScript (0x33) and PhysicsScriptTable (0x34): dat-format.md 3.10 and 3.11."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from viewer.dat.binary import Reader, Writer
+from viewer.dat.records.common import PlayScript, as_enum
+from viewer.dat.records.hooks import AnimationHook, read_hook, write_hook
+
+
+@dataclass(frozen=True, slots=True)
+class PhysicsScriptData:
+    """One timed hook of a PhysicsScript (start_time is an f64 on disk)."""
+
+    start_time: float
+    hook: AnimationHook
+
+
+def _sort_key(d: PhysicsScriptData) -> float:
+    return d.start_time
+
+
+@dataclass(frozen=True, slots=True)
+class PhysicsScript:
+    """A timed list of hooks.
+
+    ``script_data`` is in the order the runtime uses: sorted by start_time at unpack
+    (PhysicsScript::UnPack 0x005218B0 -> qsort with PhysicsScriptData::Sort 0x00521600).
+    We sort stably; retail's MSVC qsort may order *equal* start times differently
+    (runtime-review I6). ``stored_script_data`` keeps the file order, which ``encode`` writes.
+    """
+
+    id: int
+    script_data: tuple[PhysicsScriptData, ...]
+    stored_script_data: tuple[PhysicsScriptData, ...]
+
+    @classmethod
+    def from_hooks(cls, id: int, data) -> "PhysicsScript":
+        """Build from entries in stored order (sorts them the way unpack does)."""
+        stored = tuple(data)
+        return cls(id, tuple(sorted(stored, key=_sort_key)), stored)
+
+    @property
+    def length(self) -> float:
+        """Start time of the last sorted entry, 0 if empty (tail of 0x005218B0)."""
+        return self.script_data[-1].start_time if self.script_data else 0.0
+
+    @classmethod
+    def read(cls, r: Reader) -> "PhysicsScript":
+        id_ = r.u32("id")
+        n = r.count(r.u32("num_script_data"), 16, "script_data")
+        stored = []
+        for _ in range(n):
+            t = r.f64("start_time")
+            stored.append(PhysicsScriptData(t, read_hook(r)))
+        r.align4()
+        return cls.from_hooks(id_, stored)
+
+    def write(self, w: Writer) -> None:
+        w.u32(self.id)
+        w.u32(len(self.stored_script_data))
+        for d in self.stored_script_data:
+            w.f64(d.start_time)
+            write_hook(w, d.hook)
+        w.align4()
+
+
+@dataclass(frozen=True, slots=True)
+class ScriptAndModData:
+    mod: float
+    script_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class PhysicsScriptTableData:
+    """Entries in stored order; PhysicsScriptTableData::GetScript 0x00521A20 walks them."""
+
+    scripts: tuple[ScriptAndModData, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PhysicsScriptTable:
+    """play_script -> PhysicsScriptTableData, both levels kept in stored order."""
+
+    id: int
+    entries: tuple[tuple[PlayScript | int, PhysicsScriptTableData], ...]
+
+    def get(self, play_script: int) -> PhysicsScriptTableData | None:
+        """The data for one PlayScript type (exact key), or None."""
+        for key, data in self.entries:
+            if key == play_script:
+                return data
+        return None
+
+    @classmethod
+    def read(cls, r: Reader) -> "PhysicsScriptTable":
+        # PhysicsScriptTable::UnPack 0x005220E0, PhysicsScriptTableData::UnPack 0x00521DC0
+        id_ = r.u32("id")
+        n = r.count(r.u32("num_entries"), 8, "entries")
+        entries = []
+        for _ in range(n):
+            key = as_enum(PlayScript, r.u32("play_script"))
+            m = r.count(r.u32("count"), 8, "scripts")
+            scripts = tuple(ScriptAndModData(*r.fmt("fI", "ScriptAndModData")) for _ in range(m))
+            entries.append((key, PhysicsScriptTableData(scripts)))
+        return cls(id_, tuple(entries))
+
+    def write(self, w: Writer) -> None:
+        w.u32(self.id)
+        w.u32(len(self.entries))
+        for key, data in self.entries:
+            w.u32(int(key))
+            w.u32(len(data.scripts))
+            for s in data.scripts:
+                w.fmt("fI", s.mod, s.script_id)
