@@ -1,0 +1,35 @@
+"""`vfxviewer screenshot`: the whole viewer (3D view and panels) rendered headless to PNG."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from imagecheck import assert_image_matches, load_png
+from viewer.cli import main
+from viewer_checks import assert_viewer_visible
+
+
+def test_screenshot_command_writes_viewer_png(tmp_path, capsys, regen_goldens):
+    out = tmp_path / "shot.png"
+    assert main(["screenshot", "--out", str(out), "--size", "400x260"]) == 0
+    assert capsys.readouterr().out.strip() == str(out)
+    img = load_png(out)
+    assert img.shape == (260, 400, 4)
+    assert_viewer_visible(img)
+    assert_image_matches(img, "app/screenshot_default_400x260.png", tol=3,
+                         max_bad_fraction=0.002, regen=regen_goldens)
+
+
+def test_screenshot_is_deterministic(tmp_path):
+    a, b = tmp_path / "a.png", tmp_path / "b.png"
+    assert main(["screenshot", "--out", str(a), "--size", "200x140"]) == 0
+    assert main(["screenshot", "--out", str(b), "--size", "200x140"]) == 0
+    assert np.array_equal(load_png(a), load_png(b))
+
+
+@pytest.mark.parametrize("size", ["10x10", "abc", "100"])
+def test_screenshot_bad_size_is_usage_error(tmp_path, size, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["screenshot", "--out", str(tmp_path / "x.png"), "--size", size])
+    assert exc.value.code == 2

@@ -1,0 +1,119 @@
+"""Keyboard and mouse reach ImGui fully (letters, modifiers, buttons, wheel) and
+io.delta_time follows every frame; mouse drags over the Viewport move the camera."""
+
+from __future__ import annotations
+
+import pytest
+from imgui_bundle import imgui
+from moderngl_window.context.glfw.keys import Keys as GlfwKeys
+
+from viewer.app import ViewerApp
+from viewer.render.framebuffer import OffscreenTarget
+from viewer.ui.imgui_backend import build_keymap
+
+SIZE = (480, 320)
+
+
+@pytest.fixture
+def app(gl_ctx):
+    a = ViewerApp(gl_ctx, display_size=SIZE, keymap=build_keymap(GlfwKeys))
+    target = OffscreenTarget(gl_ctx, SIZE)
+    a.test_target = target
+    yield a
+    a.release()
+    target.release()
+
+
+def _frame(app, dt=1 / 60):
+    app.frame(dt, display_size=SIZE, target=app.test_target.fbo)
+
+
+def test_keymap_covers_letters_digits_function_keys_and_modifiers():
+    km = build_keymap(GlfwKeys)
+    assert km[GlfwKeys.A] == imgui.Key.a and km[GlfwKeys.Z] == imgui.Key.z
+    assert km[GlfwKeys.NUMBER_5] == imgui.Key._5 and km[GlfwKeys.F12] == imgui.Key.f12
+    assert km[GlfwKeys.LEFT_SHIFT] == imgui.Key.left_shift
+    assert km[GlfwKeys.NUMPAD_3] == imgui.Key.keypad3
+    assert km[GlfwKeys.ESCAPE] == imgui.Key.escape
+
+
+def test_letters_and_modifiers_reach_imgui(app):
+    _frame(app)
+    app.input.modifiers(ctrl=True, shift=True, alt=False)
+    assert app.input.key(GlfwKeys.A, True)
+    _frame(app)
+    io = imgui.get_io()
+    assert imgui.is_key_down(imgui.Key.a)
+    assert io.key_ctrl and io.key_shift and not io.key_alt
+    app.input.key(GlfwKeys.A, False)
+    app.input.modifiers(False, False, False)
+    _frame(app)
+    assert not imgui.is_key_down(imgui.Key.a) and not io.key_ctrl
+
+
+def test_unknown_key_is_ignored_not_raised(app):
+    assert app.input.key(-12345, True) is False
+
+
+def test_mouse_position_and_buttons_reach_imgui(app):
+    # (the wheel is checked through its effect: zoom, below)
+    app.input.mouse_pos(100, 50)
+    app.input.mouse_button(1, True)
+    _frame(app)
+    io = imgui.get_io()
+    assert (io.mouse_pos.x, io.mouse_pos.y) == (100, 50)
+    assert io.mouse_down[1] and not io.mouse_down[0]
+
+
+def test_delta_time_updated_every_frame(app):
+    for dt in (0.01, 0.05, 0.2):
+        _frame(app, dt)
+        assert imgui.get_io().delta_time == pytest.approx(dt)
+
+
+def _viewport_centre():
+    win = imgui.internal.find_window_by_name("Viewport")
+    return win.pos.x + win.size.x / 2, win.pos.y + win.size.y / 2
+
+
+def test_left_drag_over_viewport_orbits_camera_and_wheel_zooms(app):
+    _frame(app)
+    _frame(app)
+    x, y = _viewport_centre()
+    before = app.controller.view.camera
+    app.input.mouse_pos(x, y)
+    _frame(app)
+    app.input.mouse_button(0, True)
+    _frame(app)
+    for i in range(1, 4):
+        app.input.mouse_pos(x + 10 * i, y + 4 * i)
+        _frame(app)
+    app.input.mouse_button(0, False)
+    _frame(app)
+    after = app.controller.view.camera
+    assert after.yaw != before.yaw and after.pitch != before.pitch
+    assert after.distance == before.distance
+    app.input.wheel(0.0, 1.0)
+    _frame(app)
+    assert app.controller.view.camera.distance < after.distance
+
+
+def _typing_frame():
+    imgui.get_io().display_size = SIZE
+    imgui.new_frame()
+    imgui.set_next_window_pos(imgui.ImVec2(0, 0))
+    imgui.begin("typing")
+    if imgui.is_window_appearing():
+        imgui.set_keyboard_focus_here()
+    _, text = imgui.input_text("field", "")
+    imgui.end()
+    imgui.render()
+    return text
+
+
+def test_typed_characters_reach_a_text_field(app):
+    _frame(app)
+    _typing_frame()          # focuses the field
+    _typing_frame()
+    app.input.char("hé")
+    assert _typing_frame() == "hé"

@@ -1,0 +1,315 @@
+"""The interactive viewer: one ``ViewerApp`` drives both the window and headless capture.
+
+Per frame (``ViewerApp.frame``):
+1. ``io.delta_time`` and the display size are set; the session (runtime) advances when
+   playing;
+2. the 3D view renders into the viewport's offscreen target (``viewer/render/framebuffer``)
+   at the size the "Viewport" window had last frame: grid, axes, then the scene renderer;
+3. the panels are built; each returns commands; ``Controller`` applies them in one place;
+4. ImGui's draw data is drawn into the target framebuffer (the window's, or another
+   offscreen target for ``vfxviewer screenshot``).
+
+Every failure while loading, applying a command, drawing a panel or rendering the scene
+goes to the error panel; the viewer keeps running.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import moderngl
+import numpy as np
+from imgui_bundle import imgui
+
+from viewer.render.framebuffer import OffscreenTarget
+from viewer.render.grid import GridPass
+from viewer.ui import layout
+from viewer.ui.controller import Controller, ViewState
+from viewer.ui.error_panel import ErrorLog, draw_error_panel
+from viewer.ui.imgui_backend import ImGuiInput, ImGuiRenderer
+from viewer.ui.stats_panel import FrameStats, draw_stats_panel
+from viewer.ui.viewport_panel import draw_viewport_panel
+
+BACKGROUND = (0.11, 0.12, 0.14, 1.0)
+HEADLESS_DT = 1.0 / 60.0
+
+
+class ViewerApp:
+    """GL + ImGui state of one viewer. ``ini_path=None`` keeps no layout file (headless)."""
+
+    def __init__(self, ctx: moderngl.Context, *, display_size=(1280, 720),
+                 ini_path: str | os.PathLike | None = None, session=None,
+                 keymap: dict | None = None) -> None:
+        self.ctx = ctx
+        self.display_size = tuple(int(v) for v in display_size)
+        self.imgui_context = imgui.create_context()
+        io = imgui.get_io()
+        io.config_flags |= imgui.ConfigFlags_.docking_enable
+        io.config_flags |= imgui.ConfigFlags_.nav_enable_keyboard
+        self.ini_path = None if ini_path is None else Path(ini_path)
+        if self.ini_path is not None:
+            self.ini_path.parent.mkdir(parents=True, exist_ok=True)
+            io.set_ini_filename(str(self.ini_path))
+        else:
+            io.set_ini_filename("")
+        io.display_size = self.display_size
+        imgui.style_colors_dark()
+        self.renderer = ImGuiRenderer(ctx, display_size=self.display_size)
+        self.input = ImGuiInput(keymap)
+        self.errors = ErrorLog()
+        self.stats = FrameStats()
+        self.controller = Controller(ViewState(), session, self.errors)
+        self.viewport = OffscreenTarget(ctx, (640, 480))
+        self.renderer.register_texture(self.viewport.color)
+        self.grid = GridPass(ctx)
+        self.scene_renderer = None   # set by attach_scene_renderer when render/ provides one
+        self.frame_count = 0
+        self._want_viewport = self.viewport.size
+        self._layout_done = False
+        self.show_demo = False
+
+    # --- session ----------------------------------------------------------------------------
+    @property
+    def session(self):
+        return self.controller.session
+
+    @session.setter
+    def session(self, value) -> None:
+        self.controller.session = value
+
+    # --- frame ------------------------------------------------------------------------------
+    def frame(self, dt: float, display_size=None, target: moderngl.Framebuffer | None = None,
+              framebuffer_scale: float = 1.0):
+        """Run one frame and draw it into ``target`` (default: the screen)."""
+        io = imgui.get_io()
+        if display_size is not None:
+            self.display_size = tuple(int(v) for v in display_size)
+        io.display_size = self.display_size
+        io.display_framebuffer_scale = (framebuffer_scale, framebuffer_scale)
+        io.delta_time = max(float(dt), 1e-6)   # ImGui asserts on a zero delta
+        self.stats.add_frame(dt)
+        self._guard("session tick", self._tick_session, dt)
+        self._resize_viewport()
+        self._guard("render 3D view", self._render_scene)
+
+        imgui.new_frame()
+        self._build_ui()
+        imgui.render()
+
+        if target is not None:
+            target.use()
+        self.ctx.viewport = (0, 0, int(self.display_size[0] * framebuffer_scale),
+                             int(self.display_size[1] * framebuffer_scale))
+        self.ctx.scissor = None
+        fbo = target if target is not None else self.ctx.screen
+        fbo.clear(*BACKGROUND)
+        self.renderer.render(imgui.get_draw_data())
+        self.frame_count += 1
+
+    def _guard(self, context: str, fn, *args):
+        try:
+            return fn(*args)
+        except Exception as err:  # noqa: BLE001 - keep running, show it
+            self.errors.report(err, context)
+            return None
+
+    def _tick_session(self, dt: float) -> None:
+        session = self.session
+        if session is None:
+            return
+        session.tick(dt)
+        stats = session.stats() if hasattr(session, "stats") else {}
+        self.stats.sim_time = float(stats.get("time", 0.0))
+        self.stats.sim_frame = int(stats.get("frame", 0))
+        self.stats.particles = int(stats.get("particles", 0))
+        self.stats.emitters = int(stats.get("emitters", 0))
+
+    def _resize_viewport(self) -> None:
+        old = self.viewport.color
+        if self.viewport.resize(self._want_viewport):
+            self.renderer._textures.pop(old.glo, None)
+            self.renderer.register_texture(self.viewport.color)
+
+    def _render_scene(self) -> None:
+        target = self.viewport
+        target.use()
+        target.clear(BACKGROUND)
+        camera = self.controller.view.camera
+        view_proj = camera.view_projection(target.aspect)
+        self.grid.draw(view_proj, camera.eye())
+        self.stats.draw_calls, self.stats.instances = 1, 0
+        if self.scene_renderer is not None and self.session is not None:
+            info = self.scene_renderer(self.session, camera, target) or {}
+            self.stats.draw_calls += int(info.get("draw_calls", 0))
+            self.stats.instances = int(info.get("instances", 0))
+
+    # --- UI ---------------------------------------------------------------------------------
+    def _build_ui(self) -> None:
+        self._main_menu()
+        dock_id = imgui.dock_space_over_viewport()
+        if not self._layout_done:
+            node = imgui.internal.dock_builder_get_node(dock_id)
+            if node is None or not node.is_split_node():
+                layout.build_default_layout(dock_id, self.display_size)
+            self._layout_done = True
+        apply = self.controller.apply_all
+        for name, panel in self.panels():
+            try:
+                commands = panel()
+            except Exception as err:  # noqa: BLE001
+                self.errors.report(err, f"panel {name}")
+                continue
+            apply(commands, f"panel {name}")
+        if self.show_demo:
+            self.show_demo = imgui.show_demo_window(True) or False
+
+    def panels(self):
+        """(name, callable returning commands) for every panel, in draw order."""
+        yield "Viewport", self._viewport_panel
+        yield "Stats", lambda: draw_stats_panel(self.stats)
+        yield "Errors", lambda: draw_error_panel(self.errors)
+
+    def _viewport_panel(self):
+        commands, size = draw_viewport_panel(self.viewport.color.glo)
+        self._want_viewport = size
+        return commands
+
+    def _main_menu(self) -> None:
+        if imgui.begin_main_menu_bar():
+            if imgui.begin_menu("View"):
+                for name in ("perspective", "front", "side", "top"):
+                    if imgui.menu_item(f"Camera: {name}", "", False)[0]:
+                        from viewer.ui.commands import CameraPreset
+                        self.controller.apply(CameraPreset(name))
+                _, self.show_demo = imgui.menu_item("ImGui demo", "", self.show_demo)
+                imgui.end_menu()
+            imgui.end_main_menu_bar()
+
+    # --- capture / teardown -----------------------------------------------------------------
+    def capture(self, size, frames: int = 4, dt: float = HEADLESS_DT) -> np.ndarray:
+        """Render ``frames`` frames of the whole viewer into an offscreen target of ``size``
+        and return the last as HxWx4 uint8 (the layout settles over the first frames)."""
+        target = OffscreenTarget(self.ctx, size)
+        try:
+            for _ in range(max(1, frames)):
+                self.frame(dt, display_size=size, target=target.fbo)
+            return target.read_rgba()
+        finally:
+            target.release()
+
+    def release(self) -> None:
+        if self.ini_path is not None:
+            imgui.save_ini_settings_to_disk(str(self.ini_path))
+        self.grid.release()
+        self.viewport.release()
+        self.renderer.shutdown()
+        imgui.destroy_context(self.imgui_context)
+
+
+# --- headless ------------------------------------------------------------------------------
+def create_headless_context() -> moderngl.Context:
+    return moderngl.create_standalone_context(backend="egl", require=330)
+
+
+def render_headless(size=(1280, 720), frames: int = 4, session=None,
+                    setup=None) -> np.ndarray:
+    """The whole viewer (3D view and panels) rendered on EGL, as HxWx4 uint8."""
+    ctx = create_headless_context()
+    try:
+        app = ViewerApp(ctx, display_size=size, ini_path=None, session=session)
+        try:
+            if setup is not None:
+                setup(app)
+            return app.capture(size, frames=frames)
+        finally:
+            app.release()
+    finally:
+        ctx.release()
+
+
+# --- window --------------------------------------------------------------------------------
+def run_window(size=(1400, 860), *, session=None, screenshot: str | None = None,
+               screenshot_after: int = 30, setup=None, window_backend: str = "pyglet") -> int:
+    """Open the real window (moderngl-window, pyglet by default) and run until closed.
+
+    ``screenshot``: after ``screenshot_after`` frames, save the window's framebuffer to this
+    PNG and exit (used by the Xvfb test; also ``VFXVIEWER_SCREENSHOT`` /
+    ``VFXVIEWER_SCREENSHOT_AFTER``)."""
+    import moderngl_window as mglw
+    from PIL import Image
+
+    from viewer.ui.imgui_backend import build_keymap
+
+    window_cls = mglw.get_local_window_cls(window_backend)
+    wnd = window_cls(title="AC VFX Viewer", size=size, resizable=True, vsync=True,
+                     gl_version=(3, 3), aspect_ratio=None)
+    mglw.activate_context(window=wnd)
+    extra = None
+    if window_backend == "pyglet":
+        import pyglet.window.key as extra  # noqa: F811 - the backend's own key names
+    app = ViewerApp(wnd.ctx, display_size=wnd.size, ini_path=layout.default_ini_path(),
+                    session=session, keymap=build_keymap(wnd.keys, extra))
+    if setup is not None:
+        setup(app)
+    _bind_window_events(wnd, app)
+    last = time.perf_counter()
+    rc = 0
+    try:
+        while not wnd.is_closing:
+            now = time.perf_counter()
+            dt, last = now - last, now
+            wnd.use()
+            app.frame(dt, display_size=wnd.size, target=wnd.fbo,
+                      framebuffer_scale=wnd.pixel_ratio)
+            if screenshot and app.frame_count >= screenshot_after:
+                data = wnd.fbo.read(viewport=(0, 0, *wnd.buffer_size), components=3)
+                img = np.frombuffer(data, np.uint8).reshape(wnd.buffer_size[1],
+                                                            wnd.buffer_size[0], 3)[::-1]
+                Path(screenshot).parent.mkdir(parents=True, exist_ok=True)
+                Image.fromarray(np.ascontiguousarray(img), "RGB").save(screenshot)
+                wnd.close()
+                break
+            wnd.swap_buffers()
+    finally:
+        app.release()
+        wnd.destroy()
+    return rc
+
+
+def _bind_window_events(wnd, app: ViewerApp) -> None:
+    inp = app.input
+    buttons = {wnd.mouse.left: 0, wnd.mouse.right: 1, wnd.mouse.middle: 2}
+
+    def mods():
+        m = wnd.modifiers
+        inp.modifiers(m.ctrl, m.shift, m.alt)
+
+    def key_event(key, action, modifiers):
+        inp.modifiers(modifiers.ctrl, modifiers.shift, modifiers.alt)
+        inp.key(key, action == wnd.keys.ACTION_PRESS)
+
+    def mouse_pos(x, y, dx, dy):
+        inp.mouse_pos(x, y)
+
+    def mouse_press(x, y, button):
+        mods()
+        inp.mouse_pos(x, y)
+        if button in buttons:
+            inp.mouse_button(buttons[button], True)
+
+    def mouse_release(x, y, button):
+        mods()
+        inp.mouse_pos(x, y)
+        if button in buttons:
+            inp.mouse_button(buttons[button], False)
+
+    wnd.key_event_func = key_event
+    wnd.mouse_position_event_func = mouse_pos
+    wnd.mouse_drag_event_func = mouse_pos
+    wnd.mouse_press_event_func = mouse_press
+    wnd.mouse_release_event_func = mouse_release
+    wnd.mouse_scroll_event_func = lambda dx, dy: inp.wheel(dx, dy)
+    wnd.unicode_char_entered_func = lambda ch: inp.char(ch)
+    wnd.resize_func = lambda w, h: None   # the frame reads wnd.size every frame

@@ -1,0 +1,30 @@
+"""``vfxviewer`` / ``vfxviewer open DAT [--scenario FILE]``: the interactive viewer
+(contract section 8). With no DAT it opens the synthetic default assets and scenario."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from viewer.commands.screenshot import parse_size
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("dat", nargs="?", help="DAT file (default: the synthetic assets)")
+    parser.add_argument("--scenario", help="scenario JSON (contract section 4)")
+    parser.add_argument("--size", type=parse_size, default=(1400, 860), help="window WxH")
+    parser.add_argument("--screenshot", default=os.environ.get("VFXVIEWER_SCREENSHOT"),
+                        help="save the window to this PNG after --screenshot-after frames, "
+                             "then exit (env VFXVIEWER_SCREENSHOT)")
+    parser.add_argument("--screenshot-after", type=int,
+                        default=int(os.environ.get("VFXVIEWER_SCREENSHOT_AFTER", "30")))
+    parser.add_argument("--window", default="pyglet", help="moderngl-window backend")
+
+
+def run(args: argparse.Namespace) -> int:
+    from viewer.app import run_window
+    from viewer.ui.session import open_session
+
+    session = open_session(args.dat, args.scenario)
+    return run_window(args.size, session=session, screenshot=args.screenshot,
+                      screenshot_after=args.screenshot_after, window_backend=args.window)

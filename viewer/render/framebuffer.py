@@ -1,0 +1,72 @@
+"""The offscreen render target shared by the window and headless capture.
+
+The 3D view always renders into an :class:`OffscreenTarget`; the window shows its colour
+texture inside the ImGui "Viewport" window, and headless capture reads the same texture
+back. The whole-viewer screenshot (3D view plus panels) draws ImGui into a second target.
+"""
+
+from __future__ import annotations
+
+import moderngl
+import numpy as np
+
+
+class OffscreenTarget:
+    """A colour texture (RGBA8) plus a depth renderbuffer, resizable."""
+
+    def __init__(self, ctx: moderngl.Context, size: tuple[int, int]) -> None:
+        self.ctx = ctx
+        self.size = (0, 0)
+        self.color: moderngl.Texture | None = None
+        self.depth: moderngl.Renderbuffer | None = None
+        self.fbo: moderngl.Framebuffer | None = None
+        self.resize(size)
+
+    @property
+    def width(self) -> int:
+        return self.size[0]
+
+    @property
+    def height(self) -> int:
+        return self.size[1]
+
+    @property
+    def aspect(self) -> float:
+        return self.size[0] / max(self.size[1], 1)
+
+    def resize(self, size: tuple[int, int]) -> bool:
+        """Reallocate when the size changes; returns True when it did (the texture's GL
+        name changes, so whoever displays it must fetch ``color.glo`` again)."""
+        size = (max(1, int(size[0])), max(1, int(size[1])))
+        if size == self.size and self.fbo is not None:
+            return False
+        self._release()
+        self.size = size
+        self.color = self.ctx.texture(size, 4)
+        self.color.filter = (moderngl.LINEAR, moderngl.LINEAR)
+        self.depth = self.ctx.depth_renderbuffer(size)
+        self.fbo = self.ctx.framebuffer(color_attachments=[self.color],
+                                        depth_attachment=self.depth)
+        return True
+
+    def use(self) -> None:
+        self.fbo.use()
+        self.ctx.viewport = (0, 0, *self.size)
+
+    def clear(self, rgba=(0.0, 0.0, 0.0, 1.0)) -> None:
+        self.fbo.clear(*rgba, depth=1.0)
+
+    def read_rgba(self) -> np.ndarray:
+        """The colour buffer as an HxWx4 uint8 array, top row first (image order)."""
+        data = self.fbo.read(components=4, alignment=1)
+        img = np.frombuffer(data, np.uint8).reshape(self.size[1], self.size[0], 4)
+        return np.ascontiguousarray(img[::-1])
+
+    def _release(self) -> None:
+        for obj in (self.fbo, self.color, self.depth):
+            if obj is not None:
+                obj.release()
+        self.fbo = self.color = self.depth = None
+
+    def release(self) -> None:
+        self._release()

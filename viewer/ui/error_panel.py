@@ -1,0 +1,103 @@
+"""Error panel: every failure the viewer met, newest last; the viewer keeps running.
+
+``ErrorLog`` is the model (GL- and ImGui-free); ``draw_error_panel`` is the view and returns
+commands (only ``ClearErrors``).
+"""
+
+from __future__ import annotations
+
+import traceback
+from dataclasses import dataclass
+
+from viewer.errors import ViewerError, format_did
+from viewer.ui.commands import ClearErrors, Command
+
+
+@dataclass(frozen=True)
+class ErrorEntry:
+    kind: str            # the error class name: DatError, ScenarioError, ... or InternalError
+    message: str         # the message without location
+    file: str | None
+    did: int | None
+    offset: int | None
+    context: str         # what the viewer was doing ("load scenario", "panel Timeline")
+    count: int = 1       # identical reports fold into one entry
+
+    @property
+    def where(self) -> str:
+        parts = []
+        if self.file is not None:
+            parts.append(self.file)
+        if self.did is not None:
+            parts.append(f"DID {format_did(self.did)}")
+        if self.offset is not None:
+            parts.append(f"offset {self.offset} (0x{self.offset:X})")
+        return ": ".join(parts)
+
+    def line(self) -> str:
+        where = self.where
+        text = f"{self.kind}: {where + ': ' if where else ''}{self.message}"
+        if self.context:
+            text = f"[{self.context}] {text}"
+        return text + (f" (x{self.count})" if self.count > 1 else "")
+
+
+class ErrorLog:
+    """The errors shown in the error panel, oldest first, at most ``limit`` kept."""
+
+    def __init__(self, limit: int = 200) -> None:
+        self.limit = limit
+        self.entries: list[ErrorEntry] = []
+
+    def report(self, err: BaseException, context: str = "") -> ErrorEntry:
+        if isinstance(err, ViewerError):
+            entry = ErrorEntry(type(err).__name__, err.message, err.file, err.did,
+                               err.offset, context)
+        else:  # a bug, not bad input: keep running, but show where it came from
+            tb = traceback.extract_tb(err.__traceback__)
+            at = f" at {tb[-1].filename.rsplit('/', 1)[-1]}:{tb[-1].lineno}" if tb else ""
+            entry = ErrorEntry("InternalError", f"{type(err).__name__}: {err}{at}",
+                               None, None, None, context)
+        key = (entry.kind, entry.message, entry.where, entry.context)
+        for i, old in enumerate(self.entries):
+            if (old.kind, old.message, old.where, old.context) == key:
+                entry = ErrorEntry(**{**old.__dict__, "count": old.count + 1})
+                self.entries[i] = entry   # a repeat (every frame, say) folds into one line
+                return entry
+        self.entries.append(entry)
+        del self.entries[:-self.limit]
+        return entry
+
+    def clear(self) -> None:
+        self.entries.clear()
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+
+def draw_error_panel(log: ErrorLog) -> list[Command]:
+    from imgui_bundle import imgui
+
+    commands: list[Command] = []
+    title = f"Errors ({len(log)})###Errors"
+    visible, _ = imgui.begin(title)
+    try:
+        if visible:
+            if not log.entries:
+                imgui.text_disabled("No errors.")
+            else:
+                if imgui.small_button("Clear"):
+                    commands.append(ClearErrors())
+                imgui.separator()
+                for i, entry in enumerate(log.entries):
+                    color = (1.0, 0.45, 0.4, 1.0) if entry.kind == "InternalError" \
+                        else (1.0, 0.75, 0.35, 1.0)
+                    imgui.push_id(i)
+                    imgui.text_colored(imgui.ImVec4(*color), entry.kind)
+                    imgui.same_line()
+                    imgui.text_wrapped(entry.line()[len(entry.kind) + 2:] if not entry.context
+                                       else entry.line())
+                    imgui.pop_id()
+    finally:
+        imgui.end()
+    return commands

@@ -1,0 +1,181 @@
+"""ImGui plumbing: a moderngl renderer for ImGui draw data and full input forwarding.
+
+moderngl-window 3.1.1's own integration forwards only a dozen special keys (no letters, no
+modifiers), never updates ``io.delta_time`` and has fixed-size vertex buffers. This module
+keeps its shader/draw approach (we subclass its ``ModernGLRenderer``) but:
+
+- grows the vertex and index buffers to fit any frame, draws from each command's
+  ``idx_offset``, and skips (rather than raises on) a texture released mid-frame;
+- maps every key moderngl-window knows (letters, digits, F-keys, keypad, punctuation,
+  modifiers) to ``imgui.Key`` by name and sends the ``mod_*`` keys on every event;
+- uses ImGui's event queue (``add_mouse_pos_event``, ``add_mouse_button_event``...) so fast
+  clicks between two frames are not lost.
+
+It never touches the window library directly: :class:`ImGuiInput` takes plain values, and
+``viewer/app.py`` calls it from the window callbacks (or from tests).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import warnings
+
+import moderngl
+from imgui_bundle import imgui
+
+with warnings.catch_warnings():
+    # moderngl_window's package import pulls in its scene module, which imports PyGLM by
+    # its deprecated name; not our code.
+    warnings.simplefilter("ignore", PendingDeprecationWarning)
+    from moderngl_window.integrations.imgui_bundle import ModernGLRenderer
+
+# moderngl-window key attribute name -> imgui.Key attribute name.
+_KEY_NAMES: dict[str, str] = {
+    "ESCAPE": "escape", "SPACE": "space", "ENTER": "enter", "PAGE_UP": "page_up",
+    "PAGE_DOWN": "page_down", "LEFT": "left_arrow", "RIGHT": "right_arrow",
+    "UP": "up_arrow", "DOWN": "down_arrow", "LEFT_SHIFT": "left_shift",
+    "RIGHT_SHIFT": "right_shift", "LEFT_CTRL": "left_ctrl", "RIGHT_CTRL": "right_ctrl",
+    "LEFT_ALT": "left_alt", "RIGHT_ALT": "right_alt", "TAB": "tab", "COMMA": "comma",
+    "MINUS": "minus", "PERIOD": "period", "SLASH": "slash", "SEMICOLON": "semicolon",
+    "EQUAL": "equal", "LEFT_BRACKET": "left_bracket", "RIGHT_BRACKET": "right_bracket",
+    "BACKSLASH": "backslash", "BACKSPACE": "backspace", "INSERT": "insert",
+    "DELETE": "delete", "HOME": "home", "END": "end", "CAPS_LOCK": "caps_lock",
+}
+_KEY_NAMES.update({f"F{i}": f"f{i}" for i in range(1, 13)})
+_KEY_NAMES.update({f"NUMBER_{i}": f"_{i}" for i in range(10)})
+_KEY_NAMES.update({f"NUMPAD_{i}": f"keypad{i}" for i in range(10)})
+_KEY_NAMES.update({chr(c): chr(c).lower() for c in range(ord("A"), ord("Z") + 1)})
+
+# Extra pyglet key names (pyglet.window.key) that moderngl-window's Keys lacks.
+PYGLET_EXTRA: dict[str, str] = {
+    "RCTRL": "right_ctrl", "LALT": "left_alt", "RALT": "right_alt", "LMETA": "left_super",
+    "RMETA": "right_super", "LWINDOWS": "left_super", "RWINDOWS": "right_super",
+    "APOSTROPHE": "apostrophe", "GRAVE": "grave_accent", "NUM_ENTER": "keypad_enter",
+    "NUM_ADD": "keypad_add", "NUM_SUBTRACT": "keypad_subtract",
+    "NUM_MULTIPLY": "keypad_multiply", "NUM_DIVIDE": "keypad_divide",
+    "NUM_DECIMAL": "keypad_decimal", "BRACKETLEFT": "left_bracket",
+    "BRACKETRIGHT": "right_bracket",
+}
+
+
+def build_keymap(keys_namespace, extra_module=None) -> dict:
+    """{backend key code: imgui.Key} from a moderngl-window ``Keys`` class (and optionally
+    the window library's own key module, e.g. ``pyglet.window.key``)."""
+    keymap = {}
+    for attr, imgui_name in _KEY_NAMES.items():
+        code = getattr(keys_namespace, attr, None)
+        if code is not None:
+            keymap[code] = getattr(imgui.Key, imgui_name)
+    if extra_module is not None:
+        for attr, imgui_name in PYGLET_EXTRA.items():
+            code = getattr(extra_module, attr, None)
+            if code is not None and code not in keymap:
+                keymap[code] = getattr(imgui.Key, imgui_name)
+    return keymap
+
+
+class ImGuiInput:
+    """Forwards input to the current ImGui context's IO event queue."""
+
+    def __init__(self, keymap: dict | None = None) -> None:
+        self.keymap = keymap or {}
+
+    @staticmethod
+    def modifiers(ctrl: bool, shift: bool, alt: bool, super_: bool = False) -> None:
+        io = imgui.get_io()
+        io.add_key_event(imgui.Key.mod_ctrl, bool(ctrl))
+        io.add_key_event(imgui.Key.mod_shift, bool(shift))
+        io.add_key_event(imgui.Key.mod_alt, bool(alt))
+        io.add_key_event(imgui.Key.mod_super, bool(super_))
+
+    def key(self, code, down: bool) -> bool:
+        """Send a backend key; returns False for keys ImGui has no name for."""
+        key = code if isinstance(code, imgui.Key) else self.keymap.get(code)
+        if key is None:
+            return False
+        imgui.get_io().add_key_event(key, bool(down))
+        return True
+
+    @staticmethod
+    def char(text: str) -> None:
+        io = imgui.get_io()
+        for ch in text:
+            io.add_input_character(ord(ch))
+
+    @staticmethod
+    def mouse_pos(x: float, y: float) -> None:
+        imgui.get_io().add_mouse_pos_event(float(x), float(y))
+
+    @staticmethod
+    def mouse_button(index: int, down: bool) -> None:
+        """index: 0 left, 1 right, 2 middle (ImGui's order)."""
+        imgui.get_io().add_mouse_button_event(int(index), bool(down))
+
+    @staticmethod
+    def wheel(dx: float, dy: float) -> None:
+        imgui.get_io().add_mouse_wheel_event(float(dx), float(dy))
+
+    @staticmethod
+    def focus(focused: bool) -> None:
+        imgui.get_io().add_focus_event(bool(focused))
+
+
+class ImGuiRenderer(ModernGLRenderer):
+    """Draws ImGui draw data into whatever framebuffer is bound, growing its buffers."""
+
+    def __init__(self, ctx: moderngl.Context, display_size=(1280, 720)) -> None:
+        super().__init__(ctx=ctx, display_size=display_size)
+        self._vtx_capacity = self._vertex_buffer.size
+        self._idx_capacity = self._index_buffer.size
+
+    def _ensure_capacity(self, vtx_bytes: int, idx_bytes: int) -> None:
+        if vtx_bytes <= self._vtx_capacity and idx_bytes <= self._idx_capacity:
+            return
+        self._vao.release()
+        if vtx_bytes > self._vtx_capacity:
+            self._vertex_buffer.release()
+            self._vtx_capacity = max(vtx_bytes, self._vtx_capacity * 2)
+            self._vertex_buffer = self.ctx.buffer(reserve=self._vtx_capacity)
+        if idx_bytes > self._idx_capacity:
+            self._index_buffer.release()
+            self._idx_capacity = max(idx_bytes, self._idx_capacity * 2)
+            self._index_buffer = self.ctx.buffer(reserve=self._idx_capacity)
+        self._vao = self.ctx.vertex_array(
+            self._prog, [(self._vertex_buffer, "2f 2f 4f1", "Position", "UV", "Color")],
+            index_buffer=self._index_buffer, index_element_size=imgui.INDEX_SIZE)
+
+    def render(self, draw_data) -> None:
+        io = self.io
+        display_w, display_h = io.display_size
+        scale_x, scale_y = io.display_framebuffer_scale
+        fb_w, fb_h = int(display_w * scale_x), int(display_h * scale_y)
+        if fb_w <= 0 or fb_h <= 0:
+            return
+        self.projMat.value = (2.0 / display_w, 0.0, 0.0, 0.0,
+                              0.0, -2.0 / display_h, 0.0, 0.0,
+                              0.0, 0.0, -1.0, 0.0,
+                              -1.0, 1.0, 0.0, 1.0)
+        draw_data.scale_clip_rects(imgui.ImVec2(scale_x, scale_y))
+        self.ctx.enable_only(moderngl.BLEND)
+        self.ctx.blend_equation = moderngl.FUNC_ADD
+        self.ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
+        for cmd_list in draw_data.cmd_lists:
+            vtx_bytes = cmd_list.vtx_buffer.size() * imgui.VERTEX_SIZE
+            idx_bytes = cmd_list.idx_buffer.size() * imgui.INDEX_SIZE
+            self._ensure_capacity(vtx_bytes, idx_bytes)
+            self._vertex_buffer.write(
+                (ctypes.c_byte * vtx_bytes).from_address(cmd_list.vtx_buffer.data_address()))
+            self._index_buffer.write(
+                (ctypes.c_byte * idx_bytes).from_address(cmd_list.idx_buffer.data_address()))
+            for cmd in cmd_list.cmd_buffer:
+                texture = self._textures.get(cmd.texture_id)
+                if texture is None:
+                    continue  # a texture released since the UI was built: skip, not crash
+                texture.use(0)
+                x0, y0, x1, y1 = cmd.clip_rect
+                if x1 <= x0 or y1 <= y0:
+                    continue
+                self.ctx.scissor = (int(x0), int(fb_h - y1), int(x1 - x0), int(y1 - y0))
+                self._vao.render(moderngl.TRIANGLES, vertices=cmd.elem_count,
+                                 first=cmd.idx_offset)
+        self.ctx.scissor = None

@@ -1,0 +1,44 @@
+"""Where ImGui keeps its layout (a user config dir, never the repo) and the default docked
+layout used on first run and by headless screenshots (which never read or write an ini)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+APP_DIR_NAME = "vfxviewer"
+
+# Window names (ImGui ids) docked by the default layout.
+LEFT = ("Assets", "Object")
+RIGHT = ("Script Table", "Emitters", "Hidden / UnHide", "Stats")
+BOTTOM = ("Timeline", "###Errors")
+CENTER = ("Viewport",)
+
+
+def user_config_dir() -> Path:
+    """$XDG_CONFIG_HOME/vfxviewer, else ~/.config/vfxviewer (created on demand)."""
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / APP_DIR_NAME
+
+
+def default_ini_path() -> Path:
+    return user_config_dir() / "imgui.ini"
+
+
+def build_default_layout(dockspace_id: int, size) -> None:
+    """Split the dockspace into left / centre / right / bottom and dock the known windows.
+    Call once, when the dockspace has no layout yet."""
+    from imgui_bundle import imgui
+
+    internal = imgui.internal
+    internal.dock_builder_remove_node(dockspace_id)
+    internal.dock_builder_add_node(dockspace_id, internal.DockNodeFlagsPrivate_.dock_space)
+    internal.dock_builder_set_node_size(dockspace_id, imgui.ImVec2(*size))
+    split = internal.dock_builder_split_node_py  # -> (id, id at dir, id at opposite)
+    _, bottom, rest = split(dockspace_id, imgui.Dir.down, 0.28)
+    _, left, rest = split(rest, imgui.Dir.left, 0.22)
+    _, right, center = split(rest, imgui.Dir.right, 0.30)
+    for names, node in ((LEFT, left), (RIGHT, right), (BOTTOM, bottom), (CENTER, center)):
+        for name in names:
+            internal.dock_builder_dock_window(name, node)
+    internal.dock_builder_finish(dockspace_id)

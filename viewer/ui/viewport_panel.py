@@ -1,0 +1,106 @@
+"""The "Viewport" window: shows the 3D view's offscreen texture and turns mouse input over
+it into camera commands (left drag orbit, right or middle drag pan, wheel zoom; with the
+viewport focused W/A/S/D/Q/E fly, F frames the selection)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from viewer.ui.commands import (CameraFly, CameraFrameSelected, CameraOrbit, CameraPan,
+                                CameraZoom, Command)
+
+
+@dataclass
+class ViewportInput:
+    """What the view saw this frame (filled from ImGui, or by tests)."""
+    hovered: bool = False
+    focused: bool = False
+    drag_left: tuple[float, float] = (0.0, 0.0)
+    drag_right: tuple[float, float] = (0.0, 0.0)
+    drag_middle: tuple[float, float] = (0.0, 0.0)
+    wheel: float = 0.0
+    keys: frozenset = frozenset()   # lower-case letters held while focused
+    pressed: frozenset = frozenset()  # lower-case letters pressed this frame
+    height_px: float = 1.0
+    dt: float = 0.0
+    fly_speed: float = 4.0          # metres per second
+
+
+def camera_commands(inp: ViewportInput) -> list[Command]:
+    """Pure mapping from viewport input to camera commands (tested without GL)."""
+    out: list[Command] = []
+    if inp.hovered or inp.focused:
+        if inp.drag_left != (0.0, 0.0):
+            out.append(CameraOrbit(*inp.drag_left))
+        pan = (inp.drag_right[0] + inp.drag_middle[0], inp.drag_right[1] + inp.drag_middle[1])
+        if pan != (0.0, 0.0):
+            out.append(CameraPan(pan[0], pan[1], inp.height_px))
+    if inp.hovered and inp.wheel:
+        out.append(CameraZoom(inp.wheel))
+    if inp.focused:
+        step = inp.fly_speed * inp.dt
+        fwd = ("w" in inp.keys) - ("s" in inp.keys)
+        right = ("d" in inp.keys) - ("a" in inp.keys)
+        up = ("e" in inp.keys) - ("q" in inp.keys)
+        if fwd or right or up:
+            out.append(CameraFly(fwd * step, right * step, up * step))
+        if "f" in inp.pressed:
+            out.append(CameraFrameSelected())
+    return out
+
+
+def draw_viewport_panel(texture_id: int | None) -> tuple[list[Command], tuple[int, int]]:
+    """Returns (commands, the content size the 3D view should have next frame)."""
+    from imgui_bundle import imgui
+
+    imgui.push_style_var(imgui.StyleVar_.window_padding, imgui.ImVec2(0, 0))
+    visible, _ = imgui.begin("Viewport", flags=imgui.WindowFlags_.no_scrollbar
+                             | imgui.WindowFlags_.no_scroll_with_mouse)
+    imgui.pop_style_var()
+    commands: list[Command] = []
+    size = (1, 1)
+    try:
+        if visible:
+            avail = imgui.get_content_region_avail()
+            size = (max(1, int(avail.x)), max(1, int(avail.y)))
+            origin = imgui.get_cursor_pos()
+            if texture_id is not None:
+                # GL textures are bottom-up: flip V.
+                imgui.image(texture_id, imgui.ImVec2(*size), imgui.ImVec2(0, 1),
+                            imgui.ImVec2(1, 0))
+            # An invisible button over the image owns the mouse: drags that start on the
+            # view keep going outside it, and never move the window.
+            imgui.set_cursor_pos(origin)
+            imgui.invisible_button("##viewport_area", imgui.ImVec2(*size),
+                                   imgui.ButtonFlags_.mouse_button_left
+                                   | imgui.ButtonFlags_.mouse_button_right
+                                   | imgui.ButtonFlags_.mouse_button_middle)
+            io = imgui.get_io()
+            active = imgui.is_item_active()
+            hovered = imgui.is_item_hovered()
+            focused = imgui.is_window_focused()
+            inp = ViewportInput(hovered=hovered or active, focused=focused,
+                                height_px=size[1], dt=io.delta_time)
+            if active:
+                d = (io.mouse_delta.x, io.mouse_delta.y)
+                if imgui.is_mouse_down(imgui.MouseButton_.left):
+                    inp.drag_left = d
+                elif imgui.is_mouse_down(imgui.MouseButton_.right):
+                    inp.drag_right = d
+                elif imgui.is_mouse_down(imgui.MouseButton_.middle):
+                    inp.drag_middle = d
+            if hovered:
+                inp.wheel = io.mouse_wheel
+            if focused and not io.want_text_input:
+                held, pressed = set(), set()
+                for ch in "wasdqef":
+                    key = getattr(imgui.Key, ch)
+                    if imgui.is_key_down(key):
+                        held.add(ch)
+                    if imgui.is_key_pressed(key, repeat=False):
+                        pressed.add(ch)
+                inp.keys, inp.pressed = frozenset(held), frozenset(pressed)
+            commands = camera_commands(inp)
+    finally:
+        imgui.end()
+    return commands, size
