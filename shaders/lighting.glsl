@@ -1,0 +1,40 @@
+// Fixed-function D3D9 vertex lighting as retail sets it up (runtime spec 9):
+// colour = emissive + diffuse_mat * (ambient + sum(light)), per vertex (Gouraud).
+// Point: range = falloff * 1.5, attenuation (0, 1, 0) = 1/d inside range, hard cut at range.
+// Spot: theta = phi = cone angle, same range/attenuation. Directional: direction only.
+uniform bool u_lighting;
+uniform vec3 u_ambient;
+uniform vec3 u_emissive;
+uniform vec3 u_diffuse;
+uniform int u_num_lights;
+uniform vec4 u_light_pos[8];    // xyz position, w = kind (0 point, 1 directional, 2 spot)
+uniform vec4 u_light_dir[8];    // xyz direction (local +Y of the light frame), w = range
+uniform vec4 u_light_color[8];  // rgb = colour * intensity, w = cos(cone / 2)
+
+vec3 vertex_light(vec3 p, vec3 n) {
+    if (!u_lighting) {
+        return vec3(1.0);
+    }
+    vec3 sum = u_ambient;
+    for (int i = 0; i < u_num_lights; ++i) {
+        int kind = int(u_light_pos[i].w + 0.5);
+        vec3 L;
+        float atten = 1.0;
+        if (kind == 1) {
+            L = -normalize(u_light_dir[i].xyz);
+        } else {
+            vec3 to_light = u_light_pos[i].xyz - p;
+            float d = length(to_light);
+            if (d > u_light_dir[i].w) {
+                continue;
+            }
+            L = to_light / max(d, 1e-4);
+            atten = 1.0 / max(d, 1e-4);
+            if (kind == 2 && dot(-L, normalize(u_light_dir[i].xyz)) < u_light_color[i].w) {
+                continue;
+            }
+        }
+        sum += u_light_color[i].rgb * atten * max(dot(n, L), 0.0);
+    }
+    return clamp(u_emissive + u_diffuse * sum, 0.0, 1.0);
+}

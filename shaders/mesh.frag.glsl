@@ -1,0 +1,20 @@
+#version 330
+// Texture (or solid colour) modulated by the vertex light; material alpha; alpha test
+// GREATEREQUAL against ref (D3DPolyRender::SetSurface 0x0059C4D0), -1 = off.
+uniform sampler2D u_tex;
+uniform bool u_textured;
+uniform vec4 u_color;
+uniform float u_alpha;
+uniform float u_alpha_ref;
+in vec2 v_uv;
+in vec3 v_light;
+in float v_alpha;
+out vec4 f_color;
+void main() {
+    vec4 base = u_textured ? texture(u_tex, v_uv) : u_color;
+    float a = base.a * u_alpha * v_alpha;
+    if (u_alpha_ref >= 0.0 && a * 255.0 < u_alpha_ref - 0.5) {
+        discard;
+    }
+    f_color = vec4(base.rgb * v_light, a);
+}

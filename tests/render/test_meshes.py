@@ -1,0 +1,95 @@
+"""GfxObj triangulation (fan from vertex 0, CPolygon::UnPack 0x00538650 sides rules)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from viewer.errors import DatError
+from viewer.render.meshes import MeshCache, triangulate_gfxobj
+from tests.render.fakes import (FakeDB, GfxObj, Polygon, Vertex, VertexArray, cube_gfxobj,
+                                quad_gfxobj, solid_surface)
+
+
+def test_polygon_is_fan_triangulated_from_vertex_0():
+    pts = [(0, 0, 0), (1, 0, 0), (1.5, 1, 0), (1, 2, 0), (0, 2, 0)]
+    verts = tuple(Vertex(i, p, (0, 0, 1), ((i * 0.1, 0.5),)) for i, p in enumerate(pts))
+    g = GfxObj(0x01000001, (0x08000001,), VertexArray(1, verts),
+               (Polygon(0, 0, 0, 0, 0, (0, 1, 2, 3, 4), (0, 0, 0, 0, 0)),))
+    m = triangulate_gfxobj(g)
+    assert m.subsets == [(0, 0, 9)]
+    tri_pos = m.vertices[:, :3].reshape(3, 3, 3)
+    for k, tri in enumerate(tri_pos):
+        assert tri[0].tolist() == [0, 0, 0]
+        assert tri[1].tolist() == list(map(float, pts[k + 1]))
+        assert tri[2].tolist() == list(map(float, pts[k + 2]))
+    assert m.vertices[3, 6] == pytest.approx(0.1 * 0)  # uv of vertex 0 in 2nd triangle
+
+
+def test_CPolygon_UnPack_sides_type_1_mirrors_front_as_back_face():
+    m = triangulate_gfxobj(quad_gfxobj(0x01000002, 0x08000001, sides_type=1))
+    assert m.subsets == [(0, 0, 12)]
+    back = m.vertices[6:12]
+    assert (back[:, 3:6] == [0, 1, 0]).all()  # normal negated
+    # winding reversed: first back triangle is (v0, v2, v1) of the front one
+    assert back[1, :3].tolist() == m.vertices[2, :3].tolist()
+
+
+def test_sides_type_2_back_face_uses_neg_surface_and_neg_uvs():
+    h = 0.5
+    verts = tuple(Vertex(i, p, (0, 0, 1), ((0.0, 0.0), (1.0, 1.0)))
+                  for i, p in enumerate([(-h, -h, 0), (h, -h, 0), (h, h, 0)]))
+    g = GfxObj(1, (0x08000001, 0x08000002), VertexArray(1, verts),
+               (Polygon(0, 0, 2, 0, 1, (0, 1, 2), (0, 0, 0), (1, 1, 1)),))
+    m = triangulate_gfxobj(g)
+    assert m.subsets == [(0, 0, 3), (1, 3, 3)]
+    assert (m.vertices[3:, 6:8] == 1.0).all()
+
+
+def test_single_sided_polygon_has_no_back_face():
+    assert triangulate_gfxobj(quad_gfxobj(1, 0x08000001)).subsets == [(0, 0, 6)]
+
+
+def test_vertex_index_out_of_range_raises_DatError_naming_the_gfxobj():
+    g = GfxObj(0x01000009, (0x08000001,), VertexArray(1, (Vertex(0, (0, 0, 0), (0, 0, 1)),)),
+               (Polygon(0, 0, 0, 0, 0, (0, 1, 2), None),))
+    with pytest.raises(DatError, match="0x01000009"):
+        triangulate_gfxobj(g)
+
+
+def test_surface_index_out_of_range_raises_DatError():
+    g = quad_gfxobj(0x0100000A, 0x08000001)
+    bad = GfxObj(g.id, (), g.vertex_array, g.polygons)
+    with pytest.raises(DatError, match="surface index"):
+        triangulate_gfxobj(bad)
+
+
+def test_missing_record_raises_DatError(gl_ctx):
+    with pytest.raises(DatError, match="0x01000077"):
+        MeshCache(gl_ctx, FakeDB()).mesh(0x01000077)
+
+
+def test_mesh_cache_loads_each_gfxobj_once(gl_ctx):
+    db = FakeDB()
+    solid_surface(db, 0x08000001, 0xFFFF0000)
+    db.add(0x01000001, cube_gfxobj(0x01000001, 0x08000001))
+    cache = MeshCache(gl_ctx, db)
+    try:
+        a = cache.mesh(0x01000001)
+        gets = db.gets
+        assert cache.mesh(0x01000001) is a and db.gets == gets
+        assert a.radius == pytest.approx(np.sqrt(3) / 2, rel=1e-5)
+        assert sum(s.count for s in a.subsets) == 36
+    finally:
+        cache.release()
+
+
+def test_CSurface_InitEnd_0x00536400_translucency_sets_translucent_bit(gl_ctx):
+    db = FakeDB()
+    solid_surface(db, 0x08000001, 0xFFFFFFFF, translucency=0.5)
+    cache = MeshCache(gl_ctx, db)
+    mat = cache.surface(0x08000001)
+    assert mat.surface_type & 0x10 and mat.surface_alpha() == pytest.approx(0.5)
+    solid_surface(db, 0x08000002, 0xFFFFFFFF, translucency=0.0001)
+    assert not cache.surface(0x08000002).surface_type & 0x10
+    cache.release()

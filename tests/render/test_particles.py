@@ -1,0 +1,204 @@
+"""Particle batching (runtime spec 3.5): visibility, degrade level, billboard mode, sorting,
+and the proof that per-frame CPU work has no Python loop over particles or emitters."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+
+import numpy as np
+import pytest
+
+from viewer.render import particles as P
+from viewer.render.scene_input import ParticleArrays
+from tests.render.fakes import GfxObjInfo
+
+
+@dataclass
+class _Mesh:
+    sort_center: tuple = (0.0, 0.0, 0.0)
+    degrade: list = field(default_factory=list)
+
+
+class _Meshes:
+    def __init__(self, table=None):
+        self.table = table or {}
+
+    def mesh(self, did):
+        return self.table.get(did, _Mesh())
+
+
+def arrays(pos, *, gfx=None, trans=None, scale=None, emitter=None, origins=None):
+    pos = np.asarray(pos, np.float64).reshape(-1, 3)
+    n = len(pos)
+    quat = np.tile([1.0, 0, 0, 0], (n, 1))
+    return ParticleArrays(pos, quat,
+                          np.ones(n) if scale is None else np.asarray(scale, float),
+                          np.zeros(n) if trans is None else np.asarray(trans, float),
+                          np.full(n, 0x01000001, np.uint32) if gfx is None
+                          else np.asarray(gfx, np.uint32),
+                          np.zeros(n, np.int32) if emitter is None
+                          else np.asarray(emitter, np.int32),
+                          np.zeros((1, 3)) if origins is None else np.asarray(origins, float))
+
+
+def test_SetTranslucency_0x0050E670_translucency_exactly_one_is_not_drawn():
+    p = P.prepare(arrays([[0, 0, 0], [1, 0, 0], [2, 0, 0]], trans=[1.0, 0.999, 0.0]),
+                  (0, -10, 0), _Meshes())
+    assert len(p.instances) == 2
+    assert sorted(p.instances[:, 8].tolist()) == pytest.approx([0.001, 1.0])  # alpha = 1 - t
+
+
+def test_no_degrade_table_draws_own_gfxobj_mode_1():
+    p = P.prepare(arrays([[0, 0, 0]]), (0, -5, 0), _Meshes())
+    assert [(b.gfxobj, b.mode) for b in p.batches] == [(0x01000001, 1)]
+
+
+def test_get_degrade_0x0051E4B0_picks_first_entry_under_threshold_beyond_50m():
+    deg = [GfxObjInfo(0x01000010, 2, 0.0, 10.0, 20.0), GfxObjInfo(0x01000011, 3, 0, 30, 40)]
+    meshes = _Meshes({0x01000001: _Mesh(degrade=deg)})
+    # d = CYpt/scale - 50: at 60 m d = 10 < 20 -> entry 0; at 85 m d = 35 -> entry 1;
+    # at 200 m none -> last entry
+    eye = (0.0, 0.0, 0.0)
+    for dist, want in ((60.0, (0x01000010, 2)), (85.0, (0x01000011, 3)),
+                       (200.0, (0x01000011, 3)), (10.0, (0x01000010, 2))):
+        p = P.prepare(arrays([[0, dist, 0]], origins=[[0, dist, 0]]), eye, meshes)
+        assert [(b.gfxobj, b.mode) for b in p.batches] == [want], dist
+
+
+def test_get_degrade_0x0051E4B0_negative_multiplier_uses_ideal_minus_min():
+    deg = [GfxObjInfo(0x01000010, 2, 5.0, 10.0, 20.0), GfxObjInfo(0x01000011, 3, 0, 30, 40)]
+    meshes = _Meshes({0x01000001: _Mesh(degrade=deg)})
+    # m = -1: threshold = ideal - (ideal - min) = min = 5; d = 58 - 50 = 8 -> entry 1
+    p = P.prepare(arrays([[0, 58, 0]], origins=[[0, 58, 0]]), (0, 0, 0), meshes, m=-1.0)
+    assert p.batches[0].gfxobj == 0x01000011
+
+
+def test_SetDegradeLevelInternal_0x0054C3C0_particle_distance_2dsq():
+    assert P.particle_distance_2dsq(1.0) == 625.0
+    assert P.particle_distance_2dsq(0.0) == 256.0
+    assert P.particle_distance_2dsq(-1.0) == 64.0
+
+
+def test_UpdateViewerDistance_0x00510B30_far_emitter_shares_origin_heading_and_keeps_slot_order():
+    # emitter 30 m away horizontally (> 25 m): all particles share its origin and CYpt
+    pos = [[0, 30, 5], [0, 29, 0], [0, 31, 0]]
+    p = P.prepare(arrays(pos, origins=[[0, 30, 0]]), (0, 0, 0), _Meshes())
+    assert (p.instances[:, 9:12] == [0, 30, 0]).all()
+    assert p.instances[:, 1].tolist() == [30, 29, 31]  # equal CYpt -> slot order kept
+
+
+def test_near_particles_sorted_far_to_near_with_sort_center():
+    pos = [[0, 2, 0], [0, 5, 0], [0, 3, 0]]
+    meshes = _Meshes({0x01000001: _Mesh(sort_center=(0, 0, 1.0))})
+    p = P.prepare(arrays(pos, scale=[1, 1, 2]), (0, 0, 0), meshes)
+    assert p.instances[:, 1].tolist() == [5, 3, 2]
+    assert p.instances[:, 9:12].tolist()[1] == [0, 3, 2]  # pos + sort_center * scale
+
+
+def test_batches_split_by_gfxobj_and_translucent_flag():
+    pos = np.zeros((6, 3))
+    p = P.prepare(arrays(pos, gfx=[1, 2, 1, 2, 1, 1], trans=[0, 0, 0.5, 0, 0, 0.2]),
+                  (0, -5, 0), _Meshes())
+    got = sorted((b.gfxobj, b.translucent, b.count) for b in p.batches)
+    assert got == [(1, False, 2), (1, True, 2), (2, False, 2)]
+    assert sum(b.count for b in p.batches) == len(p.instances) == 6
+    # batches are contiguous in the instance buffer
+    for b in p.batches:
+        alpha = p.instances[b.start:b.start + b.count, 8]
+        assert ((alpha < 1.0) == b.translucent).all()
+
+
+def _count_render_lines(fn):
+    """Python lines executed inside viewer/render while fn runs."""
+    count = [0]
+
+    def tracer(frame, event, arg):
+        if "viewer/render" not in frame.f_code.co_filename:
+            return None
+        if event == "line":
+            count[0] += 1
+        return tracer
+
+    old = sys.gettrace()
+    sys.settrace(tracer)
+    try:
+        fn()
+    finally:
+        sys.settrace(old)
+    return count[0]
+
+
+def _random_scene(n_particles, n_emitters, rng):
+    pos = rng.uniform(-20, 20, (n_particles, 3))
+    emitter = rng.integers(0, n_emitters, n_particles)
+    gfx = np.where(np.arange(n_particles) % 2 == 0, 0x01000001, 0x01000002)
+    return arrays(pos, gfx=gfx, trans=rng.uniform(0, 0.9, n_particles),
+                  scale=rng.uniform(0.5, 2, n_particles), emitter=emitter,
+                  origins=rng.uniform(-40, 40, (n_emitters, 3)))
+
+
+def test_particle_preparation_runs_no_python_loop_over_particles_or_emitters():
+    rng = np.random.default_rng(1)
+    deg = [GfxObjInfo(0x01000001, 2, 0, 10, 20)]
+    meshes = _Meshes({0x01000001: _Mesh(degrade=deg), 0x01000002: _Mesh()})
+    small = _random_scene(50, 3, rng)
+    big = _random_scene(20000, 300, rng)
+    eye = (0.0, -60.0, 5.0)
+    # Same batch structure (2 GfxObjs x opaque/translucent split collapse to the same keys).
+    p_small = P.prepare(small, eye, meshes)
+    p_big = P.prepare(big, eye, meshes)
+    assert len(p_small.batches) == len(p_big.batches)
+    lines_small = _count_render_lines(lambda: P.prepare(small, eye, meshes))
+    lines_big = _count_render_lines(lambda: P.prepare(big, eye, meshes))
+    assert lines_small == lines_big, (lines_small, lines_big)
+
+
+class _CountingPass(P.ParticlePass):
+    def __init__(self):  # no GL: count what would be drawn and uploaded
+        self.draw_calls = 0
+        self.uploads = 0
+
+    def render_batch(self, mesh, sub, batch):
+        self.draw_calls += 1
+
+
+def test_one_draw_call_per_batch_and_one_upload(monkeypatch):
+    rng = np.random.default_rng(2)
+
+    @dataclass
+    class _Sub:
+        material: object
+        first: int = 0
+        count: int = 6
+
+    class _Mat:
+        def blend(self, part_translucent=False):
+            from viewer.render.materials import surface_blend
+            return surface_blend(0x10000, part_translucent=part_translucent)
+
+    @dataclass
+    class _M:
+        sort_center: tuple = (0.0, 0.0, 0.0)
+        degrade: list = field(default_factory=list)
+        subsets: list = field(default_factory=lambda: [_Sub(_Mat())])
+
+    meshes = _Meshes({0x01000001: _M(), 0x01000002: _M()})
+    cp = _CountingPass()
+    cp.meshes = meshes
+    uploads = []
+    monkeypatch.setattr(P.ParticlePass, "upload", lambda self, prep: uploads.append(prep))
+    for n in (10, 5000):
+        cp.draw_calls = 0
+        prep = P.prepare(_random_scene(n, 40, rng), (0, -60, 5), meshes)
+        cp.upload(prep)
+        for _, _, d in cp.draw_items(prep):
+            cp.render_batch(d.mesh, d.sub, d.batch)
+        assert cp.draw_calls == len(prep.batches) == 2  # 2 GfxObjs, 1 subset each
+    assert len(uploads) == 2
+
+
+@pytest.mark.parametrize("n", [0, 1])
+def test_tiny_inputs(n):
+    p = P.prepare(arrays(np.zeros((n, 3))), (0, -1, 0), _Meshes())
+    assert len(p.instances) == n

@@ -1,0 +1,250 @@
+"""GfxObj polygons to GPU vertex buffers, and surfaces to textures and blend states.
+
+Triangulation (pure numpy, cached per GfxObj): each polygon is a convex fan from its first
+vertex, as the retail D3D path submits polygons. The positive face uses ``pos_surface`` and
+``pos_uv_indices``; a polygon with ``sides_type`` 2 (own back face) or 1 (back mirrors front,
+`CPolygon::UnPack` 0x00538650) also gets its negative face with reversed winding, negated
+normals, ``neg_surface`` and ``neg_uv_indices``. Vertices are looked up by array position
+(dat-format.md 3.1).
+
+Record access goes through the small helpers at the top so the field names of
+``viewer.dat.records`` are read in one place.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from viewer.errors import DatError, ViewerError
+from viewer.render import materials, textures
+
+VERTEX_FLOATS = 8  # position 3, normal 3, uv 2
+
+
+# --- record access (dat-format.md names) ------------------------------------------------------
+def _vertices(gfx):
+    va = getattr(gfx, "vertex_array", None)
+    if va is not None and hasattr(va, "vertices"):
+        return va.vertices
+    return gfx.vertices
+
+
+def _polygons(gfx):
+    polys = getattr(gfx, "polygons", None)
+    if polys is None:
+        return ()
+    return polys.values() if isinstance(polys, dict) else polys
+
+
+def _uvs(vertex):
+    return getattr(vertex, "uvs", None) or getattr(vertex, "uv", None) or ()
+
+
+# --- triangulation ------------------------------------------------------------------------------
+@dataclass
+class MeshData:
+    """Triangles of one GfxObj grouped by surface index: (surface_index, first, count)."""
+
+    vertices: np.ndarray                     # (M, 8) float32
+    subsets: list[tuple[int, int, int]]
+    sort_center: tuple[float, float, float] = (0.0, 0.0, 0.0)
+
+
+def triangulate_gfxobj(gfx, did: int | None = None) -> MeshData:
+    """Fan-triangulate the drawing polygons of a GfxObj record."""
+    did = did if did is not None else getattr(gfx, "id", None)
+    verts = list(_vertices(gfx))
+    n_surf = len(getattr(gfx, "surfaces", ()) or ())
+    per_surface: dict[int, list[list[float]]] = {}
+
+    def corner(vi: int, uv_index: int | None, flip: bool) -> list[float]:
+        if not 0 <= vi < len(verts):
+            raise DatError(f"polygon vertex index {vi} outside {len(verts)} vertices", did=did)
+        v = verts[vi]
+        o, n = v.origin, v.normal
+        uvs = _uvs(v)
+        if uv_index is None or not uvs:
+            u, w = 0.0, 0.0
+        else:
+            if not 0 <= uv_index < len(uvs):
+                raise DatError(f"polygon uv index {uv_index} outside {len(uvs)} uvs of "
+                               f"vertex {vi}", did=did)
+            u, w = uvs[uv_index]
+        s = -1.0 if flip else 1.0
+        return [o[0], o[1], o[2], s * n[0], s * n[1], s * n[2], u, w]
+
+    for poly in _polygons(gfx):
+        ids = list(poly.vertex_ids)
+        if len(ids) < 3:
+            continue
+        sides = int(poly.sides_type)
+        faces = [(int(poly.pos_surface), poly.pos_uv_indices, False)]
+        if sides == 2:
+            faces.append((int(poly.neg_surface), poly.neg_uv_indices, True))
+        elif sides == 1:  # back face mirrors the front (CPolygon::UnPack 0x00538650)
+            faces.append((int(poly.pos_surface), poly.pos_uv_indices, True))
+        for surf, uvi, flip in faces:
+            if not 0 <= surf < n_surf:
+                raise DatError(f"polygon {getattr(poly, 'poly_id', '?')} surface index {surf} "
+                               f"outside {n_surf} surfaces", did=did)
+            uvi = list(uvi) if uvi else None
+            corners = [corner(ids[k], None if uvi is None else uvi[k], flip)
+                       for k in range(len(ids))]
+            out = per_surface.setdefault(surf, [])
+            for k in range(1, len(ids) - 1):  # fan from vertex 0
+                tri = (corners[0], corners[k], corners[k + 1])
+                out.extend(tri if not flip else (tri[0], tri[2], tri[1]))
+    rows: list[list[float]] = []
+    subsets = []
+    for surf in sorted(per_surface):
+        subsets.append((surf, len(rows), len(per_surface[surf])))
+        rows.extend(per_surface[surf])
+    arr = np.asarray(rows, np.float32).reshape(-1, VERTEX_FLOATS)
+    sc = tuple(float(c) for c in (getattr(gfx, "sort_center", None) or (0.0, 0.0, 0.0)))
+    return MeshData(arr, subsets, sc)
+
+
+# --- surfaces -----------------------------------------------------------------------------------
+@dataclass
+class SurfaceMaterial:
+    """One Surface resolved for drawing (runtime spec 3.5 / 10)."""
+
+    surface_type: int
+    texture: object | None                   # moderngl texture or None for a solid colour
+    color: tuple[float, float, float, float]  # solid colour RGBA (white when textured)
+    translucency: float
+    luminosity: float
+    diffuse: float
+    is_dxt: bool = False
+    texture_mode: str = ""                   # "compressed" / "decoded" / ""
+
+    def blend(self, part_translucent: bool = False) -> materials.BlendState:
+        return materials.surface_blend(self.surface_type, is_dxt=self.is_dxt,
+                                       part_translucent=part_translucent)
+
+    def surface_alpha(self) -> float:
+        # TRANSLUCENT surfaces draw with alpha 1 - surface.translucency (runtime spec 3.5)
+        if self.surface_type & materials.TRANSLUCENT:
+            return 1.0 - float(self.translucency)
+        return 1.0
+
+
+def argb_to_rgba(c: int) -> tuple[float, float, float, float]:
+    c = int(c) & 0xFFFFFFFF
+    return ((c >> 16 & 0xFF) / 255.0, (c >> 8 & 0xFF) / 255.0, (c & 0xFF) / 255.0,
+            (c >> 24 & 0xFF) / 255.0)
+
+
+@dataclass
+class GpuSubset:
+    surface_index: int
+    first: int
+    count: int
+    material: SurfaceMaterial
+
+
+@dataclass
+class GpuMesh:
+    did: int
+    vbo: object
+    subsets: list[GpuSubset]
+    sort_center: tuple[float, float, float]
+    degrade: list = field(default_factory=list)   # GfxObjInfo entries, [] if none
+    radius: float = 0.0                           # bounding radius about the part origin
+    vaos: dict = field(default_factory=dict)      # program key -> vertex array
+
+
+class MeshCache:
+    """GfxObj DID -> GpuMesh, Surface DID -> SurfaceMaterial; built once, reused."""
+
+    def __init__(self, ctx, db, *, allow_compressed: bool = True) -> None:
+        self.ctx = ctx
+        self.db = db
+        self.allow_compressed = allow_compressed
+        self.meshes: dict[int, GpuMesh] = {}
+        self.surfaces: dict[int, SurfaceMaterial] = {}
+
+    def _get(self, did: int):
+        try:
+            rec = self.db.get(did)
+        except ViewerError:
+            raise
+        except KeyError:
+            rec = None
+        if rec is None:
+            raise DatError("record not found", did=did)
+        return rec
+
+    def surface(self, did: int) -> SurfaceMaterial:
+        mat = self.surfaces.get(did)
+        if mat is None:
+            mat = self.surfaces[did] = self._load_surface(did)
+        return mat
+
+    def _load_surface(self, did: int) -> SurfaceMaterial:
+        s = self._get(did)
+        st = int(s.type)
+        trans = float(s.translucency)
+        if trans > 0.0002:  # CSurface::InitEnd 0x00536400
+            st |= materials.TRANSLUCENT
+        tex = None
+        color = (1.0, 1.0, 1.0, 1.0)
+        is_dxt = False
+        mode = ""
+        if st & (materials.BASE1_IMAGE | materials.BASE1_CLIPMAP):
+            stex = self._get(int(s.orig_texture_id))
+            levels = list(getattr(stex, "textures", ()) or ())
+            if not levels:
+                raise DatError("SurfaceTexture lists no RenderSurface", did=int(s.orig_texture_id))
+            rs_did = int(levels[0])  # ACViewer uses textures[0]; the client's source level 0
+            rs = self._get(rs_did)
+            fmt = int(rs.format)
+            pal = None
+            if fmt in (textures.P8, textures.INDEX16):
+                pal_did = int(getattr(s, "orig_palette_id", 0) or 0) or \
+                    int(getattr(rs, "default_palette_id", 0) or 0)
+                pal = textures.palette_rgba(self._get(pal_did).colors)
+            tex = textures.upload(self.ctx, fmt, int(rs.width), int(rs.height),
+                                  bytes(rs.source_data), pal, did=rs_did,
+                                  allow_compressed=self.allow_compressed)
+            is_dxt = fmt in textures.GL_COMPRESSED
+            mode = getattr(tex, "extra", "")
+        else:
+            color = argb_to_rgba(s.color_value)
+        return SurfaceMaterial(st, tex, color, trans, float(s.luminosity), float(s.diffuse),
+                               is_dxt, mode)
+
+    def mesh(self, did: int) -> GpuMesh:
+        m = self.meshes.get(did)
+        if m is None:
+            m = self.meshes[did] = self._load_mesh(did)
+        return m
+
+    def _load_mesh(self, did: int) -> GpuMesh:
+        gfx = self._get(did)
+        data = triangulate_gfxobj(gfx, did)
+        surf_dids = list(gfx.surfaces)
+        subsets = [GpuSubset(si, first, count, self.surface(int(surf_dids[si])))
+                   for si, first, count in data.subsets]
+        vbo = self.ctx.buffer(data.vertices.tobytes() if len(data.vertices) else
+                              np.zeros(VERTEX_FLOATS, np.float32).tobytes())
+        degrade = []
+        deg_did = int(getattr(gfx, "did_degrade", 0) or 0)
+        if deg_did:
+            info = self._get(deg_did)
+            degrade = list(getattr(info, "degrades", None) or getattr(info, "entries", ()))
+        radius = float(np.sqrt((data.vertices[:, :3] ** 2).sum(axis=1)).max(initial=0.0))
+        return GpuMesh(did, vbo, subsets, data.sort_center, degrade, radius=radius)
+
+    def release(self) -> None:
+        for m in self.meshes.values():
+            for vao in m.vaos.values():
+                vao.release()
+            m.vbo.release()
+        for s in self.surfaces.values():
+            if s.texture is not None:
+                s.texture.release()
+        self.meshes.clear()
+        self.surfaces.clear()

@@ -1,0 +1,209 @@
+"""The particle pass: every live particle, one instanced draw per batch.
+
+A particle is an ordinary part of its emitter object (runtime spec 3.5): its HwGfxObj mesh
+scaled by gfxobj_scale, oriented by the degrade mode of the GfxObjDegradeInfo entry chosen for
+its distance, alpha 1 - translucency, blending from the surface bits only.
+
+CPU work per frame is numpy over the runtime's pooled arrays, never a Python loop over
+particles or emitters: distances, degrade levels and batch keys are vectorised, batches come
+from one ``lexsort`` + ``unique``, the instance data is built with one ``concatenate`` and
+uploaded with one buffer write. Python loops run only over distinct GfxObjs and batches.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from viewer.render import materials
+from viewer.render.scene_input import ParticleArrays
+
+INSTANCE_FLOATS = 12          # pos 3, quat 4, scale 1, alpha 1, heading point 3
+INSTANCE_STRIDE = INSTANCE_FLOATS * 4
+
+# Render::s_rDegradeDistance default (review I1) and the steady-state degrade multiplier
+# m = +1 reached by Render::CalcDegLevel 0x0054CAF0 (review W2).
+DEGRADE_DISTANCE = 50.0
+DEGRADE_MUL = 1.0
+
+
+def particle_distance_2dsq(m: float = DEGRADE_MUL) -> float:
+    """Render::SetDegradeLevelInternal 0x0054C3C0: (16 + 8m)^2 for m < 0, (16 + 9m)^2 else."""
+    return (16.0 + 8.0 * m) ** 2 if m < 0 else (16.0 + 9.0 * m) ** 2
+
+
+@dataclass
+class Batch:
+    gfxobj: int              # the drawn GfxObj (degrade entry's mesh)
+    mode: int                # degrade_mode (1 none, 2 billboard, 3/4/5 axis locked)
+    translucent: bool        # some part translucency > 0 (forces SRCALPHA on plain subsets)
+    start: int               # first instance row in the uploaded buffer
+    count: int
+    far_depth: float         # largest CYpt in the batch (sorting between batches)
+
+
+@dataclass
+class PreparedParticles:
+    instances: np.ndarray = field(default_factory=lambda: np.zeros((0, INSTANCE_FLOATS),
+                                                                   np.float32))
+    batches: list[Batch] = field(default_factory=list)
+
+
+def _degrade_tables(meshes, gfx_ids):
+    """Per distinct GfxObj: sort centre, degrade thresholds, modes and meshes (padded)."""
+    g = len(gfx_ids)
+    tables = [meshes.mesh(int(did)) for did in gfx_ids]
+    k = max([len(t.degrade) for t in tables] + [1])
+    sort_center = np.zeros((g, 3), np.float64)
+    ideal = np.zeros((g, k))
+    min_d = np.zeros((g, k))
+    max_d = np.zeros((g, k))
+    valid = np.zeros((g, k), bool)
+    modes = np.ones((g, k), np.int64)
+    drawn = np.zeros((g, k), np.int64)
+    count = np.ones(g, np.int64)
+    for i, (did, mesh) in enumerate(zip(gfx_ids, tables)):
+        sort_center[i] = mesh.sort_center
+        if not mesh.degrade:  # no table: mode 1, the GfxObj itself
+            drawn[i, 0] = int(did)
+            continue
+        count[i] = len(mesh.degrade)
+        for j, e in enumerate(mesh.degrade):
+            drawn[i, j] = int(e.gfxobj_id)
+            modes[i, j] = int(e.degrade_mode)
+            ideal[i, j], min_d[i, j], max_d[i, j] = e.ideal_dist, e.min_dist, e.max_dist
+            valid[i, j] = True
+        drawn[i, len(mesh.degrade):] = drawn[i, len(mesh.degrade) - 1]
+        modes[i, len(mesh.degrade):] = modes[i, len(mesh.degrade) - 1]
+    return sort_center, ideal, min_d, max_d, valid, modes, drawn, count
+
+
+def prepare(arrays: ParticleArrays, eye, meshes, *, m: float = DEGRADE_MUL,
+            degrade_distance: float = DEGRADE_DISTANCE) -> PreparedParticles:
+    """Instance rows and batches for this frame (vectorised; see module docstring)."""
+    n = arrays.count
+    if n == 0:
+        return PreparedParticles()
+    eye = np.asarray(eye, np.float64)
+    trans = np.asarray(arrays.translucencies, np.float64)
+    # CPhysicsPart::SetTranslucency 0x0050E670: exactly 1.0 hides the part
+    vis = np.flatnonzero(trans != 1.0)
+    if vis.size == 0:
+        return PreparedParticles()
+    pos = np.asarray(arrays.positions, np.float64)[vis]
+    scale = np.asarray(arrays.scales, np.float64)[vis]
+    trans = trans[vis]
+    gfx = np.asarray(arrays.gfxobj, np.int64)[vis]
+    emitter_origin = np.asarray(arrays.emitter_origins, np.float64)[
+        np.asarray(arrays.emitter, np.int64)[vis]]
+
+    gfx_ids, inv = np.unique(gfx, return_inverse=True)
+    sort_center, ideal, min_d, max_d, valid, modes, drawn, n_entries = _degrade_tables(meshes, gfx_ids)
+
+    # CPhysicsObj::UpdateViewerDistance 0x00510B30: beyond particle_distance_2dsq (horizontal)
+    # every particle shares the emitter object's CYpt and heading; else its own from
+    # part.pos + sort_center * scale.
+    dxy = emitter_origin[:, :2] - eye[:2]
+    far = (dxy * dxy).sum(axis=1) >= particle_distance_2dsq(m)
+    own = pos + sort_center[inv] * scale[:, None]
+    head = np.where(far[:, None], emitter_origin, own)
+    cypt = np.sqrt(((head - eye) ** 2).sum(axis=1))
+
+    # GfxObjDegradeInfo::get_degrade 0x0051E4B0: d = CYpt / scale - s_rDegradeDistance (>= 0)
+    d = np.maximum(cypt / np.maximum(scale, 1e-6) - degrade_distance, 0.0)
+    ideal_p, min_p, max_p = ideal[inv], min_d[inv], max_d[inv]
+    if m >= 0:
+        thr = ideal_p + (max_p - ideal_p) * m
+    else:
+        thr = ideal_p + (ideal_p - min_p) * m
+    ok = (d[:, None] < thr) & valid[inv]  # none -> last entry
+    level = np.where(ok.any(axis=1), ok.argmax(axis=1), n_entries[inv] - 1)
+    drawn_gfx = drawn[inv, level]
+    mode = np.clip(modes[inv, level], 0, 7)
+    translucent = trans > 0.0
+
+    drawn_ids, drawn_inv = np.unique(drawn_gfx, return_inverse=True)
+    key = (drawn_inv.astype(np.int64) * 8 + mode) * 2 + translucent
+    # far to near inside each batch; lexsort is stable so equal CYpt keep slot order
+    order = np.lexsort((-cypt, key))
+    skey = key[order]
+    quat = np.asarray(arrays.orientations, np.float64)[vis][order]
+    inst = np.concatenate([pos[order], quat, scale[order, None],
+                           1.0 - trans[order, None], head[order]], axis=1).astype(np.float32)
+    ukeys, starts, counts = np.unique(skey, return_index=True, return_counts=True)
+    far_depth = cypt[order][starts]
+    batches = [Batch(int(drawn_ids[k // 16]), int((k // 2) % 8), bool(k % 2), int(s), int(c),
+                     float(fd))
+               for k, s, c, fd in zip(ukeys.tolist(), starts.tolist(), counts.tolist(),
+                                      far_depth.tolist())]
+    return PreparedParticles(inst, batches)
+
+
+class ParticlePass:
+    """Uploads prepared instances once per frame and emits one draw per (batch, subset)."""
+
+    def __init__(self, ctx, meshes, program) -> None:
+        self.ctx = ctx
+        self.meshes = meshes
+        self.prog = program
+        self.buffer = None
+        self.draw_calls = 0
+        self.uploads = 0
+        self._loc = {name: program[name].location for name in
+                     ("i_pos", "i_quat", "i_scale", "i_alpha", "i_head")}
+
+    def upload(self, prepared: PreparedParticles) -> None:
+        data = prepared.instances
+        nbytes = max(data.nbytes, INSTANCE_STRIDE)
+        if self.buffer is None or self.buffer.size < nbytes:
+            if self.buffer is not None:
+                self.buffer.release()
+            size = 1 << max(12, (nbytes - 1).bit_length())
+            self.buffer = self.ctx.buffer(reserve=size, dynamic=True)
+        if data.nbytes:
+            self.buffer.write(data.tobytes())
+            self.uploads += 1
+
+    def draw_items(self, prepared: PreparedParticles):
+        """(draw_list, depth, callable) for each batch and surface subset."""
+        items = []
+        for b in prepared.batches:
+            mesh = self.meshes.mesh(b.gfxobj)
+            for sub in mesh.subsets:
+                state = sub.material.blend(part_translucent=b.translucent)
+                items.append((state.draw_list, b.far_depth,
+                              _Draw(self, mesh, sub, b, state)))
+        return items
+
+    def _vao(self, mesh):
+        vao = mesh.vaos.get("particle")
+        if vao is None:
+            vao = self.ctx.vertex_array(
+                self.prog, [(mesh.vbo, "3f 3f 2f", "in_position", "in_normal", "in_uv")])
+            mesh.vaos["particle"] = vao
+        return vao
+
+    def render_batch(self, mesh, sub, batch: Batch) -> None:
+        import moderngl
+        vao = self._vao(mesh)
+        base = batch.start * INSTANCE_STRIDE
+        for name, fmt, off in (("i_pos", "3f", 0), ("i_quat", "4f", 12), ("i_scale", "1f", 28),
+                               ("i_alpha", "1f", 32), ("i_head", "3f", 36)):
+            vao.bind(self._loc[name], "f", self.buffer, fmt, offset=base + off,
+                     stride=INSTANCE_STRIDE, divisor=1)
+        self.prog["u_mode"].value = batch.mode
+        vao.render(moderngl.TRIANGLES, vertices=sub.count, first=sub.first,
+                   instances=batch.count)
+        self.draw_calls += 1
+
+
+class _Draw:
+    __slots__ = ("owner", "mesh", "sub", "batch", "state")
+
+    def __init__(self, owner, mesh, sub, batch, state):
+        self.owner, self.mesh, self.sub, self.batch, self.state = owner, mesh, sub, batch, state
+
+
+__all__ = ["prepare", "ParticlePass", "PreparedParticles", "Batch", "particle_distance_2dsq",
+           "materials"]

@@ -1,0 +1,214 @@
+"""SceneRenderer: the one place that owns GL state for drawing a SceneInput.
+
+Used by the window (viewport target) and headless ``vfxviewer render`` alike:
+``SceneRenderer(ctx, db).render(scene_input, camera, target)``. It reads the SceneInput and
+never changes the runtime.
+
+Order (runtime spec 3.5 item 5, review I3): grid; unblended subsets of parts and particles
+(depth write on); then the deferred *clip* list, then the deferred *alpha* list, each sorted
+far to near by CYpt with a stable sort (retail sorts parts far to near, then flushes each
+deferred list in insertion order); overlays last.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from viewer.render import materials
+from viewer.render.lights import apply_lights, select_lights
+from viewer.render.meshes import MeshCache
+from viewer.render.particles import ParticlePass, _Draw, prepare
+from viewer.render.programs import load_program, set_uniform
+from viewer.render.scene_input import SceneInput
+
+
+@dataclass
+class RenderSettings:
+    """Plain settings the UI edits; the renderer reads them each frame."""
+
+    background: tuple[float, float, float, float] = (0.08, 0.08, 0.10, 1.0)
+    ambient: tuple[float, float, float] = (0.45, 0.45, 0.45)
+    sun_direction: tuple[float, float, float] | None = (-0.4, 0.3, -0.85)
+    sun_color: tuple[float, float, float] = (0.55, 0.55, 0.55)
+    lighting: bool = True
+    show_grid: bool = True
+    show_spheres: bool = False
+    show_part_axes: bool = False
+    show_emitter_anchors: bool = False
+    cull_backfaces: bool = True
+    degrade_mul: float = 1.0          # steady state m = +1 (review W2)
+    max_dynamic_lights: int = 10      # 7 + 3m at m = +1
+
+
+def _mat_bytes(m) -> bytes:
+    return np.ascontiguousarray(np.asarray(m, np.float32).T).tobytes()
+
+
+class SceneRenderer:
+    def __init__(self, ctx, db, settings: RenderSettings | None = None, *,
+                 allow_compressed: bool = True) -> None:
+        self.ctx = ctx
+        self.db = db
+        self.settings = settings or RenderSettings()
+        self.meshes = MeshCache(ctx, db, allow_compressed=allow_compressed)
+        self.mesh_prog = load_program(ctx, "mesh")
+        self.particle_prog = load_program(ctx, "particle", "mesh")
+        self.particles = ParticlePass(ctx, self.meshes, self.particle_prog)
+        self._grid = None
+        self._overlays = None
+        self.last_stats: dict = {}
+
+    # --- helpers ------------------------------------------------------------------------------
+    def _sun(self):
+        from viewer.render.scene_input import SceneLight
+        s = self.settings
+        if s.sun_direction is None:
+            return []
+        return [SceneLight(1, (0.0, 0.0, 0.0), tuple(s.sun_direction), tuple(s.sun_color),
+                           1.0, 0.0)]
+
+    def _set_material(self, prog, mat, *, alpha, luminosity, diffuse, alpha_ref) -> None:
+        set_uniform(prog, "u_textured", mat.texture is not None)
+        if mat.texture is not None:
+            mat.texture.use(0)
+            set_uniform(prog, "u_tex", 0)
+        set_uniform(prog, "u_color", tuple(mat.color))
+        set_uniform(prog, "u_alpha", float(alpha))
+        set_uniform(prog, "u_alpha_ref", float(-1.0 if alpha_ref is None else alpha_ref))
+        set_uniform(prog, "u_emissive", (luminosity,) * 3)
+        set_uniform(prog, "u_diffuse", (diffuse,) * 3)
+
+    # --- the frame ------------------------------------------------------------------------------
+    def render(self, scene: SceneInput, camera, target) -> None:
+        import moderngl
+        ctx, s = self.ctx, self.settings
+        target.use()
+        target.clear(s.background)
+        fbo = self._fbo = target.fbo
+        view_proj = camera.projection_matrix(target.aspect) @ camera.view_matrix()
+        eye = np.asarray(camera.eye(), np.float64)
+        ctx.enable(moderngl.DEPTH_TEST)
+        ctx.disable(moderngl.BLEND)
+        fbo.depth_mask = True
+        if s.show_grid:
+            if self._grid is None:
+                from viewer.render.grid import GridPass
+                self._grid = GridPass(ctx)
+            ctx.enable(moderngl.BLEND)
+            ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
+            self._grid.draw(view_proj, eye)
+            ctx.disable(moderngl.BLEND)
+        if s.cull_backfaces:
+            ctx.enable(moderngl.CULL_FACE)
+            ctx.front_face = "ccw"
+        else:
+            ctx.disable(moderngl.CULL_FACE)
+
+        sun = self._sun()
+        deferred = []   # (draw_list, depth, seq, callable)
+        seq = 0
+        vp = _mat_bytes(view_proj)
+        for prog in (self.mesh_prog, self.particle_prog):
+            prog["u_view_proj"].write(vp)
+        set_uniform(self.particle_prog, "u_eye", tuple(float(c) for c in eye))
+
+        # parts
+        n_mesh_draws = 0
+        for inst in scene.meshes:
+            if inst.hidden or inst.translucency == 1.0:  # SetTranslucency 0x0050E670
+                continue
+            mesh = self.meshes.mesh(inst.gfxobj)
+            origin = np.asarray(inst.world, np.float64)[:3, 3]
+            depth = float(np.linalg.norm(origin - eye))
+            part_translucent = inst.translucency > 0.0
+            for sub in mesh.subsets:
+                state = sub.material.blend(part_translucent=part_translucent)
+                item = ("mesh", inst, mesh, sub, state, origin)
+                if state.draw_list == materials.LIST_OPAQUE:
+                    self._draw_mesh(item, scene, eye, sun)
+                    n_mesh_draws += 1
+                else:
+                    deferred.append((state.draw_list, depth, seq, item))
+                    seq += 1
+
+        # particles: prepare (numpy), one upload, one draw per batch and subset
+        prepared = prepare(scene.particles, eye, self.meshes, m=s.degrade_mul)
+        self.particles.draw_calls = 0
+        self.particles.upload(prepared)
+        if prepared.batches:
+            apply_lights(self.particle_prog, sun + select_lights(
+                scene.lights, eye, eye, 1e9, max_dynamic=s.max_dynamic_lights)[:7],
+                lighting=s.lighting, ambient=s.ambient)
+        for draw_list, depth, draw in self.particles.draw_items(prepared):
+            if draw_list == materials.LIST_OPAQUE:
+                self._draw_particles(draw)
+            else:
+                deferred.append((draw_list, depth, seq, draw))
+                seq += 1
+
+        # clip list, then alpha list; each far to near, stable
+        for wanted in (materials.LIST_CLIP, materials.LIST_ALPHA):
+            items = [d for d in deferred if d[0] == wanted]
+            items.sort(key=lambda d: (-d[1], d[2]))
+            for _, _, _, item in items:
+                if isinstance(item, _Draw):
+                    self._draw_particles(item)
+                else:
+                    self._draw_mesh(item, scene, eye, sun)
+                    n_mesh_draws += 1
+
+        ctx.disable(moderngl.BLEND)
+        ctx.disable(moderngl.CULL_FACE)
+        fbo.depth_mask = True
+        if s.show_spheres or s.show_part_axes or s.show_emitter_anchors:
+            if self._overlays is None:
+                from viewer.render.overlays import OverlayPass
+                self._overlays = OverlayPass(ctx)
+            self._overlays.draw(scene.overlays, s, view_proj)
+        self.last_stats = {"mesh_draws": n_mesh_draws,
+                           "particle_draws": self.particles.draw_calls,
+                           "particle_batches": len(prepared.batches),
+                           "particles_drawn": int(len(prepared.instances))}
+
+    def _draw_mesh(self, item, scene, eye, sun) -> None:
+        import moderngl
+        _, inst, mesh, sub, state, origin = item
+        prog = self.mesh_prog
+        materials.apply_blend(self.ctx, self._fbo, state)
+        scale = tuple(float(c) for c in inst.scale)
+        lights = select_lights(scene.lights, eye, origin, mesh.radius * max(scale),
+                               max_dynamic=self.settings.max_dynamic_lights)
+        apply_lights(prog, (sun + lights)[:8], lighting=self.settings.lighting,
+                     ambient=self.settings.ambient)
+        mat = sub.material
+        lum = mat.luminosity if inst.luminosity is None else inst.luminosity
+        dif = mat.diffuse if inst.diffuse is None else inst.diffuse
+        self._set_material(prog, mat, alpha=mat.surface_alpha() * (1.0 - inst.translucency),
+                           luminosity=lum, diffuse=dif, alpha_ref=state.alpha_ref)
+        prog["u_model"].write(_mat_bytes(inst.world))
+        set_uniform(prog, "u_scale", scale)
+        set_uniform(prog, "u_uv_offset", tuple(float(c) for c in inst.uv_offset))
+        vao = mesh.vaos.get("mesh")
+        if vao is None:
+            vao = mesh.vaos["mesh"] = self.ctx.vertex_array(
+                prog, [(mesh.vbo, "3f 3f 2f", "in_position", "in_normal", "in_uv")])
+        vao.render(moderngl.TRIANGLES, vertices=sub.count, first=sub.first)
+
+    def _draw_particles(self, draw: _Draw) -> None:
+        materials.apply_blend(self.ctx, self._fbo, draw.state)
+        mat = draw.sub.material
+        self._set_material(self.particle_prog, mat, alpha=mat.surface_alpha(),
+                           luminosity=mat.luminosity, diffuse=mat.diffuse,
+                           alpha_ref=draw.state.alpha_ref)
+        self.particles.render_batch(draw.mesh, draw.sub, draw.batch)
+
+    def release(self) -> None:
+        self.meshes.release()
+        if self.particles.buffer is not None:
+            self.particles.buffer.release()
+        if self._grid is not None:
+            self._grid.release()
+        if self._overlays is not None:
+            self._overlays.release()
