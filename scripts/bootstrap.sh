@@ -1,47 +1,100 @@
 # Shared by ./run and ./test: system libraries and the virtual environment. Idempotent and
-# fast on the second call (a stamp file records the installed pyproject.toml).
+# fast on the second call (a stamp file in .venv records the installed pyproject.toml).
+#
+# System libraries: Mesa's EGL (headless rendering, needed by both) and Xvfb (only for the
+# test that opens the real window; without it that test skips). Missing ones are installed
+# with apt-get when running as root; otherwise the exact command is printed.
 
 _apt_install() {
   # $@: Debian packages. Installs them as root, otherwise prints the exact command.
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
     echo "Installing system packages: $*" >&2
-    (apt-get install -y -q "$@" >/dev/null 2>&1 || { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q "$@" >/dev/null; }) \
-      || { echo "apt-get install $* failed" >&2; return 1; }
-  else
-    echo "Missing system packages. Run: sudo apt-get install -y $*" >&2
+    if DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@" >/dev/null 2>&1; then
+      return 0
+    fi
+    # A fresh container has no package lists yet.
+    if apt-get update -q >/dev/null 2>&1 \
+       && DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@" >/dev/null 2>&1; then
+      return 0
+    fi
+    echo "apt-get install $* failed" >&2
     return 1
   fi
+  echo "Missing system packages. Run: sudo apt-get install -y $*" >&2
+  return 1
+}
+
+_have_lib() { ldconfig -p 2>/dev/null | grep -q "$1"; }
+
+_missing_egl() {
+  local need=()
+  _have_lib 'libEGL.so.1' || need+=(libegl1)
+  # Mesa's EGL vendor library and its software rasteriser (llvmpipe).
+  if ! _have_lib 'libEGL_mesa.so.0'; then need+=(libegl-mesa0); fi
+  local f found=""
+  for f in /usr/lib/*/dri/swrast_dri.so /usr/lib/*/dri/kms_swrast_dri.so \
+           /usr/lib/dri/swrast_dri.so /usr/lib64/dri/swrast_dri.so; do
+    if [ -e "$f" ]; then found=1; break; fi
+  done
+  [ -n "$found" ] || need+=(libgl1-mesa-dri)
+  _have_lib 'libGL.so.1' || need+=(libgl1)
+  echo "${need[@]}"
 }
 
 ensure_system_libs() {
-  local need=()
-  if ! ldconfig -p 2>/dev/null | grep -q 'libEGL.so.1'; then need+=(libegl1); fi
-  if ! ls /usr/lib/*/dri/swrast_dri.so /usr/lib/*/dri/kms_swrast_dri.so >/dev/null 2>&1 \
-     && ! ldconfig -p 2>/dev/null | grep -q 'libEGL_mesa'; then need+=(libegl-mesa0 libgl1-mesa-dri); fi
-  if ! ldconfig -p 2>/dev/null | grep -q 'libGL.so.1'; then need+=(libgl1); fi
-  if [ "$1" = "test" ]; then
-    command -v xvfb-run >/dev/null 2>&1 || need+=(xvfb xauth)
-    command -v ffmpeg >/dev/null 2>&1 || true
+  # $1: run | test
+  local need
+  need="$(_missing_egl)"
+  if [ -n "$need" ]; then
+    # shellcheck disable=SC2086
+    _apt_install $need || { echo "Headless rendering needs Mesa EGL; see above." >&2; return 1; }
   fi
-  if [ "${#need[@]}" -gt 0 ]; then _apt_install "${need[@]}"; fi
+  if [ "$1" = "test" ] && ! command -v xvfb-run >/dev/null 2>&1; then
+    _apt_install xvfb xauth \
+      || echo "Continuing without Xvfb: the real-window test will be skipped." >&2
+  fi
+  return 0
+}
+
+_python() {
+  local py
+  for py in "${PYTHON:-}" python3.13 python3.12 python3.11 python3; do
+    [ -n "$py" ] || continue
+    if command -v "$py" >/dev/null 2>&1 \
+       && "$py" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+      echo "$py"
+      return 0
+    fi
+  done
+  echo "Python >= 3.11 not found (set PYTHON=/path/to/python3.11)." >&2
+  return 1
 }
 
 ensure_venv() {
+  # $1: extras to install ("dev" for ./test); a dev install also satisfies ./run.
   local extras="${1:-}"
-  local stamp=".venv/.installed${extras:+-$extras}"
-  local py="${PYTHON:-python3}"
-  if [ ! -x .venv/bin/python ]; then
-    "$py" -m venv .venv
-    .venv/bin/python -m pip install -q --upgrade pip >/dev/null
-  fi
   local want
   want="$(sha256sum pyproject.toml | cut -d' ' -f1)"
-  if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
-    if [ -n "$extras" ]; then
-      .venv/bin/python -m pip install -q -e ".[$extras]"
-    else
-      .venv/bin/python -m pip install -q -e .
-    fi
-    echo "$want" > "$stamp"
+  local stamp=".venv/.installed${extras:+-$extras}"
+  if [ -x .venv/bin/python ]; then
+    if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then return 0; fi
+    if [ -z "$extras" ] && [ -f .venv/.installed-dev ] \
+       && [ "$(cat .venv/.installed-dev)" = "$want" ]; then return 0; fi
+  else
+    local py
+    py="$(_python)" || return 1
+    echo "Creating .venv with $py" >&2
+    "$py" -m venv .venv || {
+      echo "Could not create a venv. On Debian/Ubuntu: sudo apt-get install -y python3-venv" >&2
+      return 1
+    }
+    .venv/bin/python -m pip install -q --upgrade pip >/dev/null
   fi
+  echo "Installing the viewer into .venv${extras:+ (with $extras extras)}" >&2
+  if [ -n "$extras" ]; then
+    .venv/bin/python -m pip install -q -e ".[$extras]"
+  else
+    .venv/bin/python -m pip install -q -e .
+  fi
+  echo "$want" > "$stamp"
 }
