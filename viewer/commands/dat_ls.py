@@ -1,0 +1,45 @@
+"""``vfxviewer dat ls DAT [--type 0xNN] [--json]`` (contract cli.md section 1)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+
+def parse_int(text: str) -> int:
+    """Decimal or 0x hex (contract conventions)."""
+    try:
+        return int(text, 0) if text.lower().startswith("0x") else int(text, 10)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+
+
+def parse_type(text: str) -> int:
+    v = parse_int(text)
+    if not 0 <= v <= 0xFF:
+        raise argparse.ArgumentTypeError(f"type must be a byte 0x00..0xFF: {text!r}")
+    return v
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("dat", metavar="DAT", help="a DAT file")
+    parser.add_argument("--type", type=parse_type, default=None, metavar="0xNN",
+                        help="keep only DIDs whose top byte is this")
+    parser.add_argument("--json", action="store_true", help="print a JSON array")
+
+
+def run(args: argparse.Namespace) -> int:
+    from viewer.dat.container import DatFile
+    from viewer.errors import format_did
+
+    with DatFile(args.dat) as dat:
+        rows = [(e.did, e.size) for e in dat.entries()
+                if args.type is None or (e.did >> 24) == args.type]
+    out = sys.stdout
+    if args.json:
+        json.dump([{"did": format_did(d), "size": s} for d, s in rows], out)
+        out.write("\n")
+    else:
+        out.write("".join(f"{format_did(d)} {s}\n" for d, s in rows))
+    return 0

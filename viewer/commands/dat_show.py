@@ -1,0 +1,33 @@
+"""``vfxviewer dat show DAT DID`` (contract cli.md section 2): one record as JSON."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from viewer.commands.dat_ls import parse_int
+
+
+def parse_did(text: str) -> int:
+    v = parse_int(text)
+    if not 0 <= v <= 0xFFFFFFFF:
+        raise argparse.ArgumentTypeError(f"DID out of range: {text!r}")
+    return v
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("dat", metavar="DAT", help="a DAT file")
+    parser.add_argument("did", metavar="DID", type=parse_did, help="0x... or decimal")
+    parser.add_argument("--indent", type=int, default=None, help="pretty-print")
+
+
+def run(args: argparse.Namespace) -> int:
+    from viewer.dat import records as R
+    from viewer.dat.container import DatFile
+    from viewer.dat.jsonable import dumps, record_json
+
+    with DatFile(args.dat) as dat:
+        data = dat.read(args.did)
+        record = R.decode(args.did, data, file=dat.name)
+    sys.stdout.write(dumps(record_json(args.did, record), indent=args.indent) + "\n")
+    return 0

@@ -1,0 +1,163 @@
+"""AssetDatabase: typed, cached access to DAT records.
+
+``AssetDatabase(paths | DatCollection | DatFile)``; ``get(did)`` decodes once and caches
+the immutable record; a missing DID raises DatError naming it. The typed helpers
+(``setup``, ``physics_script`` ...) also check that the DID is of the expected type.
+``AssetDatabase.from_records({did: record_or_bytes})`` builds a tiny in-memory database
+through the real encode -> write -> read path, for tests in every layer.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Iterable, Mapping
+
+from viewer.errors import DatError, format_did
+
+from viewer.dat import records as R
+from viewer.dat.container import DatCollection, DatFile
+from viewer.dat.writer import build_dat
+
+
+class AssetDatabase:
+    def __init__(self, source: "str | os.PathLike | Iterable | DatCollection | DatFile",
+                 *, highres_first: bool = True) -> None:
+        if isinstance(source, DatCollection):
+            self.collection = source
+        elif isinstance(source, DatFile):
+            self.collection = DatCollection([source], highres_first=highres_first)
+        elif isinstance(source, (str, os.PathLike)):
+            self.collection = DatCollection([source], highres_first=highres_first)
+        else:
+            self.collection = DatCollection(list(source), highres_first=highres_first)
+        self._cache: dict[int, object] = {}
+
+    @classmethod
+    def from_records(cls, records: Mapping[int, object], *, block_size: int = 1024,
+                     highres: Mapping[int, object] | None = None) -> "AssetDatabase":
+        """An in-memory database holding ``records`` (records are encoded; bytes are kept).
+
+        ``highres`` optionally adds a second, high-res file (retail lookup order applies).
+        """
+        def to_bytes(recs):
+            return {did: (bytes(r) if isinstance(r, (bytes, bytearray)) else R.encode(r))
+                    for did, r in recs.items()}
+
+        files = [DatFile(data=build_dat(to_bytes(records), block_size=block_size),
+                         name="<memory>")]
+        if highres:
+            files.append(DatFile(data=build_dat(to_bytes(highres), block_size=block_size,
+                                                data_subset=0x69466948),
+                                 name="<memory highres>"))
+        return cls(DatCollection(files))
+
+    # -- raw access ----------------------------------------------------------------------
+    def close(self) -> None:
+        self._cache.clear()
+        self.collection.close()
+
+    def __enter__(self) -> "AssetDatabase":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __contains__(self, did: int) -> bool:
+        return did in self._cache or did in self.collection
+
+    def raw(self, did: int) -> bytes:
+        return self.collection.read(did)
+
+    def dids(self, type_prefix: int | None = None) -> list[int]:
+        """Every DID (ascending), optionally only those whose top byte is ``type_prefix``."""
+        ids = self.collection.dids()
+        if type_prefix is None:
+            return ids
+        return [d for d in ids if (d >> 24) == type_prefix]
+
+    # -- typed access --------------------------------------------------------------------
+    def get(self, did: int):
+        """The decoded record for a DID (cached). DatError if missing or malformed."""
+        rec = self._cache.get(did)
+        if rec is not None:
+            return rec
+        hit = self.collection.locate(did)
+        if hit is None:
+            raise DatError("DID not found in any DAT", file=self.collection.name, did=did)
+        f, entry = hit
+        rec = R.decode(did, f.read_entry(entry), file=f.name)
+        self._cache[did] = rec
+        return rec
+
+    def try_get(self, did: int):
+        """The record, or None when the DID is 0 or absent (malformed records still raise)."""
+        if not did or did not in self:
+            return None
+        return self.get(did)
+
+    def _typed(self, did: int, cls: type):
+        if R.record_class(did) is not cls:
+            raise DatError(f"DID {format_did(did)} is not a {cls.__name__} "
+                           f"(type 0x{(did >> 24) & 0xFF:02X})", did=did)
+        return self.get(did)
+
+    def setup(self, did: int) -> R.Setup:
+        return self._typed(did, R.Setup)
+
+    def gfxobj(self, did: int) -> R.GfxObj:
+        return self._typed(did, R.GfxObj)
+
+    def degrade_info(self, did: int) -> R.GfxObjDegradeInfo:
+        return self._typed(did, R.GfxObjDegradeInfo)
+
+    def animation(self, did: int) -> R.Animation:
+        return self._typed(did, R.Animation)
+
+    def motion_table(self, did: int) -> R.MotionTable:
+        return self._typed(did, R.MotionTable)
+
+    def physics_script(self, did: int) -> R.PhysicsScript:
+        return self._typed(did, R.PhysicsScript)
+
+    def physics_script_table(self, did: int) -> R.PhysicsScriptTable:
+        return self._typed(did, R.PhysicsScriptTable)
+
+    def emitter_info(self, did: int) -> R.ParticleEmitterInfo:
+        return self._typed(did, R.ParticleEmitterInfo)
+
+    particle_emitter_info = emitter_info
+
+    def surface(self, did: int) -> R.Surface:
+        return self._typed(did, R.Surface)
+
+    def surface_texture(self, did: int) -> R.SurfaceTexture:
+        return self._typed(did, R.SurfaceTexture)
+
+    def render_surface(self, did: int) -> R.RenderSurface:
+        return self._typed(did, R.RenderSurface)
+
+    def palette(self, did: int) -> R.Palette:
+        return self._typed(did, R.Palette)
+
+    def sound_table(self, did: int) -> R.SoundTable:
+        return self._typed(did, R.SoundTable)
+
+    def wave(self, did: int) -> R.Wave:
+        return self._typed(did, R.Wave)
+
+    def region(self, did: int) -> R.Region:
+        return self._typed(did, R.Region)
+
+    # -- pixels --------------------------------------------------------------------------
+    def render_surface_rgba(self, did: int, palette_id: int | None = None):
+        """RGBA8 (h, w, 4) uint8 of a RenderSurface; P8/INDEX16 use ``palette_id`` or the
+        surface's default palette."""
+        from viewer.dat.pixels import decode_render_surface
+        rs = self.render_surface(did)
+        pal = None
+        pid = palette_id or rs.default_palette_id
+        if rs.default_palette_id is not None or palette_id:
+            if not pid:
+                raise DatError("indexed RenderSurface has no palette", did=did)
+            pal = self.palette(pid)
+        return decode_render_surface(rs, pal)

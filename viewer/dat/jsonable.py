@@ -1,0 +1,163 @@
+"""Records to JSON-ready values (contract cli.md section 2).
+
+snake_case field names as the records have them; DIDs as ``"0x%08X"`` strings; enums by
+name (flag sets as ``"A|B"``, unknown bits appended in hex, an unknown enum value stays a
+number); absent optional values as ``null``; lists in stored order; NaN and infinities as
+``"nan"``, ``"inf"``, ``"-inf"``; raw byte blobs (pixels, audio, BSP trees) as
+``{"size": n, "sha256": "..."}``. ``record_json(did, record)`` adds ``"type"`` and ``"did"``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import hashlib
+import json
+import math
+
+from viewer.errors import format_did
+
+from viewer.dat import records as R
+
+#: int fields (or tuples of ints) that hold DIDs
+DID_FIELDS = frozenset({
+    "id", "parts", "surfaces", "wave_id", "emitter_info_id", "gfxobj_id", "hw_gfxobj_id",
+    "pes_id", "script_id", "anim_id", "default_animation", "default_script",
+    "default_motion_table", "default_sound_table", "default_script_table", "orig_texture_id",
+    "orig_palette_id", "textures", "default_palette_id", "did_degrade",
+    "default_gfx_object_id", "default_pes_object_id", "gfx_obj_id",
+})
+
+
+def json_float(x: float):
+    if math.isnan(x):
+        return "nan"
+    if math.isinf(x):
+        return "inf" if x > 0 else "-inf"
+    return x
+
+
+def enum_name(v) -> str | int:
+    """Name of an enum member; ``A|B`` for flags (unknown bits in hex); int if unknown."""
+    if isinstance(v, enum.Flag):
+        cls = type(v)
+        value = int(v)
+        try:
+            exact = cls._value2member_map_.get(value)
+        except AttributeError:  # pragma: no cover
+            exact = None
+        if exact is not None and exact._name_:
+            return exact._name_
+        names, rest = [], value
+        for m in cls:
+            mv = int(m)
+            if mv and mv & (mv - 1) == 0 and rest & mv:
+                names.append(m._name_)
+                rest &= ~mv
+        if rest:
+            names.append(f"0x{rest:X}")
+        return "|".join(names) if names else "0"
+    if isinstance(v, enum.Enum):
+        return v.name
+    return v
+
+
+def _did(v):
+    if v is None:
+        return None
+    if isinstance(v, (tuple, list)):
+        return [_did(x) for x in v]
+    return format_did(int(v))
+
+
+def _blob(b: bytes) -> dict:
+    return {"size": len(b), "sha256": hashlib.sha256(b).hexdigest()}
+
+
+def _pairs(items, key_name: str, value_name: str, key_fn=enum_name) -> list:
+    return [{key_name: key_fn(k), value_name: to_jsonable(v)} for k, v in items]
+
+
+def _hex(v: int) -> str:
+    return f"0x{int(v) & 0xFFFFFFFF:08X}"
+
+
+def _special(obj):
+    """Per-type shapes for (key, value) tuples; None when the generic path applies."""
+    if isinstance(obj, R.PhysicsScriptTable):
+        return {"id": _did(obj.id),
+                "entries": [{"play_script": enum_name(k),
+                             "scripts": to_jsonable(d.scripts)} for k, d in obj.entries]}
+    if isinstance(obj, R.PhysicsScript):
+        return {"id": _did(obj.id), "length": json_float(obj.length),
+                "script_data": to_jsonable(obj.script_data),
+                "stored_script_data": to_jsonable(obj.stored_script_data)}
+    if isinstance(obj, R.Setup):
+        d = _generic(obj)
+        d["holding_locations"] = _pairs(obj.holding_locations, "key", "location")
+        d["connection_points"] = _pairs(obj.connection_points, "key", "location")
+        d["placement_frames"] = _pairs(obj.placement_frames, "key", "frame")
+        return d
+    if isinstance(obj, R.MotionTable):
+        return {"id": _did(obj.id), "default_style": _hex(obj.default_style),
+                "style_defaults": [{"style": _hex(k), "default_substate": _hex(v)}
+                                   for k, v in obj.style_defaults],
+                "cycles": _pairs(obj.cycles, "key", "motion_data", _hex),
+                "modifiers": _pairs(obj.modifiers, "key", "motion_data", _hex),
+                "links": [{"key": _hex(k), "targets": _pairs(inner, "to_motion", "motion_data",
+                                                            _hex)}
+                          for k, inner in obj.links]}
+    if isinstance(obj, R.Iteration):
+        return {"count": obj.count, "tokens": [list(t) for t in obj.tokens],
+                "iterations": obj.iterations()}
+    return None
+
+
+def _generic(obj) -> dict:
+    out: dict = {}
+    if isinstance(obj, R.AnimationHook):
+        out["hook_type"] = enum_name(obj.hook_type)
+    for f in dataclasses.fields(obj):
+        v = getattr(obj, f.name)
+        if f.name in DID_FIELDS and not isinstance(v, (bytes, bytearray)):
+            out[f.name] = _did(v)
+        else:
+            out[f.name] = to_jsonable(v)
+    return out
+
+
+def to_jsonable(obj):
+    """Any record or record part -> plain JSON types."""
+    if obj is None or isinstance(obj, (bool, str)):
+        return obj
+    if isinstance(obj, enum.Enum):
+        return enum_name(obj)
+    if isinstance(obj, int):
+        return obj
+    if isinstance(obj, float):
+        return json_float(obj)
+    if isinstance(obj, (bytes, bytearray, memoryview)):
+        return _blob(bytes(obj))
+    if isinstance(obj, (tuple, list)):
+        return [to_jsonable(x) for x in obj]
+    if isinstance(obj, dict):
+        return {str(k): to_jsonable(v) for k, v in obj.items()}
+    if dataclasses.is_dataclass(obj):
+        special = _special(obj)
+        return special if special is not None else _generic(obj)
+    if hasattr(obj, "item"):      # numpy scalar
+        return to_jsonable(obj.item())
+    raise TypeError(f"cannot convert {type(obj).__name__} to JSON")
+
+
+def record_json(did: int, record) -> dict:
+    """The ``dat show`` object: type and DID first, then the record's fields."""
+    body = to_jsonable(record)
+    out = {"type": type(record).__name__, "did": format_did(did)}
+    out.update(body)
+    return out
+
+
+def dumps(value, **kwargs) -> str:
+    """json.dumps that refuses raw NaN (they must already be strings)."""
+    return json.dumps(value, allow_nan=False, ensure_ascii=False, **kwargs)

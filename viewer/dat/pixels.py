@@ -1,0 +1,188 @@
+"""RenderSurface pixels to RGBA8 (dat-format.md 3.8).
+
+``decode_rgba(format, width, height, data, palette)`` returns an (height, width, 4) uint8
+array. DXT1/3/5 (and the premultiplied DXT2/4) go through Pillow's BCn decoder; JPEG
+through Pillow; the uncompressed formats are unpacked with numpy from the channel masks of
+the client's ``PixelFormatDesc::SetFormat`` 0x0043D0F0. P8 and INDEX16 look up a Palette
+(ColorARGB u32 0xAARRGGBB). ``compressed_payload`` gives the raw BCn blocks for uploading
+compressed to the GPU instead.
+
+Sizes are checked as the client does (``RenderSurface::Serialize`` 0x004444E0 requires
+``image_size == width * height * bpp / 8`` except for JPEG); a bad size, an unknown
+format or a palette index outside the palette raises DatError.
+"""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+
+from viewer.errors import DatError
+
+from viewer.dat.records.common import PixelFormat as PF
+
+# bits per pixel of every format this module decodes
+BPP = {
+    PF.R8G8B8: 24, PF.A8R8G8B8: 32, PF.X8R8G8B8: 32, PF.R5G6B5: 16, PF.X1R5G5B5: 16,
+    PF.A1R5G5B5: 16, PF.A4R4G4B4: 16, PF.R3G3B2: 8, PF.A8: 8, PF.A8R3G3B2: 16,
+    PF.X4R4G4B4: 16, PF.A8B8G8R8: 32, PF.X8B8G8R8: 32, PF.P8: 8, PF.L8: 8, PF.A8L8: 16,
+    PF.A4L4: 8, PF.INDEX16: 16, PF.CUSTOM_A8B8G8R8: 32, PF.CUSTOM_B8G8R8: 24,
+    PF.CUSTOM_LSCAPE_R8G8B8: 24, PF.CUSTOM_LSCAPE_ALPHA: 8, PF.DXT1: 4, PF.DXT2: 8,
+    PF.DXT3: 8, PF.DXT4: 8, PF.DXT5: 8,
+}
+# Pillow "bcn" decoder numbers
+_BCN = {PF.DXT1: 1, PF.DXT2: 2, PF.DXT3: 2, PF.DXT4: 3, PF.DXT5: 3}
+_MAX_PIXELS = 1 << 26
+
+
+def _err(msg: str, did: int | None) -> DatError:
+    return DatError(msg, did=did)
+
+
+def palette_to_rgba(colors) -> np.ndarray:
+    """Palette colours (u32 0xAARRGGBB) -> (n, 4) uint8 RGBA."""
+    c = np.asarray(colors, dtype=np.uint32)
+    out = np.empty((len(c), 4), dtype=np.uint8)
+    out[:, 0] = (c >> 16) & 0xFF
+    out[:, 1] = (c >> 8) & 0xFF
+    out[:, 2] = c & 0xFF
+    out[:, 3] = c >> 24
+    return out
+
+
+def _bits(v: np.ndarray, shift: int, nbits: int) -> np.ndarray:
+    """Extract a channel and scale it to 0..255 exactly (x * 255 / max, rounded)."""
+    m = (1 << nbits) - 1
+    x = (v >> shift) & m
+    return ((x.astype(np.uint32) * 255 + m // 2) // m).astype(np.uint8)
+
+
+def compressed_payload(fmt: int, width: int, height: int, data: bytes) -> tuple[str, bytes] | None:
+    """("bc1" | "bc2" | "bc3", blocks) for DXT formats (GPU upload as-is), else None."""
+    n = _BCN.get(fmt)
+    if n is None:
+        return None
+    return f"bc{n}", bytes(data)
+
+
+def decode_rgba(fmt: int, width: int, height: int, data: bytes, palette=None, *,
+                did: int | None = None) -> np.ndarray:
+    """Decode one image to (height, width, 4) uint8 RGBA.
+
+    ``palette``: a Palette record, a sequence of ARGB u32 colours, or an (n, 4) uint8
+    array; required for P8 and INDEX16.
+    """
+    if width <= 0 or height <= 0 or width * height > _MAX_PIXELS:
+        raise _err(f"implausible RenderSurface size {width}x{height}", did)
+    if fmt == PF.CUSTOM_RAW_JPEG:
+        from PIL import Image
+        try:
+            with Image.open(io.BytesIO(bytes(data))) as im:
+                rgba = np.asarray(im.convert("RGBA"))
+        except Exception as exc:  # Pillow raises many types for a corrupt stream
+            raise _err(f"CUSTOM_RAW_JPEG image could not be decoded: {exc}", did) from exc
+        return np.ascontiguousarray(rgba)
+    try:
+        fmt = PF(fmt)
+    except ValueError:
+        raise _err(f"unknown pixel format 0x{fmt:X}", did) from None
+    bpp = BPP.get(fmt)
+    if bpp is None:
+        raise _err(f"pixel format {fmt.name} (0x{int(fmt):X}) is not supported", did)
+    w, h = width, height
+    expect = w * h * bpp // 8
+    if fmt in _BCN:
+        return _decode_bcn(fmt, w, h, bytes(data), expect, did)
+    if len(data) != expect:
+        raise _err(f"{fmt.name} image is {len(data)} bytes, {w}x{h} needs {expect}", did)
+    b = np.frombuffer(bytes(data), dtype=np.uint8)
+    out = np.empty((h * w, 4), dtype=np.uint8)
+    if fmt in (PF.R8G8B8, PF.CUSTOM_LSCAPE_R8G8B8):    # bytes B, G, R
+        p = b.reshape(-1, 3)
+        out[:, 0], out[:, 1], out[:, 2], out[:, 3] = p[:, 2], p[:, 1], p[:, 0], 255
+    elif fmt == PF.CUSTOM_B8G8R8:                      # bytes R, G, B
+        p = b.reshape(-1, 3)
+        out[:, :3] = p
+        out[:, 3] = 255
+    elif fmt in (PF.A8R8G8B8, PF.X8R8G8B8):           # bytes B, G, R, A
+        p = b.reshape(-1, 4)
+        out[:, 0], out[:, 1], out[:, 2] = p[:, 2], p[:, 1], p[:, 0]
+        out[:, 3] = p[:, 3] if fmt == PF.A8R8G8B8 else 255
+    elif fmt in (PF.A8B8G8R8, PF.X8B8G8R8, PF.CUSTOM_A8B8G8R8):   # bytes R, G, B, A
+        p = b.reshape(-1, 4)
+        out[:, :3] = p[:, :3]
+        out[:, 3] = 255 if fmt == PF.X8B8G8R8 else p[:, 3]
+    elif bpp == 16 and fmt != PF.INDEX16:
+        v = b.view("<u2").astype(np.uint32)
+        if fmt == PF.R5G6B5:
+            out[:, 0], out[:, 1], out[:, 2] = _bits(v, 11, 5), _bits(v, 5, 6), _bits(v, 0, 5)
+            out[:, 3] = 255
+        elif fmt in (PF.X1R5G5B5, PF.A1R5G5B5):
+            out[:, 0], out[:, 1], out[:, 2] = _bits(v, 10, 5), _bits(v, 5, 5), _bits(v, 0, 5)
+            out[:, 3] = _bits(v, 15, 1) if fmt == PF.A1R5G5B5 else 255
+        elif fmt in (PF.A4R4G4B4, PF.X4R4G4B4):         # 4-bit channels scale by 17
+            out[:, 0], out[:, 1], out[:, 2] = _bits(v, 8, 4), _bits(v, 4, 4), _bits(v, 0, 4)
+            out[:, 3] = _bits(v, 12, 4) if fmt == PF.A4R4G4B4 else 255
+        elif fmt == PF.A8R3G3B2:
+            out[:, 0], out[:, 1], out[:, 2] = _bits(v, 5, 3), _bits(v, 2, 3), _bits(v, 0, 2)
+            out[:, 3] = (v >> 8).astype(np.uint8)
+        elif fmt == PF.A8L8:
+            lum = (v & 0xFF).astype(np.uint8)
+            out[:, 0] = out[:, 1] = out[:, 2] = lum
+            out[:, 3] = (v >> 8).astype(np.uint8)
+        else:  # pragma: no cover - BPP table and branches agree
+            raise _err(f"pixel format {fmt.name} is not supported", did)
+    elif fmt == PF.R3G3B2:
+        out[:, 0], out[:, 1], out[:, 2] = _bits(b, 5, 3), _bits(b, 2, 3), _bits(b, 0, 2)
+        out[:, 3] = 255
+    elif fmt in (PF.A8, PF.CUSTOM_LSCAPE_ALPHA):
+        # alpha only; colour reads as white [uncertain: D3D9 fixed-function default]
+        out[:, :3] = 255
+        out[:, 3] = b
+    elif fmt == PF.L8:
+        out[:, 0] = out[:, 1] = out[:, 2] = b
+        out[:, 3] = 255
+    elif fmt == PF.A4L4:
+        out[:, 0] = out[:, 1] = out[:, 2] = _bits(b, 0, 4)
+        out[:, 3] = _bits(b, 4, 4)
+    elif fmt in (PF.P8, PF.INDEX16):
+        idx = b if fmt == PF.P8 else b.view("<u2")            # INDEX16 is unsigned
+        pal = _palette_array(palette, fmt, did)
+        top = int(idx.max(initial=0))
+        if top >= len(pal):
+            raise _err(f"palette index {top} outside a palette of {len(pal)} colours", did)
+        out[:] = pal[idx]
+    else:  # pragma: no cover
+        raise _err(f"pixel format {fmt.name} is not supported", did)
+    return out.reshape(h, w, 4)
+
+
+def _palette_array(palette, fmt, did) -> np.ndarray:
+    if palette is None:
+        raise _err(f"{PF(fmt).name} image needs a palette", did)
+    colors = getattr(palette, "colors", palette)
+    arr = np.asarray(colors)
+    if arr.ndim == 2 and arr.shape[1] == 4 and arr.dtype == np.uint8:
+        return arr
+    return palette_to_rgba(colors)
+
+
+def _decode_bcn(fmt, w: int, h: int, data: bytes, expect: int, did) -> np.ndarray:
+    from PIL import Image
+    block = 8 if fmt == PF.DXT1 else 16
+    bw, bh = (w + 3) // 4, (h + 3) // 4
+    full = bw * bh * block
+    if len(data) not in (expect, full):
+        raise _err(f"{fmt.name} image is {len(data)} bytes, {w}x{h} needs {full}", did)
+    if len(data) < full:       # a tiny (<4 px) image stored with the client's w*h*bpp/8 size
+        data = data + b"\0" * (full - len(data))
+    im = Image.frombytes("RGBA", (bw * 4, bh * 4), data, "bcn", _BCN[fmt])
+    arr = np.asarray(im)
+    return np.ascontiguousarray(arr[:h, :w])
+
+
+def decode_render_surface(rs, palette=None) -> np.ndarray:
+    """RGBA8 of a RenderSurface record (``palette`` for P8 / INDEX16)."""
+    return decode_rgba(int(rs.format), rs.width, rs.height, rs.source_data, palette,
+                       did=rs.id)
