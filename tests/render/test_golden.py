@@ -1,0 +1,166 @@
+"""Golden images (headless EGL, llvmpipe, small sizes) of the render passes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from viewer.dat.records.common import Frame
+from viewer.dat.records.setup import LightInfo
+from viewer.render.framebuffer import OffscreenTarget
+from viewer.render.lights import lights_from_setup
+from viewer.render.renderer import RenderSettings, SceneRenderer
+from tests.imagecheck import assert_image_matches
+from tests.render import scenes as S
+
+W, H = 96, 72
+BG = (0.0, 0.0, 0.0, 1.0)
+
+
+@pytest.fixture
+def rig(gl_ctx):
+    db = S.build_db()
+    settings = RenderSettings(background=BG, show_grid=False)
+    r = SceneRenderer(gl_ctx, db, settings)
+    target = OffscreenTarget(gl_ctx, (W, H))
+    yield r, target
+    r.release()
+    target.release()
+
+
+def draw(rig, scene, camera):
+    r, target = rig
+    r.render(scene, camera, target)
+    return target.read_rgba()
+
+
+def covered(img):
+    return int((img[..., :3].max(axis=-1) > 8).sum())
+
+
+def test_textured_setup_golden(rig, regen_goldens):
+    img = draw(rig, S.scene([S.mesh(S.CUBE)]), S.oblique_camera())
+    assert covered(img) > 500
+    assert_image_matches(img, "render/textured_setup.png", tol=3, max_bad_fraction=0.01,
+                         regen=regen_goldens)
+
+
+@pytest.mark.parametrize("name", list(S.BLEND_SURFACES))
+def test_blend_mode_golden(rig, regen_goldens, name):
+    backdrop = S.mesh(S.BACKDROP, origin=(0.0, 1.0, 0.0))
+    quad = S.mesh(S.BLEND_QUADS[name])
+    img = draw(rig, S.scene([backdrop, quad]), S.front_camera())
+    assert_image_matches(img, f"render/blend_{name}.png", tol=3, max_bad_fraction=0.01,
+                         regen=regen_goldens)
+
+
+def test_blend_modes_differ_as_retail_describes(rig):
+    backdrop = S.mesh(S.BACKDROP, origin=(0.0, 1.0, 0.0))
+    centre = {}
+    for name in S.BLEND_SURFACES:
+        img = draw(rig, S.scene([backdrop, S.mesh(S.BLEND_QUADS[name])]), S.front_camera())
+        centre[name] = img[H // 2, W // 2, :3].astype(int)
+    bd = np.array([0x30, 0x50, 0xA0])
+    assert centre["opaque"].tolist() == [255, 128, 0]
+    # SRCALPHA/INVSRCALPHA at alpha 0x80: halfway between texel and backdrop
+    assert np.allclose(centre["alpha"], (np.array([255, 128, 0]) * 0x80 + bd * 0x7F) / 255,
+                       atol=3)
+    # ONE/ONE: backdrop + texel, clamped
+    assert np.allclose(centre["additive"], np.minimum(bd + [0x80, 0x40, 0], 255), atol=3)
+    # SRCALPHA/ONE: backdrop + alpha * texel
+    assert np.allclose(centre["alpha_additive"],
+                       np.minimum(bd + np.array([255, 128, 0]) * 0x80 / 255, 255), atol=3)
+    # translucent surface 0.5: alpha 0.5 over the backdrop
+    assert np.allclose(centre["translucent"], (np.array([255, 128, 0]) + bd) / 2, atol=3)
+
+
+def test_pure_additive_particle_does_not_fade_with_translucency(rig):
+    """Runtime spec 3.5.4: ONE/ONE ignores the material alpha; only t == 1 removes it."""
+    gfx = S.BLEND_QUADS["additive"]
+    cam = S.front_camera()
+    a = draw(rig, S.scene(particles=S.particle_arrays([[0, 0, 0]], gfx, trans=[0.0])), cam)
+    b = draw(rig, S.scene(particles=S.particle_arrays([[0, 0, 0]], gfx, trans=[0.7])), cam)
+    c = draw(rig, S.scene(particles=S.particle_arrays([[0, 0, 0]], gfx, trans=[1.0])), cam)
+    assert np.array_equal(a, b)
+    assert covered(c) == 0
+
+
+def test_alpha_particle_fades_with_translucency(rig):
+    gfx = S.BLEND_QUADS["alpha_additive"]
+    cam = S.front_camera()
+    a = draw(rig, S.scene(particles=S.particle_arrays([[0, 0, 0]], gfx, trans=[0.0])), cam)
+    b = draw(rig, S.scene(particles=S.particle_arrays([[0, 0, 0]], gfx, trans=[0.5])), cam)
+    assert int(a[H // 2, W // 2, 0]) > int(b[H // 2, W // 2, 0]) + 30
+
+
+def test_billboarded_particle_golden(rig, regen_goldens):
+    """Degrade mode 2 (set_vector_heading): the XZ quad turns to face an oblique viewer."""
+    cam = S.oblique_camera(distance=3.0)
+    img = draw(rig, S.scene(particles=S.particle_arrays([[0, 0, 0]], S.QUAD_BB)), cam)
+    flat = draw(rig, S.scene(particles=S.particle_arrays([[0, 0, 0]], S.QUAD)), cam)
+    # facing the camera it covers more screen than the same quad left world-aligned
+    assert covered(img) > covered(flat) * 1.2
+    assert_image_matches(img, "render/billboard_particle.png", tol=3, max_bad_fraction=0.01,
+                         regen=regen_goldens)
+
+
+def test_lit_mesh_golden(gl_ctx, regen_goldens):
+    db = S.build_db()
+    settings = RenderSettings(background=BG, show_grid=False, ambient=(0.05, 0.05, 0.05),
+                              sun_direction=None)
+    r = SceneRenderer(gl_ctx, db, settings)
+    target = OffscreenTarget(gl_ctx, (W, H))
+    try:
+        light = LightInfo(0, Frame((1.2, -1.2, 1.2), (1.0, 0, 0, 0)), 0xFFFFE0A0, 1.0, 4.0, 0.0)
+        lit = lights_from_setup([light], (0, 0, 0), (1, 0, 0, 0), 0x00400C08)
+        dark = lights_from_setup([light], (0, 0, 0), (1, 0, 0, 0), 0x00400408)
+        assert len(lit) == 1 and dark == []  # no LIGHTING_ON bit -> no lights
+        r.render(S.scene([S.mesh(S.CUBE)], lights=lit), S.oblique_camera(), target)
+        img = target.read_rgba()
+        r.render(S.scene([S.mesh(S.CUBE)], lights=dark), S.oblique_camera(), target)
+        unlit = target.read_rgba()
+        assert img[..., :3].astype(int).sum() > unlit[..., :3].astype(int).sum() * 2
+        assert_image_matches(img, "render/lit_mesh.png", tol=3, max_bad_fraction=0.01,
+                             regen=regen_goldens)
+    finally:
+        r.release()
+        target.release()
+
+
+def test_hidden_object_is_not_drawn_golden(rig, regen_goldens):
+    cam = S.oblique_camera(distance=5.0)
+    visible = S.mesh(S.CUBE, origin=(-0.8, 0, 0))
+    hidden = S.mesh(S.CUBE, origin=(0.8, 0, 0), hidden=True)
+    img = draw(rig, S.scene([visible, hidden]), cam)
+    only = draw(rig, S.scene([visible]), cam)
+    assert np.array_equal(img, only)
+    both = draw(rig, S.scene([visible, S.mesh(S.CUBE, origin=(0.8, 0, 0))]), cam)
+    assert covered(both) > covered(img) * 1.5
+    assert_image_matches(img, "render/hidden_object.png", tol=3, max_bad_fraction=0.01,
+                         regen=regen_goldens)
+
+
+def test_part_translucency_one_is_not_drawn(rig):
+    cam = S.oblique_camera()
+    assert covered(draw(rig, S.scene([S.mesh(S.CUBE, translucency=1.0)]), cam)) == 0
+
+
+def test_render_does_not_modify_scene_input(rig):
+    parts = S.particle_arrays([[0, 0, 0], [0.3, 0, 0]], S.QUAD_BB, trans=[0.2, 0.0])
+    before = [a.copy() for a in (parts.positions, parts.scales, parts.translucencies)]
+    draw(rig, S.scene([S.mesh(S.CUBE)], particles=parts), S.oblique_camera())
+    for a, b in zip(before, (parts.positions, parts.scales, parts.translucencies)):
+        assert np.array_equal(a, b)
+
+
+def test_one_particle_draw_per_batch(rig):
+    r, _ = rig
+    pos = np.random.default_rng(0).uniform(-1, 1, (500, 3))
+    gfx = np.where(np.arange(500) % 2 == 0, S.QUAD_BB, S.BLEND_QUADS["additive"])
+    parts = S.particle_arrays(pos, S.QUAD_BB)
+    parts = type(parts)(parts.positions, parts.orientations, parts.scales,
+                        parts.translucencies, gfx.astype(np.uint32), parts.emitter,
+                        parts.emitter_origins)
+    draw(rig, S.scene(particles=parts), S.oblique_camera())
+    assert r.last_stats["particle_draws"] == r.last_stats["particle_batches"] == 2
+    assert r.particles.uploads >= 1
