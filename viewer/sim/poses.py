@@ -11,8 +11,8 @@ means the object root (CPhysicsObj::UpdateChild 0x00512D50).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from viewer.sim.frame import IDENTITY, Frame
 

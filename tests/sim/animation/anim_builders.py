@@ -5,11 +5,17 @@ from __future__ import annotations
 import math
 
 from viewer.dat.records.animation import Animation, AnimationFrame
-from viewer.dat.records.common import (AnimationFlags, AnimationHookDir, Frame, MotionDataFlags,
-                                       SetupFlags, Sphere)
+from viewer.dat.records.common import (
+    AnimationFlags,
+    AnimationHookDir,
+    Frame,
+    MotionDataFlags,
+    SetupFlags,
+    Sphere,
+)
 from viewer.dat.records.hooks import CreateParticleHook, SoundHook, SoundTweakedHook
 from viewer.dat.records.motion_table import AnimData, MotionData, MotionTable
-from viewer.dat.records.setup import LocationType, Setup
+from viewer.dat.records.setup import Setup
 
 IDENT = Frame()
 

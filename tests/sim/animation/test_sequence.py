@@ -7,7 +7,8 @@ import math
 import pytest
 from anim_builders import DictDB, anim, sound
 
-from viewer.dat.records.common import AnimationHookDir, Frame as RFrame
+from viewer.dat.records.common import AnimationHookDir
+from viewer.dat.records.common import Frame as RFrame
 from viewer.sim.animation.sequence import ANIM_DONE, AnimData, AnimSequenceNode, CSequence
 from viewer.sim.frame import EPS, IDENTITY
 

@@ -21,7 +21,7 @@ state, which replaces the default animation).
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from viewer.errors import DatError
 from viewer.sim.animation.commands import DEFAULT_CATALOG, CommandCatalog, resolve_command

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from viewer.sim.animation.commands import (ACTION_BIT, MODIFIER_BIT, READY, STYLE_BIT,
-                                           SUBSTATE_BIT)
+from viewer.sim.animation.commands import ACTION_BIT, MODIFIER_BIT, READY, STYLE_BIT, SUBSTATE_BIT
 from viewer.sim.animation.sequence import AnimData, CSequence
 from viewer.sim.frame import EPS
 
@@ -36,7 +35,7 @@ class MotionState:
     modifiers: list[tuple[int, float]] = field(default_factory=list)  # head first
     actions: list[tuple[int, float]] = field(default_factory=list)
 
-    def copy(self) -> "MotionState":
+    def copy(self) -> MotionState:
         return MotionState(self.style, self.substate, self.substate_mod,
                            list(self.modifiers), list(self.actions))
 
@@ -271,9 +270,9 @@ class CMotionTable:
                     add_motion(sequence, link, s)
                 add_motion(sequence, cycle, speed_mod)
                 old = state.substate
-                if old != motion and old & MODIFIER_BIT:
-                    if self.style_defaults.get(state.style) != motion:
-                        state.add_modifier_no_check(old, state.substate_mod)
+                if (old != motion and old & MODIFIER_BIT
+                        and self.style_defaults.get(state.style) != motion):
+                    state.add_modifier_no_check(old, state.substate_mod)
                 state.substate_mod = speed_mod
                 state.substate = motion
                 self.re_modify(sequence, state)

@@ -13,7 +13,7 @@ are read through their ``origin`` / ``orientation`` fields.
 from __future__ import annotations
 
 import math
-from typing import Callable
+from collections.abc import Callable
 
 from viewer.sim.frame import EPS, Frame
 
@@ -59,7 +59,7 @@ class AnimData:
     Defaults low 0, high -1, framerate 30 (AnimData::AnimData 0x00525CE0).
     """
 
-    __slots__ = ("anim_id", "low_frame", "high_frame", "framerate")
+    __slots__ = ("anim_id", "framerate", "high_frame", "low_frame")
 
     def __init__(self, anim_id: int, low_frame: int = 0, high_frame: int = -1,
                  framerate: float = 30.0) -> None:
@@ -68,7 +68,7 @@ class AnimData:
         self.high_frame = high_frame
         self.framerate = framerate
 
-    def scaled(self, speed: float) -> "AnimData":
+    def scaled(self, speed: float) -> AnimData:
         """operator*(float, AnimData) 0x00525D00: framerate times speed, frames unchanged."""
         return AnimData(self.anim_id, self.low_frame, self.high_frame, self.framerate * speed)
 
@@ -76,7 +76,7 @@ class AnimData:
 class AnimSequenceNode:
     """One animation run: the Animation record, its frame range and framerate."""
 
-    __slots__ = ("anim", "anim_id", "low_frame", "high_frame", "framerate")
+    __slots__ = ("anim", "anim_id", "framerate", "high_frame", "low_frame")
 
     def __init__(self, anim, anim_id: int, low_frame: int, high_frame: int,
                  framerate: float) -> None:
@@ -95,8 +95,7 @@ class AnimSequenceNode:
                 self.low_frame = n - 1
             if self.high_frame >= n:
                 self.high_frame = n - 1
-            if self.low_frame > self.high_frame:
-                self.high_frame = self.low_frame
+            self.high_frame = max(self.high_frame, self.low_frame)
 
     def __repr__(self) -> str:
         return (f"AnimSequenceNode(0x{self.anim_id:08X}, {self.low_frame}..{self.high_frame}, "
@@ -340,8 +339,7 @@ class CSequence:
             if frame_quantum > 0.0:
                 if node.high_frame < math.floor(self.frame_number):
                     over = self.frame_number - node.high_frame - 1.0
-                    if over < 0.0:
-                        over = 0.0
+                    over = max(over, 0.0)
                     time_left = over / framerate if abs(framerate) > EPS else 0.0
                     advance_anim = True
                     self.frame_number = float(node.high_frame)  # clamp to high, not high+1
@@ -357,8 +355,7 @@ class CSequence:
             elif frame_quantum < 0.0:
                 if node.low_frame > math.floor(self.frame_number):
                     over = self.frame_number - node.low_frame
-                    if over > 0.0:
-                        over = 0.0
+                    over = min(over, 0.0)
                     time_left = over / framerate if abs(framerate) > EPS else 0.0
                     advance_anim = True
                     self.frame_number = float(node.low_frame)
