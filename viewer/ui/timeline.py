@@ -1,0 +1,479 @@
+"""Timeline: playback clock with scrub-by-resimulation, and the tracks it draws.
+
+``Playback`` drives a deterministic runtime one render frame (1/fps s, contract section 4)
+at a time. Scrubbing never interpolates: going to frame ``n`` restores the newest snapshot
+at or before ``n`` (the initial state is always one) and re-simulates forward, so every
+frame shown is exactly the frame a straight run would produce. Snapshots are taken every
+``snapshot_every`` frames while simulating forward.
+
+``TimelineTracks`` is built from the runtime's event log, in the shape of the ``trace``
+JSON Lines (contract section 5): hook markers per owner and source, emitter lifetime bars
+(created, stopped, last particle dead) and CallPES delay windows.
+
+``draw_timeline`` is the ImGui view; it returns commands and holds no state of its own.
+"""
+
+from __future__ import annotations
+
+import bisect
+import copy
+import math
+from dataclasses import dataclass, field
+from typing import Callable
+
+from viewer.ui import commands as c
+
+SPEED_MIN, SPEED_MAX = 0.1, 4.0
+SPEED_PRESETS = (0.1, 0.25, 0.5, 1.0, 2.0, 4.0)
+
+
+# --- playback -------------------------------------------------------------------------------
+class Playback:
+    """Frame-exact playback of a runtime made by ``make_world()`` and advanced by
+    ``advance(world)`` (one render frame; returns that frame's events, trace-shaped dicts).
+
+    A world may provide ``snapshot()`` / ``restore(snap)``; otherwise snapshots are deep
+    copies. ``on_events(frame, events)`` sees every simulated frame's events (the session
+    collects the event log from it during the first pass).
+    """
+
+    def __init__(self, make_world: Callable[[], object], advance: Callable[[object], list],
+                 fps: float, seconds: float, *, snapshot_every: int = 15,
+                 on_events: Callable[[int, list], None] | None = None) -> None:
+        if not (fps > 0 and math.isfinite(fps)):
+            raise ValueError(f"fps must be positive, got {fps}")
+        self.make_world = make_world
+        self._advance = advance
+        self.fps = float(fps)
+        self.total_frames = max(0, int(round(float(seconds) * self.fps)))
+        self.snapshot_every = max(1, int(snapshot_every))
+        self.on_events = on_events
+        self.playing = False
+        self.speed = 1.0
+        self.loop = False
+        self._accum = 0.0
+        self.frames_simulated = 0     # work counter (bench and tests)
+        self.world = make_world()
+        self.frame = 0
+        self._snapshots: dict[int, object] = {}
+        self._snap_frames: list[int] = []
+        self._store(0)
+
+    # -- snapshots -------------------------------------------------------------------------
+    def _copy_out(self, world):
+        snap = getattr(world, "snapshot", None)
+        return snap() if callable(snap) else copy.deepcopy(world)
+
+    def _copy_in(self, snap):
+        """A live world from a snapshot; the snapshot itself stays untouched."""
+        world = self.world
+        if callable(getattr(world, "snapshot", None)) and callable(getattr(world, "restore", None)):
+            world.restore(snap)
+            return world
+        return copy.deepcopy(snap)
+
+    def _store(self, frame: int) -> None:
+        if frame not in self._snapshots:
+            self._snapshots[frame] = self._copy_out(self.world)
+            bisect.insort(self._snap_frames, frame)
+
+    @property
+    def snapshot_frames(self) -> list[int]:
+        return list(self._snap_frames)
+
+    def invalidate(self) -> None:
+        """The scenario changed: drop every snapshot, rebuild the world, return to the
+        current frame by re-simulating."""
+        target = self.frame
+        self._snapshots.clear()
+        self._snap_frames.clear()
+        self.world = self.make_world()
+        self.frame = 0
+        self._store(0)
+        self.seek_frame(target)
+
+    # -- stepping --------------------------------------------------------------------------
+    def _step_one(self) -> None:
+        events = self._advance(self.world) or []
+        self.frame += 1
+        self.frames_simulated += 1
+        if self.on_events is not None:
+            self.on_events(self.frame, events)
+        if self.frame % self.snapshot_every == 0:
+            self._store(self.frame)
+
+    def seek_frame(self, n: int) -> None:
+        n = min(max(int(n), 0), self.total_frames)
+        if n == self.frame:
+            return
+        i = bisect.bisect_right(self._snap_frames, n) - 1
+        best = self._snap_frames[i]        # frame 0 is always there
+        if n < self.frame or best > self.frame:
+            self.world = self._copy_in(self._snapshots[best])
+            self.frame = best
+        while self.frame < n:
+            self._step_one()
+
+    @property
+    def time(self) -> float:
+        return self.frame / self.fps
+
+    @property
+    def duration(self) -> float:
+        return self.total_frames / self.fps
+
+    def seek(self, t: float) -> None:
+        """Go to the render frame at or just before ``t`` seconds (NaN: stay)."""
+        if math.isnan(t):
+            return
+        self.seek_frame(math.floor(min(max(t, 0.0), self.duration) * self.fps + 1e-9))
+
+    def step(self, frames: int) -> None:
+        self.playing = False
+        self._accum = 0.0
+        self.seek_frame(self.frame + frames)
+
+    def set_speed(self, speed: float) -> None:
+        if math.isnan(speed):
+            return
+        self.speed = min(max(float(speed), SPEED_MIN), SPEED_MAX)
+
+    def play(self) -> None:
+        if self.frame >= self.total_frames and not self.loop:
+            self.seek_frame(0)
+        self.playing = True
+
+    def pause(self) -> None:
+        self.playing = False
+        self._accum = 0.0
+
+    def tick(self, real_dt: float, max_frames: int = 240) -> int:
+        """Advance by ``real_dt`` wall seconds times the speed; returns frames advanced.
+        At the end it stops, or wraps to the start when looping."""
+        if not self.playing or real_dt <= 0 or not math.isfinite(real_dt):
+            return 0
+        self._accum += real_dt * self.speed * self.fps
+        n = min(int(self._accum), max_frames)
+        self._accum -= n
+        advanced = 0
+        for _ in range(n):
+            if self.frame >= self.total_frames:
+                if not self.loop:
+                    self.pause()
+                    break
+                self.seek_frame(0)
+                continue
+            self._step_one()
+            advanced += 1
+        if self.frame >= self.total_frames and not self.loop:
+            self.pause()
+        return advanced
+
+    def prepass(self) -> None:
+        """Simulate the whole duration once (collecting events and snapshots), then go
+        back to where we were."""
+        here = self.frame
+        last = self._snap_frames[-1]
+        if last > self.frame:
+            self.world = self._copy_in(self._snapshots[last])
+            self.frame = last
+        while self.frame < self.total_frames:
+            self._step_one()
+        self.seek_frame(here)
+
+
+# --- tracks ---------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Marker:
+    t: float
+    owner: int
+    source: int           # PhysicsScript or Animation DID
+    index: int            # position in the runtime's hook order
+    type: str             # hook type name (CreateParticle, CallPES, ...)
+
+
+@dataclass
+class EmitterBar:
+    handle: int
+    owner: int
+    info: int
+    logical_id: int
+    part: int
+    created: float
+    stopped: float | None = None
+    finished: float | None = None    # last particle dead / destroyed
+
+    def end(self, duration: float) -> float:
+        return self.finished if self.finished is not None else duration
+
+
+@dataclass(frozen=True)
+class PesWindow:
+    """A CallPES hook: the called script is played ``pause`` seconds after the hook."""
+    t: float
+    owner: int
+    pes_id: int
+    pause: float
+
+    @property
+    def end(self) -> float:
+        return self.t + self.pause
+
+
+@dataclass
+class TimelineTracks:
+    markers: list[Marker] = field(default_factory=list)
+    bars: dict[int, EmitterBar] = field(default_factory=dict)
+    pes_windows: list[PesWindow] = field(default_factory=list)
+    scripts: list[tuple[float, str, int, int]] = field(default_factory=list)  # t, action, owner, DID
+
+    @classmethod
+    def from_events(cls, events, hook_lookup: Callable[[int, int], object] | None = None
+                    ) -> "TimelineTracks":
+        """``events``: trace-shaped dicts in the order they happened. ``hook_lookup(source,
+        index)`` gives the hook record (for CallPES pauses); optional."""
+        tracks = cls()
+        for ev in events:
+            kind = ev.get("event")
+            t = float(ev.get("t", 0.0))
+            if kind == "hook":
+                m = Marker(t, int(ev.get("owner", 0)), _did(ev.get("source")),
+                           int(ev.get("index", -1)), str(ev.get("type", "?")))
+                tracks.markers.append(m)
+                if m.type == "CallPES" and hook_lookup is not None:
+                    hook = _safe_lookup(hook_lookup, m.source, m.index)
+                    if hook is not None:
+                        tracks.pes_windows.append(PesWindow(
+                            t, m.owner, int(getattr(hook, "pes_id", 0)),
+                            float(getattr(hook, "pause", 0.0))))
+            elif kind == "emitter":
+                handle = int(ev.get("handle", -1))
+                action = ev.get("action")
+                if action in ("created", "replaced"):
+                    tracks.bars[handle] = EmitterBar(
+                        handle, int(ev.get("owner", 0)), _did(ev.get("info")),
+                        int(ev.get("logical_id", 0)), int(ev.get("part", -1)), t)
+                elif handle in tracks.bars:
+                    bar = tracks.bars[handle]
+                    if action == "stopped" and bar.stopped is None:
+                        bar.stopped = t
+                    elif action in ("finished", "destroyed") and bar.finished is None:
+                        bar.finished = t
+                        if bar.stopped is None:
+                            bar.stopped = t
+            elif kind == "script":
+                tracks.scripts.append((t, str(ev.get("action")), int(ev.get("owner", 0)),
+                                       _did(ev.get("script"))))
+        tracks.markers.sort(key=lambda m: m.t)
+        return tracks
+
+    def marker_times(self) -> list[float]:
+        return sorted({m.t for m in self.markers})
+
+    def next_marker(self, t: float, direction: int, eps: float = 1e-9) -> float | None:
+        """The nearest hook time strictly after (+1) or before (-1) ``t``."""
+        times = self.marker_times()
+        if direction > 0:
+            i = bisect.bisect_right(times, t + eps)
+            return times[i] if i < len(times) else None
+        i = bisect.bisect_left(times, t - eps)
+        return times[i - 1] if i > 0 else None
+
+    def lanes(self) -> list[tuple[int, int]]:
+        """(owner, source) pairs with markers, in first-seen order: one row each."""
+        seen: dict[tuple[int, int], None] = {}
+        for m in self.markers:
+            seen.setdefault((m.owner, m.source), None)
+        return list(seen)
+
+
+def _did(value) -> int:
+    if value is None:
+        return 0
+    if isinstance(value, str):
+        return int(value, 16) if value.lower().startswith("0x") else int(value)
+    return int(value)
+
+
+def _safe_lookup(fn, source, index):
+    try:
+        return fn(source, index)
+    except Exception:  # noqa: BLE001 - a missing record only loses the window
+        return None
+
+
+# --- view -----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class TimelineView:
+    """What the timeline panel shows."""
+    time: float
+    frame: int
+    total_frames: int
+    fps: float
+    playing: bool
+    speed: float
+    loop: bool
+    tracks: TimelineTracks | None = None
+
+    @property
+    def duration(self) -> float:
+        return self.total_frames / self.fps if self.fps else 0.0
+
+
+def transport_commands(*, play_pressed=False, pause_pressed=False, step_back=False,
+                       step_fwd=False, prev_hook=False, next_hook=False, restart=False,
+                       scrub_to: float | None = None, speed: float | None = None,
+                       loop: bool | None = None, view: TimelineView | None = None
+                       ) -> list[c.Command]:
+    """Pure mapping from the panel's widget results to commands (tested without GL)."""
+    out: list[c.Command] = []
+    if restart:
+        out.append(c.Restart())
+    if play_pressed:
+        out.append(c.Play())
+    if pause_pressed:
+        out.append(c.Pause())
+    if step_back:
+        out.append(c.Step(-1))
+    if step_fwd:
+        out.append(c.Step(1))
+    if prev_hook:
+        out.append(c.JumpHook(-1))
+    if next_hook:
+        out.append(c.JumpHook(1))
+    if scrub_to is not None and (view is None or abs(scrub_to - view.time) > 1e-9):
+        out.append(c.Seek(float(scrub_to)))
+    if speed is not None and (view is None or speed != view.speed):
+        out.append(c.SetSpeed(float(speed)))
+    if loop is not None and (view is None or loop != view.loop):
+        out.append(c.SetLoop(bool(loop)))
+    return out
+
+
+def draw_timeline(view: TimelineView | None) -> list[c.Command]:
+    from imgui_bundle import imgui
+
+    visible, _ = imgui.begin("Timeline")
+    out: list[c.Command] = []
+    try:
+        if not visible:
+            return out
+        if view is None:
+            imgui.text_disabled("Nothing loaded: open a DAT and load a Setup or a scenario.")
+            return out
+        res = {}
+        res["restart"] = imgui.button("|<")
+        imgui.same_line()
+        res["step_back"] = imgui.button("<|")
+        imgui.same_line()
+        if view.playing:
+            res["pause_pressed"] = imgui.button("Pause")
+        else:
+            res["play_pressed"] = imgui.button("Play ")
+        imgui.same_line()
+        res["step_fwd"] = imgui.button("|>")
+        imgui.same_line()
+        res["prev_hook"] = imgui.button("<H")
+        imgui.same_line()
+        res["next_hook"] = imgui.button("H>")
+        imgui.same_line()
+        changed, loop = imgui.checkbox("Loop", view.loop)
+        if changed:
+            res["loop"] = loop
+        imgui.same_line()
+        imgui.set_next_item_width(110)
+        changed, speed = imgui.slider_float("Speed", view.speed, SPEED_MIN, SPEED_MAX,
+                                            "%.2fx", imgui.SliderFlags_.logarithmic)
+        if changed:
+            res["speed"] = speed
+        imgui.same_line()
+        imgui.text(f"{view.time:7.3f} s / {view.duration:.3f} s  frame {view.frame}"
+                   f"/{view.total_frames} @ {view.fps:g} fps")
+        imgui.set_next_item_width(-1)
+        changed, t = imgui.slider_float("##scrub", view.time, 0.0, max(view.duration, 1e-6),
+                                        "%.3f s")
+        if changed:
+            res["scrub_to"] = t
+        out = transport_commands(view=view, **res)
+        if view.tracks is not None:
+            scrub = _draw_tracks(imgui, view)
+            if scrub is not None:
+                out.append(c.Seek(scrub))
+    finally:
+        imgui.end()
+    return out
+
+
+_HOOK_COLOURS = {
+    "CreateParticle": (1.0, 0.75, 0.2, 1.0), "DestroyParticle": (1.0, 0.35, 0.3, 1.0),
+    "StopParticle": (0.95, 0.5, 0.25, 1.0), "CallPES": (0.5, 0.8, 1.0, 1.0),
+}
+_DEFAULT_HOOK_COLOUR = (0.8, 0.8, 0.8, 1.0)
+
+
+def _draw_tracks(imgui, view: TimelineView) -> float | None:
+    """Marker lanes (one per owner and script), emitter bars, CallPES windows and the
+    playhead. Clicking in the track area scrubs there."""
+    tracks = view.tracks
+    dur = max(view.duration, 1e-6)
+    lanes = tracks.lanes()
+    bars = list(tracks.bars.values())
+    row_h = 14.0
+    label_w = 150.0
+    avail = imgui.get_content_region_avail()
+    rows = len(lanes) + len(bars) + (1 if tracks.pes_windows else 0)
+    height = max(row_h * max(rows, 1) + 6, 24.0)
+    imgui.begin_child("tracks", imgui.ImVec2(0, min(height, max(avail.y, 24.0))))
+    scrub = None
+    try:
+        origin = imgui.get_cursor_screen_pos()
+        width = max(imgui.get_content_region_avail().x - label_w, 10.0)
+        dl = imgui.get_window_draw_list()
+
+        def x_of(t):
+            return origin.x + label_w + min(max(t / dur, 0.0), 1.0) * width
+
+        def col(rgba):
+            return imgui.get_color_u32(imgui.ImVec4(*rgba))
+
+        y = origin.y
+        for owner, source in lanes:
+            dl.add_text(imgui.ImVec2(origin.x, y), col((0.85, 0.85, 0.85, 1)),
+                        f"{owner}: 0x{source:08X}")
+            for m in tracks.markers:
+                if (m.owner, m.source) == (owner, source):
+                    x = x_of(m.t)
+                    dl.add_line(imgui.ImVec2(x, y + 1), imgui.ImVec2(x, y + row_h - 1),
+                                col(_HOOK_COLOURS.get(m.type, _DEFAULT_HOOK_COLOUR)), 2.0)
+            y += row_h
+        for bar in bars:
+            dl.add_text(imgui.ImVec2(origin.x, y), col((0.85, 0.85, 0.85, 1)),
+                        f"em {bar.handle} 0x{bar.info:08X}")
+            x0 = x_of(bar.created)
+            x1 = x_of(bar.stopped if bar.stopped is not None else dur)
+            x2 = x_of(bar.end(dur))
+            dl.add_rect_filled(imgui.ImVec2(x0, y + 2), imgui.ImVec2(max(x1, x0 + 1), y + row_h - 2),
+                               col((0.3, 0.7, 0.35, 1)))
+            if x2 > x1:
+                dl.add_rect_filled(imgui.ImVec2(x1, y + 4), imgui.ImVec2(x2, y + row_h - 4),
+                                   col((0.3, 0.5, 0.35, 0.8)))
+            y += row_h
+        if tracks.pes_windows:
+            dl.add_text(imgui.ImVec2(origin.x, y), col((0.85, 0.85, 0.85, 1)), "CallPES")
+            for w in tracks.pes_windows:
+                dl.add_rect_filled(imgui.ImVec2(x_of(w.t), y + 3),
+                                   imgui.ImVec2(max(x_of(w.end), x_of(w.t) + 2), y + row_h - 3),
+                                   col((0.5, 0.8, 1.0, 0.6)))
+            y += row_h
+        xp = x_of(view.time)
+        dl.add_line(imgui.ImVec2(xp, origin.y), imgui.ImVec2(xp, y),
+                    col((1.0, 1.0, 1.0, 0.9)), 1.5)
+        imgui.invisible_button("##track_area", imgui.ImVec2(label_w + width, max(y - origin.y, 1)))
+        if imgui.is_item_active():
+            mx = imgui.get_io().mouse_pos.x
+            scrub = min(max((mx - origin.x - label_w) / width, 0.0), 1.0) * dur
+            if abs(scrub - view.time) < 0.5 / max(view.fps, 1):
+                scrub = None
+    finally:
+        imgui.end_child()
+    return scrub
