@@ -1,0 +1,90 @@
+"""SceneInput from the runtime's objects and pooled particles (read only)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from viewer.dat.samples import sample_emitter, sample_setup
+from viewer.render.world_adapter import build_scene_input
+from viewer.sim.frame import Frame
+from viewer.sim.particles import ParticleEmitter, ParticlePool
+from viewer.sim.physobj import LightState, PhysicsObj
+from viewer.sim.rng import RetailRandom
+
+
+class _World:
+    def __init__(self, objects, pool):
+        self.objects = {o.id: o for o in objects}
+        self.particle_pool = pool
+        self.time = 1.0
+
+
+def _world(state=0x00400C08, n_emitters=2):
+    setup = sample_setup()
+    obj = PhysicsObj(1, setup, setup.id)
+    obj.state = state
+    obj.lights = [LightState(0, li, Frame(li.offset.origin, li.offset.orientation),
+                             Frame((0.0, 0.0, 1.0))) for li in setup.lights]
+    pool = ParticlePool()
+    rng = RetailRandom(0)
+    ems = []
+    for k in range(n_emitters):
+        em = ParticleEmitter(pool, sample_emitter(), 0x320009C4, 1, -1, Frame(), k, k, 0.0,
+                             100.0)
+        em.set_parent_frame(Frame((float(k), 0.0, 0.0)))
+        em.init_end(rng, 0.0, 0.0)
+        ems.append(em)
+    return _World([obj], pool), obj, ems
+
+
+def test_parts_become_mesh_instances_with_their_gfxobj():
+    world, obj, _ = _world()
+    scene = build_scene_input(world)
+    assert [m.gfxobj for m in scene.meshes] == [p.gfxobj_id for p in obj.parts]
+    assert not any(m.hidden for m in scene.meshes)
+
+
+def test_set_hidden_0x00514C60_hidden_object_parts_are_marked_hidden():
+    world, _, _ = _world(state=0x00400C08 | 0x4000)
+    assert all(m.hidden for m in build_scene_input(world).meshes)
+
+
+def test_nodraw_object_parts_are_marked_hidden():
+    world, _, _ = _world(state=0x00400C08 | 0x20)
+    assert all(m.hidden for m in build_scene_input(world).meshes)
+
+
+def test_set_state_0x00514DD0_lights_only_with_LIGHTING_ON():
+    world, _, _ = _world()
+    lit = build_scene_input(world).lights
+    assert len(lit) == 1 and lit[0].falloff == 4.0 and lit[0].cone_angle != 0xCDCDCDCD
+    world2, _, _ = _world(state=0x00400408)
+    assert build_scene_input(world2).lights == []
+
+
+def test_particles_come_from_the_pool_in_emitter_slot_order():
+    world, _, ems = _world()
+    scene = build_scene_input(world)
+    p = scene.particles
+    assert p.count == sum(e.num_particles for e in ems) == 6
+    assert (p.gfxobj == 0x01000002).all()
+    assert p.emitter.tolist() == sorted(p.emitter.tolist())
+    assert np.allclose(p.emitter_origins[p.emitter[-1]], (1.0, 0.0, 0.0))
+    assert len(scene.overlays.emitter_anchors) == 2
+
+
+def test_culled_emitter_particles_are_not_drawn():
+    world, _, ems = _world()
+    ems[0].degraded_out = True
+    p = build_scene_input(world).particles
+    assert p.count == ems[1].num_particles
+
+
+def test_building_the_scene_does_not_change_the_pool():
+    world, _, _ = _world()
+    pool = world.particle_pool
+    pool.evaluate()  # the runtime's own lazy evaluation of the derived arrays
+    before = (pool.version, pool.position.copy(), pool.trans.copy())
+    build_scene_input(world)
+    assert pool.version == before[0]
+    assert np.array_equal(pool.position, before[1]) and np.array_equal(pool.trans, before[2])
