@@ -6,6 +6,8 @@ import math
 
 import pytest
 from anim_builders import DictDB, anim, sound
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from viewer.dat.records.common import AnimationHookDir
 from viewer.dat.records.common import Frame as RFrame
@@ -151,6 +153,23 @@ def test_link_to_cycle_transition_plays_link_once_then_loops_cycle():
     assert s.curr_anim.anim_id == B
 
 
+def test_AnimDone_staged_again_when_cycle_wraps_before_apricot_0x00525B80():
+    """update_internal stages AnimationDone whenever a node ends while the list head is not
+    first_cyclic; apricot only runs after update_internal, so a link that finishes and a
+    cycle that wraps in the same update report AnimationDone twice."""
+    s = seq_with(anim(A, 1, 2), anim(B, 1, 2))
+    s.append_animation(AnimData(A, 0, -1, 10.0))
+    s.append_animation(AnimData(B, 0, -1, 10.0))
+    staged = s.update(0.4, None) or s.drain_hooks()   # link 0.2 s + full cycle 0.2 s
+    assert [h for h, _, _ in staged] == [ANIM_DONE, ANIM_DONE]
+    s2 = seq_with(anim(A, 1, 2), anim(B, 1, 2))
+    s2.append_animation(AnimData(A, 0, -1, 10.0))
+    s2.append_animation(AnimData(B, 0, -1, 10.0))
+    s2.update(0.2, None)
+    s2.update(0.2, None)
+    assert [h for h, _, _ in s2.drain_hooks()] == [ANIM_DONE]
+
+
 def test_root_motion_accumulates_pos_frames_with_entry_frame_counted_twice():
     """Per 4-frame cycle at 10 fps: frames 0, 1, 2 are left (3 is the clamp frame) and
     re-entering frame 0 combines its pos frame again (advance_to_next_animation)."""
@@ -228,3 +247,44 @@ def test_get_curr_animframe_uses_floor_and_placement_without_nodes():
     s.append_animation(AnimData(A, 0, -1, 10.0))
     s.update(0.19, None)
     assert s.get_curr_animframe() is a.part_frames[1]
+
+
+# -- properties ---------------------------------------------------------------------------
+
+
+def _run(steps, fr):
+    pos = [RFrame((0.0, 0.125 * (k + 1), 0.0)) for k in range(5)]
+    link = anim(A, 1, 3, hooks={k: [sound(10 + k)] for k in range(3)})
+    cyc = anim(B, 1, 5, pos=pos, hooks={k: [sound(20 + k)] for k in range(5)})
+    s = seq_with(link, cyc)
+    s.append_animation(AnimData(A, 0, -1, fr))
+    s.append_animation(AnimData(B, 0, -1, fr))
+    y = 0.0
+    fired = []
+    for dt in steps:
+        y += s.update(dt, IDENTITY).origin[1]
+        fired += [h.wave_id for h, _, _ in s.drain_hooks() if h is not ANIM_DONE]
+    return s, y, fired
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(1, 40), min_size=1, max_size=12), st.sampled_from([8.0, -8.0, 16.0]))
+def test_update_split_quantum_gives_same_frames_hooks_and_root_motion(ticks, fr):
+    """Advancing by a+b in one update or in two gives the same frame, the same hooks in the
+    same order and the same root motion. (AnimationDone may differ: see the apricot test.)"""
+    steps = [t / 64.0 for t in ticks]
+    one, y1, f1 = _run([sum(steps)], fr)
+    many, y2, f2 = _run(steps, fr)
+    assert one.frame_number == pytest.approx(many.frame_number, abs=1e-9)
+    assert one.curr_anim.anim_id == many.curr_anim.anim_id
+    assert f1 == f2
+    assert y1 == pytest.approx(y2)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(1, 90), min_size=1, max_size=15), st.sampled_from([7.5, -12.0]))
+def test_frame_number_stays_inside_current_node(ticks, fr):
+    s, _, _ = _run([t / 100.0 for t in ticks], fr)
+    n = s.curr_anim
+    lo, hi = min(n.low_frame, n.high_frame), max(n.low_frame, n.high_frame)
+    assert lo <= s.frame_number < hi + 1
