@@ -13,11 +13,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "sim" / "animation"))
 
-from anim_builders import HUMANOID, PARTS, humanoid_records  # noqa: E402
+from anim_builders import HUMANOID, PARTS, humanoid_records
 
-from viewer.sim.animation.controller import MotionController  # noqa: E402
-from viewer.sim.frame import Frame  # noqa: E402
-from viewer.sim.poses import compose  # noqa: E402
+from viewer.sim.animation.controller import MotionController
+from viewer.sim.frame import Frame
+from viewer.sim.poses import compose
 
 TICK = 1.0 / 30.0
 
