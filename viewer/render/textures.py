@@ -106,6 +106,9 @@ def upload(ctx, fmt: int, width: int, height: int, data: bytes,
         if fn is not None and len(data) >= need:
             tex = ctx.texture((width, height), 4)
             tex.use(0)
+            for _ in range(16):  # clear stale error flags so the check below is ours
+                if ctx.error == "GL_NO_ERROR":
+                    break
             raw = ctypes.create_string_buffer(bytes(data[:need]), need)
             fn(0x0DE1, 0, GL_COMPRESSED[fmt], width, height, 0, need,
                ctypes.cast(raw, ctypes.c_void_p))
