@@ -420,8 +420,12 @@ class DatCollection:
     def entries(self) -> Iterator[DatEntry]:
         """Every DID once, ascending, as the file that wins the lookup has it."""
         import heapq
-        streams = [((e.did, rank, e) for e in f.entries())
-                   for rank, f in enumerate(self.search_order)]
+
+        def keyed(rank: int, f: DatFile):
+            for e in f.entries():
+                yield e.did, rank, e
+
+        streams = [keyed(rank, f) for rank, f in enumerate(self.search_order)]
         last = None
         for did, _rank, e in heapq.merge(*streams):
             if did != last:

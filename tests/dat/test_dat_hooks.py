@@ -1,0 +1,177 @@
+"""AnimationHook fixtures: hand-built bytes for all 27 types (dat-format.md 3.4).
+
+Every fixture is one PhysicsScript record so the hook sits where retail has it:
+  +0  u32 id, +4 u32 num_script_data, +8 f64 start_time, +16 the hook (u32 type, i32 dir,
+  payload, align4 measured from the record start).
+"""
+
+from __future__ import annotations
+
+import struct
+
+import pytest
+
+from viewer.dat import records as R
+from viewer.dat.records import AnimationHookDir as Dir
+from viewer.errors import DatError
+
+PES = 0x33000AEA
+
+
+def pes(*hooks: bytes, times=None) -> bytes:
+    """A PhysicsScript holding the given raw hook bytes (each already padded)."""
+    times = times or [0.0] * len(hooks)
+    out = struct.pack("<II", PES, len(hooks))          # +0 id, +4 count
+    for t, h in zip(times, hooks):
+        out += struct.pack("<d", t) + h                # f64 start_time, then the hook
+    return out
+
+
+def hook(t: int, d: int, payload: bytes) -> bytes:
+    raw = struct.pack("<Ii", t, d) + payload
+    return raw + b"\0" * ((-len(raw)) & 3)             # align4 (hooks start 4-aligned)
+
+
+def one(data: bytes):
+    s = R.decode(PES, data)
+    assert len(s.script_data) == 1
+    return s.script_data[0].hook
+
+
+FRAME = struct.pack("<7f", 0.5, -1.0, 2.0, 1.0, 0.0, 0.0, 0.0)   # origin, then w, x, y, z
+
+
+# (type, payload bytes, expected hook) -- payload layouts from the spec table
+CASES = [
+    (0, b"", R.NoOpHook(Dir.Both)),
+    (1, struct.pack("<I", 0x0A000002), R.SoundHook(Dir.Both, 0x0A000002)),
+    (2, struct.pack("<I", 0x0F), R.SoundTableHook(Dir.Both, 0x0F)),
+    # Attack: u32 part_index, f32 left_x, left_y, right_x, right_y, radius, height (28)
+    (3, struct.pack("<I6f", 3, -0.5, 1.0, 0.5, 1.0, 2.5, 1.75),
+     R.AttackHook(Dir.Both, 3, -0.5, 1.0, 0.5, 1.0, 2.5, 1.75)),
+    (4, b"", R.AnimationDoneHook(Dir.Both)),
+    # ReplaceObject: u8 part, packed DID short form (offset 0x05E8 <= 0x3FFF), pad 1
+    (5, bytes([2]) + struct.pack("<H", 0x05E8), R.ReplaceObjectHook(Dir.Both, 2, 0x010005E8)),
+    (6, struct.pack("<I", 1), R.EtherealHook(Dir.Both, True)),
+    (7, struct.pack("<I3f", 1, 0.0, 1.0, 0.5), R.TransparentPartHook(Dir.Both, 1, 0.0, 1.0, 0.5)),
+    (8, struct.pack("<3f", 0.25, 0.75, 2.0), R.LuminousHook(Dir.Both, 0.25, 0.75, 2.0)),
+    (9, struct.pack("<I3f", 4, 1.0, 0.0, 0.25), R.LuminousPartHook(Dir.Both, 4, 1.0, 0.0, 0.25)),
+    (10, struct.pack("<3f", 0.5, 1.0, 3.0), R.DiffuseHook(Dir.Both, 0.5, 1.0, 3.0)),
+    (11, struct.pack("<I3f", 5, 0.125, 0.875, 1.5),
+     R.DiffusePartHook(Dir.Both, 5, 0.125, 0.875, 1.5)),
+    (12, struct.pack("<2f", 2.0, 0.5), R.ScaleHook(Dir.Both, 2.0, 0.5)),
+    # CreateParticle: u32 emitter_info_id, u32 part_index, Frame (28), u32 emitter_id = 40
+    (13, struct.pack("<II", 0x3200071B, 0xFFFFFFFF) + FRAME + struct.pack("<I", 19),
+     R.CreateParticleHook(Dir.Both, 0x3200071B, -1,
+                          R.Frame((0.5, -1.0, 2.0), (1.0, 0.0, 0.0, 0.0)), 19)),
+    (14, struct.pack("<I", 19), R.DestroyParticleHook(Dir.Both, 19)),
+    (15, struct.pack("<I", 7), R.StopParticleHook(Dir.Both, 7)),
+    (16, struct.pack("<I", 0), R.NoDrawHook(Dir.Both, False)),
+    (17, b"", R.DefaultScriptHook(Dir.Both)),
+    (18, struct.pack("<I", 2), R.DefaultScriptPartHook(Dir.Both, 2)),
+    (19, struct.pack("<If", 0x3300011B, 0.75), R.CallPESHook(Dir.Both, 0x3300011B, 0.75)),
+    (20, struct.pack("<3f", 0.0, 1.0, 0.25), R.TransparentHook(Dir.Both, 0.0, 1.0, 0.25)),
+    # SoundTweaked: u32 wave_id, f32 probability, f32 priority, f32 volume
+    (21, struct.pack("<I3f", 0x0A000262, 0.5, 0.25, 1.0),
+     R.SoundTweakedHook(Dir.Both, 0x0A000262, 0.5, 0.25, 1.0)),
+    (22, struct.pack("<3f", 0.0, 0.0, 3.0), R.SetOmegaHook(Dir.Both, (0.0, 0.0, 3.0))),
+    (23, struct.pack("<2f", 0.5, -0.25), R.TextureVelocityHook(Dir.Both, 0.5, -0.25)),
+    (24, struct.pack("<I2f", 1, 0.125, 0.5), R.TextureVelocityPartHook(Dir.Both, 1, 0.125, 0.5)),
+    (25, struct.pack("<I", 1), R.SetLightHook(Dir.Both, True)),
+    (26, struct.pack("<II", 0x3200078E, 0) + FRAME + struct.pack("<I", 21),
+     R.CreateBlockingParticleHook(Dir.Both, 0x3200078E, 0,
+                                  R.Frame((0.5, -1.0, 2.0), (1.0, 0.0, 0.0, 0.0)), 21)),
+]
+
+
+def test_every_hook_type_has_a_fixture():
+    assert sorted(c[0] for c in CASES) == list(range(27))
+    assert sorted(R.HOOK_CLASSES) == list(range(27))
+
+
+@pytest.mark.parametrize("hook_type,payload,expected", CASES,
+                         ids=[R.AnimationHookType(c[0]).name for c in CASES])
+def test_hook_fixture_decodes_and_reencodes(hook_type, payload, expected):
+    data = pes(hook(hook_type, 0, payload))
+    got = one(data)
+    assert got == expected
+    assert type(got).hook_type == hook_type
+    assert R.encode(R.decode(PES, data)) == data
+
+
+@pytest.mark.parametrize("hook_type,payload,expected", CASES,
+                         ids=[R.AnimationHookType(c[0]).name for c in CASES])
+def test_hook_followed_by_another_decodes_at_the_aligned_offset(hook_type, payload, expected):
+    tail = hook(19, 1, struct.pack("<If", 0x33000001, 0.5))        # CallPES, Forward
+    s = R.decode(PES, pes(hook(hook_type, 0, payload), tail, times=[0.0, 1.0]))
+    assert s.script_data[1].hook == R.CallPESHook(Dir.Forward, 0x33000001, 0.5)
+
+
+def test_CreateBlockingParticle_carries_the_full_40_byte_CreateParticle_payload():
+    # seed 001 section 8 / 11.4: a blocking hook followed by AnimationDone at the exact cursor
+    blocking = hook(26, 0, struct.pack("<II", 0x3200078E, 3) + FRAME + struct.pack("<I", 9))
+    assert len(blocking) == 8 + 40                     # +16 .. +64 of the record
+    done = hook(4, 0, b"")                             # +72 (after its f64 start time)
+    data = pes(blocking, done, times=[0.0, 0.5])
+    assert len(data) == 8 + 8 + 48 + 8 + 8             # 80 bytes, nothing left over
+    s = R.decode(PES, data)
+    b = s.script_data[0].hook
+    assert isinstance(b, R.CreateBlockingParticleHook)
+    assert not isinstance(b, R.CreateParticleHook)     # the runtime must tell them apart
+    assert (b.emitter_info_id, b.part_index, b.emitter_id) == (0x3200078E, 3, 9)
+    assert b.offset == R.Frame((0.5, -1.0, 2.0), (1.0, 0.0, 0.0, 0.0))
+    assert s.script_data[1] == R.PhysicsScriptData(0.5, R.AnimationDoneHook(Dir.Both))
+
+
+def test_CreateBlockingParticle_in_an_Animation_frame_then_next_hook():
+    # Animation: id, flags 0, num_parts 1, num_frames 1; frame: 1 Frame, u32 hooks, hooks
+    blocking = hook(26, 0, struct.pack("<II", 0x3200078E, 0) + FRAME + struct.pack("<I", 1))
+    data = (struct.pack("<IIII", 0x03000001, 0, 1, 1) + FRAME + struct.pack("<I", 2)
+            + blocking + hook(2, 1, struct.pack("<I", 0x0F)))
+    a = R.decode(0x03000001, data)
+    hooks = a.part_frames[0].hooks
+    assert isinstance(hooks[0], R.CreateBlockingParticleHook)
+    assert hooks[1] == R.SoundTableHook(Dir.Forward, 0x0F)
+
+
+def test_ReplaceObject_is_u8_part_then_packed_DID_short_form_then_align():
+    # +16 type 5, +20 dir, +24 u8 part 7, +25 u16 0x1234, +27 pad -> 4 payload bytes
+    h = hook(5, 0, bytes([7]) + struct.pack("<H", 0x1234))
+    assert len(h) == 12
+    assert one(pes(h)) == R.ReplaceObjectHook(Dir.Both, 7, 0x01001234)
+
+
+def test_ReplaceObject_long_packed_DID_is_8_payload_bytes_with_padding():
+    # offset 0x12345 > 0x3FFF: u16 0x8001, u16 0x2345; u8 part + 4 bytes + 3 pad
+    h = hook(5, 0, bytes([1]) + struct.pack("<HH", 0x8001, 0x2345))
+    assert len(h) == 16
+    data = pes(h, hook(14, 0, struct.pack("<I", 5)), times=[0.0, 0.0])
+    s = R.decode(PES, data)
+    assert s.script_data[0].hook == R.ReplaceObjectHook(Dir.Both, 1, 0x01012345)
+    assert s.script_data[1].hook == R.DestroyParticleHook(Dir.Both, 5)
+    assert R.encode(s) == data
+
+
+def test_SoundTweaked_reads_probability_before_priority():
+    h = one(pes(hook(21, 0, struct.pack("<I3f", 0x0A000001, 0.25, 0.75, 0.5))))
+    assert (h.probability, h.priority, h.volume) == (0.25, 0.75, 0.5)
+
+
+def test_unknown_direction_is_kept_as_a_number():
+    h = one(pes(hook(0, 7, b"")))
+    assert h.direction == 7 and not isinstance(h.direction, Dir)
+    assert one(pes(hook(0, -2, b""))).direction is Dir.Unknown
+
+
+def test_unknown_hook_type_raises_DatError_at_the_hook_offset():
+    with pytest.raises(DatError) as ei:
+        R.decode(PES, pes(hook(27, 0, b"")))
+    assert ei.value.offset == 16 and ei.value.did == PES
+    assert "27" in str(ei.value)
+
+
+def test_hook_padding_is_required_not_guessed():
+    # ReplaceObject short form without its pad byte: the record is one byte short
+    data = pes(hook(5, 0, bytes([1]) + struct.pack("<H", 1)))[:-1]
+    with pytest.raises(DatError):
+        R.decode(PES, data)
