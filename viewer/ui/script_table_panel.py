@@ -1,0 +1,193 @@
+"""Script table inspector: every PlayScript entry of a PhysicsScriptTable in stored order,
+an intensity (slider, and a text input that accepts nan / inf / -inf), and which entry
+retail picks for it, or "none" and why.
+
+The pick itself is ``viewer.sim.script_table`` (PhysicsScriptTable::GetScript 0x00521E40,
+PhysicsScriptTableData::GetScript 0x00521A20); this module only explains its answer.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from viewer.errors import format_did
+from viewer.sim.script_table import NO_SCRIPT, as_f32, play_script_name, select_script
+from viewer.ui import commands as c
+
+
+def parse_intensity(text: str) -> float | None:
+    """A float from the input box; ``nan``, ``inf``, ``-inf`` (any case) included.
+    None when it is not a number."""
+    t = text.strip().lower()
+    try:
+        return float(t)
+    except ValueError:
+        return None
+
+
+def format_intensity(x: float) -> str:
+    if math.isnan(x):
+        return "nan"
+    if math.isinf(x):
+        return "inf" if x > 0 else "-inf"
+    return repr(float(x))
+
+
+@dataclass(frozen=True)
+class EntryRow:
+    play_script: int
+    name: str
+    index: int            # position within this PlayScript's list (stored order)
+    mod: float
+    script_id: int
+    picked: bool
+
+
+@dataclass(frozen=True)
+class TableInspection:
+    table_id: int | None
+    play_script: int
+    intensity: float            # as typed
+    intensity_f32: float        # as the client holds it
+    rows: tuple[EntryRow, ...]  # every entry of every type, stored order
+    picked_index: int | None    # within the selected type's list
+    script_id: int              # what retail returns (0 = none)
+    reason: str
+
+
+def _picked_index(entries, intensity: float) -> int | None:
+    """Which stored entry select_script chose: ask it again over stand-in entries whose
+    script ids are positions, so duplicate or zero script ids stay unambiguous."""
+    @dataclass(frozen=True)
+    class _Pos:
+        mod: float
+        script_id: int
+    got = select_script([_Pos(e.mod, i + 1) for i, e in enumerate(entries)], intensity)
+    return None if got == NO_SCRIPT else got - 1
+
+
+def inspect_table(table, play_script: int, intensity: float) -> TableInspection:
+    """Explain retail's pick for (``table``, ``play_script``, ``intensity``)."""
+    x32 = as_f32(intensity)
+    rows: list[EntryRow] = []
+    data = None
+    if table is not None:
+        for key, d in table.entries:
+            if int(key) == int(play_script) and data is None:
+                data = d   # first stored entry wins for a duplicated key (0x00521E40)
+    picked = None if data is None else _picked_index(data.scripts, intensity)
+    if table is not None:
+        seen_selected = False
+        for key, d in table.entries:
+            is_sel = int(key) == int(play_script) and not seen_selected
+            for i, e in enumerate(d.scripts):
+                rows.append(EntryRow(int(key), play_script_name(int(key)) or str(int(key)), i,
+                                     float(e.mod), int(e.script_id),
+                                     is_sel and picked == i))
+            seen_selected = seen_selected or is_sel
+    script = NO_SCRIPT if data is None else select_script(data.scripts, intensity)
+    name = play_script_name(int(play_script)) or f"PlayScript {int(play_script)}"
+    if table is None:
+        reason = "no PhysicsScriptTable: none"
+    elif data is None:
+        reason = (f"the table has no entry for {name} (PhysicsScriptTable::GetScript "
+                  f"0x00521E40 returns 0): none")
+    elif not data.scripts:
+        reason = f"{name} has an empty list: none"
+    elif math.isnan(x32):
+        reason = ("intensity is NaN: every compare is unordered, so no entry matches "
+                  "(0x00521A3B jnp): none")
+    elif picked is None:
+        top = max((e.mod for e in data.scripts if not math.isnan(e.mod)), default=math.nan)
+        reason = (f"intensity {format_intensity(x32)} is above every entry's mod "
+                  f"(largest {top:g}); no fallback: none")
+    else:
+        e = data.scripts[picked]
+        reason = (f"entry {picked}: the first in stored order with mod {e.mod:g} >= "
+                  f"{format_intensity(x32)} (0x00521A20) -> {format_did(e.script_id)}")
+    return TableInspection(None if table is None else int(table.id), int(play_script),
+                           float(intensity), x32, tuple(rows), picked, int(script), reason)
+
+
+@dataclass(frozen=True)
+class ScriptTableView:
+    table: object | None           # PhysicsScriptTable record
+    play_script: int
+    intensity: float
+    object_id: int | None = None   # to play the typed effect on
+    text: str | None = None        # the input box's text while editing
+
+
+def draw_script_table_panel(view: ScriptTableView, state: dict) -> list[c.Command]:
+    """``state`` keeps the input box's text between frames (UI-only state)."""
+    from imgui_bundle import imgui
+
+    out: list[c.Command] = []
+    visible, _ = imgui.begin("Script Table")
+    try:
+        if not visible:
+            return out
+        if view.table is None:
+            imgui.text_disabled("No PhysicsScriptTable on the selected object.")
+            return out
+        insp = inspect_table(view.table, view.play_script, view.intensity)
+        imgui.text(f"Table {format_did(view.table.id)}: {len(view.table.entries)} types")
+        keys = [int(k) for k, _ in view.table.entries]
+        labels = [f"{play_script_name(k) or k} (0x{k:02X})" for k in keys]
+        current = keys.index(view.play_script) if view.play_script in keys else -1
+        imgui.set_next_item_width(220)
+        changed, idx = imgui.combo("PlayScript", max(current, 0), labels)
+        if changed and 0 <= idx < len(keys):
+            out.append(c.Select("play_script", keys[idx]))
+        finite = view.intensity if math.isfinite(view.intensity) else 0.0
+        imgui.set_next_item_width(220)
+        changed, v = imgui.slider_float("Intensity", float(finite), 0.0, 1.0, "%.4f")
+        if changed:
+            out.append(c.SetIntensity(v))
+            state["text"] = format_intensity(v)
+        text = state.get("text", format_intensity(view.intensity))
+        imgui.set_next_item_width(220)
+        changed, text = imgui.input_text("Exact (nan, inf ok)", text)
+        state["text"] = text
+        if changed:
+            value = parse_intensity(text)
+            if value is not None:
+                out.append(c.SetIntensity(value))
+        if parse_intensity(text) is None:
+            imgui.text_colored(imgui.ImVec4(1, 0.5, 0.4, 1), "not a number")
+        picked_col = imgui.ImVec4(0.35, 1.0, 0.45, 1.0)
+        imgui.text("Retail picks: ")
+        imgui.same_line()
+        imgui.text_colored(picked_col if insp.script_id else imgui.ImVec4(1, 0.7, 0.3, 1),
+                           format_did(insp.script_id) if insp.script_id else "none")
+        imgui.text_wrapped(insp.reason)
+        if view.object_id is not None and imgui.button("Play on object"):
+            out.append(c.PlayTyped(view.object_id, int(view.play_script), view.intensity))
+        flags = imgui.TableFlags_.borders | imgui.TableFlags_.row_bg | \
+            imgui.TableFlags_.scroll_y | imgui.TableFlags_.sizing_fixed_fit
+        if imgui.begin_table("entries", 4, flags):
+            for name in ("PlayScript", "#", "mod", "script"):
+                imgui.table_setup_column(name)
+            imgui.table_headers_row()
+            for row in insp.rows:
+                imgui.table_next_row()
+                if row.picked:
+                    imgui.table_set_bg_color(imgui.TableBgTarget_.row_bg1,
+                                             imgui.get_color_u32(imgui.ImVec4(0.2, 0.5, 0.25, 1)))
+                dim = row.play_script != view.play_script
+                cells = (row.name, str(row.index), f"{row.mod:g}", format_did(row.script_id))
+                for text_cell in cells:
+                    imgui.table_next_column()
+                    if dim:
+                        imgui.text_disabled(text_cell)
+                    else:
+                        imgui.text(text_cell)
+                if dim:   # another type: a button to inspect that one
+                    imgui.same_line()
+                    if imgui.small_button(f"show##{row.play_script}_{row.index}"):
+                        out.append(c.Select("play_script", row.play_script))
+            imgui.end_table()
+    finally:
+        imgui.end()
+    return out
