@@ -120,6 +120,13 @@ def test_missing_animation_raises_DatError_naming_the_did():
     assert "0x03000099" in str(err.value)
 
 
+def test_missing_ok_drops_absent_animation_node_like_DBObj_Get_null():
+    s = setup(0x0200000D, 1, default_animation=0x03000099, motion_table=0x09000099)
+    mc = MotionController(s, DictDB(s), missing_ok=True)
+    assert mc.manager is None and not mc.sequence.has_anims()
+    assert mc.part_frames() is not None             # the placement pose remains
+
+
 def test_recall_creates_logical_emitter_19_on_root_at_frame_16_then_sounds():
     """Seed 001 §11.3: LifestoneRecall (0x10000153) from NonCombat Ready resolves to the
     recall Animation at 9.96 fps; frame 16 creates emitter 0x3200078E, part -1, logical id

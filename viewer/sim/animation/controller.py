@@ -55,8 +55,13 @@ class MotionController:
     """Animation state of one object: its CSequence, motion table and MotionState."""
 
     def __init__(self, setup, db, *, motion_table: int | None = None,
-                 catalog: CommandCatalog | None = None) -> None:
+                 catalog: CommandCatalog | None = None, missing_ok: bool = False) -> None:
+        """``db``: an object with ``get(did)`` or a callable. A record it does not return
+        raises DatError, unless ``missing_ok`` (the caller traces it): then, as retail's
+        DBObj::Get returning null, an absent Animation's node is dropped and an absent
+        motion table leaves the object without one."""
         self.setup = setup
+        self.missing_ok = missing_ok
         self.catalog = catalog or DEFAULT_CATALOG
         self._get = _loader(db)
         self.sequence = CSequence(self._load_animation)
@@ -72,14 +77,15 @@ class MotionController:
         self.manager: MotionTableManager | None = None
         if did:
             record = self._get(did)
-            if record is None:
+            if record is None and not missing_ok:
                 raise DatError("motion table not found", did=did)
-            self.manager = MotionTableManager(CMotionTable(record))
-            self.manager.initialize_state(self.sequence)
+            if record is not None:
+                self.manager = MotionTableManager(CMotionTable(record))
+                self.manager.initialize_state(self.sequence)
 
     def _load_animation(self, did: int):
         anim = self._get(did)
-        if anim is None:
+        if anim is None and not self.missing_ok:
             raise DatError("animation not found", did=did)
         return anim
 
@@ -105,6 +111,12 @@ class MotionController:
         if self.manager is not None:  # MotionTableManager::UseTime
             self.manager.check_for_completed_motions()
         return offset, fired
+
+    def animation_done(self, success: bool = True) -> None:
+        """CPartArray::AnimationDone 0x00517D30 (an AnimationDone hook executed by the
+        runtime). The sequence's own AnimationDone is already consumed inside ``advance``."""
+        if self.manager is not None:
+            self.manager.animation_done(success)
 
     def part_frames(self) -> list[Frame] | None:
         """The current AnimationFrame's part frames (object space, unscaled), or the
