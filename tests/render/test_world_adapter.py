@@ -88,3 +88,11 @@ def test_building_the_scene_does_not_change_the_pool():
     build_scene_input(world)
     assert pool.version == before[0]
     assert np.array_equal(pool.position, before[1]) and np.array_equal(pool.trans, before[2])
+
+
+def test_UpdateTexVelocity_0x00509820_offset_reaches_the_part_uvs():
+    world, obj, _ = _world()
+    world.texture_velocity = {obj.parts[0].gfxobj_id: [0.5, 0.0, 0.25, 0.75]}
+    meshes = build_scene_input(world).meshes
+    assert meshes[0].uv_offset == (0.25, 0.75)
+    assert meshes[1].uv_offset == (0.0, 0.0)

@@ -108,7 +108,8 @@ def prepare(arrays: ParticleArrays, eye, meshes, *, m: float = DEGRADE_MUL,
     far = (dxy * dxy).sum(axis=1) >= particle_distance_2dsq(m)
     own = pos + sort_center[inv] * scale[:, None]
     head = np.where(far[:, None], emitter_origin, own)
-    cypt = np.sqrt(((head - eye) ** 2).sum(axis=1))
+    rel = head - eye
+    cypt = np.sqrt(np.einsum("ij,ij->i", rel, rel))
 
     # GfxObjDegradeInfo::get_degrade 0x0051E4B0: d = CYpt / scale - s_rDegradeDistance (>= 0)
     d = np.maximum(cypt / np.maximum(scale, 1e-6) - degrade_distance, 0.0)
@@ -125,12 +126,20 @@ def prepare(arrays: ParticleArrays, eye, meshes, *, m: float = DEGRADE_MUL,
 
     drawn_ids, drawn_inv = np.unique(drawn_gfx, return_inverse=True)
     key = (drawn_inv.astype(np.int64) * 8 + mode) * 2 + translucent
-    # far to near inside each batch; lexsort is stable so equal CYpt keep slot order
-    order = np.lexsort((-cypt, key))
+    # Far to near, then grouped by batch key; both sorts are stable, so inside a batch equal
+    # CYpt keep emitter/slot order (retail's stable insertion sort, CShadowPart 0x006B5130).
+    by_depth = np.argsort(-cypt, kind="stable")
+    k_sorted = key[by_depth]
+    if k_sorted.size and int(k_sorted.max()) < 32768:
+        k_sorted = k_sorted.astype(np.int16)  # small ints: numpy's stable sort is a radix sort
+    order = by_depth[np.argsort(k_sorted, kind="stable")]
     skey = key[order]
-    quat = np.asarray(arrays.orientations, np.float64)[vis][order]
-    inst = np.concatenate([pos[order], quat, scale[order, None],
-                           1.0 - trans[order, None], head[order]], axis=1).astype(np.float32)
+    inst = np.empty((order.size, INSTANCE_FLOATS), np.float32)
+    inst[:, 0:3] = np.take(pos, order, axis=0)
+    inst[:, 3:7] = np.take(np.asarray(arrays.orientations), np.take(vis, order), axis=0)
+    inst[:, 7] = np.take(scale, order)
+    inst[:, 8] = 1.0 - np.take(trans, order)
+    inst[:, 9:12] = np.take(head, order, axis=0)
     ukeys, starts, counts = np.unique(skey, return_index=True, return_counts=True)
     far_depth = cypt[order][starts]
     batches = [Batch(int(drawn_ids[k // 16]), int((k // 2) % 8), bool(k % 2), int(s), int(c),

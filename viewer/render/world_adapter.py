@@ -50,7 +50,7 @@ def _light(ls, owner: int) -> SceneLight:
                       cone if np.isfinite(cone) else 0.0, owner)
 
 
-def object_meshes(obj) -> list[MeshInstance]:
+def object_meshes(obj, tex_velocity=None) -> list[MeshInstance]:
     hidden_obj = bool(int(obj.state) & (HIDDEN | NODRAW))
     out = []
     for p in obj.parts:
@@ -58,7 +58,9 @@ def object_meshes(obj) -> list[MeshInstance]:
             continue
         lum = float(p.luminosity)
         dif = float(p.diffuse)
-        uv = getattr(p, "uv_offset", None) or getattr(p, "texture_offset", None) or (0.0, 0.0)
+        # CPhysics::UpdateTexVelocity 0x00509820 keeps one UV offset per GfxObj
+        tv = (tex_velocity or {}).get(int(p.gfxobj_id))
+        uv = (tv[2], tv[3]) if tv is not None else (0.0, 0.0)
         out.append(MeshInstance(
             int(p.gfxobj_id), frame_matrix(p.frame.origin, p.frame.orientation),
             tuple(float(c) for c in p.gfxobj_scale), float(p.translucency),
@@ -119,7 +121,7 @@ def overlays_for(obj, pool_emitters=()) -> Overlays:
 def build_scene_input(world) -> SceneInput:
     scene = SceneInput(time=float(getattr(world, "time", 0.0) or 0.0))
     for obj in _objects(world):
-        scene.meshes.extend(object_meshes(obj))
+        scene.meshes.extend(object_meshes(obj, getattr(world, "texture_velocity", None)))
         if int(obj.state) & LIGHTING_ON and obj.lights:
             scene.lights.extend(_light(ls, int(obj.id)) for ls in obj.lights)
         ov = overlays_for(obj)
