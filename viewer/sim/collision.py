@@ -227,6 +227,7 @@ class SpherePath:
         self.obstruction_ethereal = False
         self.insert_type = 0          # transition
         self.cache_global_curr_center()
+        self.cache_global_sphere(None)
 
     def cache_global_curr_center(self) -> None:
         """SPHEREPATH::cache_global_curr_center 0x0050C740."""
@@ -681,7 +682,8 @@ class CTransition:
                 dist = vec_dot(g.center, n) + ci.contact_plane[1]
                 rad = g.radius * n[2] if self.options.radius_times_nz else g.radius
                 if dist < rad - EPS:
-                    z_dist = (rad - dist) / n[2]
+                    # a vertical plane divides by zero: retail's x87 gives inf, no push
+                    z_dist = (rad - dist) / n[2] if n[2] != 0.0 else math.inf
                     if g.radius > abs(z_dist):
                         path.add_offset_to_check_pos((0.0, 0.0, z_dist))
         elif check_slide:
