@@ -1,0 +1,135 @@
+"""Read-only inspection of the live runtime for panels and the renderer.
+
+Everything returned is plain data (dicts, lists, tuples, numpy views); nothing here
+changes the simulation. The renderer may also read ``world.pool`` (the pooled particle
+arrays, see ``viewer.sim.particles.ParticlePool``) and ``world.objects`` directly.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from viewer.sim.hooks import HOOK_NAMES, hook_type_of
+from viewer.sim.physobj import FP_NAMES, PhysicsObj
+from viewer.sim.script_table import play_script_name
+from viewer.sim.state import PhysicsState, state_hex
+
+
+def did_str(did) -> str | None:
+    return None if not did else f"0x{int(did) & 0xFFFFFFFF:08X}"
+
+
+def state_bits(state: int) -> list[str]:
+    return [b.name for b in PhysicsState if state & b.value]
+
+
+def owners(world) -> list[int]:
+    return list(world.objects)
+
+
+def object_summary(obj: PhysicsObj) -> dict:
+    return {
+        "id": obj.id, "setup": did_str(obj.setup_did), "table": did_str(obj.table_did),
+        "state": state_hex(obj.state), "bits": state_bits(obj.state),
+        "hidden": obj.hidden, "nodraw": obj.nodraw, "active": obj.active,
+        "origin": tuple(obj.frame.origin), "orientation": tuple(obj.frame.orientation),
+        "velocity": tuple(obj.velocity), "omega": tuple(obj.omega), "scale": obj.scale,
+        "translucency": obj.translucency, "luminosity": obj.luminosity,
+        "diffuse": obj.diffuse,
+        "default_script": (obj.default_script_type, obj.default_script_intensity),
+        "parts": [part_summary(p) for p in obj.parts],
+        "lights": lights(obj),
+        "children": [(link.child.id, link.part_index) for link in obj.children],
+        "parent": obj.parent.id if obj.parent is not None else None,
+        "queue": script_queue(obj),
+        "tweens": tweens(obj),
+        "emitters": emitters(obj),
+        "motion": obj.motion.describe() if hasattr(obj.motion, "describe") else None,
+    }
+
+
+def part_summary(p) -> dict:
+    return {"index": p.index, "gfxobj": did_str(p.gfxobj_id), "origin": tuple(p.frame.origin),
+            "orientation": tuple(p.frame.orientation), "scale": tuple(p.gfxobj_scale),
+            "translucency": p.translucency, "luminosity": p.luminosity,
+            "diffuse": p.diffuse, "hidden": p.hidden}
+
+
+def lights(obj: PhysicsObj) -> list[dict]:
+    out = []
+    for ls in obj.lights or ():
+        out.append({"index": ls.index, "type": int(ls.info.type),
+                    "origin": tuple(ls.world.origin), "orientation": tuple(ls.world.orientation),
+                    "color": f"0x{int(ls.info.color) & 0xFFFFFFFF:08X}",
+                    "intensity": float(ls.info.intensity), "falloff": float(ls.info.falloff),
+                    "cone_angle": float(ls.info.cone_angle)})
+    return out
+
+
+def script_queue(obj: PhysicsObj) -> list[dict]:
+    """The owner's ScriptManager FIFO: head first, with each node's start time and, for the
+    head, the index of the last fired hook and the next hook time."""
+    sm = obj.script_manager
+    if sm is None:
+        return []
+    out = []
+    for i, node in enumerate(sm.queue):
+        hooks = [{"time": float(d.start_time), "type": HOOK_NAMES.get(hook_type_of(d.hook))}
+                 for d in node.script.script_data]
+        entry = {"script": did_str(node.did), "start": node.start,
+                 "length": float(node.script.length), "hooks": hooks}
+        if i == 0:
+            entry["hook_index"] = sm.hook_index
+            entry["next_hook_time"] = sm.next_hook_time
+        out.append(entry)
+    return out
+
+
+def tweens(obj: PhysicsObj) -> list[dict]:
+    """FPHook tweens and delayed CallPES, newest first (process_hooks order)."""
+    return [{"type": FP_NAMES.get(fp.hook_type, str(fp.hook_type)), "start": fp.start_value,
+             "end": fp.end_value, "created": fp.time_created,
+             "duration": fp.interpolation_time, "user": fp.user_data} for fp in obj.fp_hooks]
+
+
+def emitters(obj: PhysicsObj) -> list[dict]:
+    pm = obj.particle_manager
+    if pm is None:
+        return []
+    out = []
+    for logical, em in pm.emitters():
+        out.append({"handle": em.handle, "logical_id": logical, "info": did_str(em.info_did),
+                    "part": em.part_index, "particles": em.num_particles,
+                    "total_emitted": em.total_emitted, "stopped": em.stopped,
+                    "culled": em.degraded_out, "persistent": em.persistent,
+                    "max_particles": em.max_particles, "origin": tuple(em.frame.origin),
+                    "cypt": em.cypt, "degrade_distance": em.degrade_distance,
+                    "creation_time": em.creation_time})
+    return out
+
+
+def emitter_particles(world, handle: int) -> dict | None:
+    """One emitter's live particles in slot order (positions, scales, trans)."""
+    for em in world.pool.row_emitter:
+        if em is not None and em.handle == handle:
+            world.pool.evaluate()
+            slots = em.live_slots()
+            idx = np.array([i for _, i in slots], dtype=np.int64)
+            pool = world.pool
+            return {"handle": handle, "slots": [s for s, _ in slots],
+                    "positions": pool.position[idx].copy(), "scales": pool.scale[idx].copy(),
+                    "trans": pool.trans[idx].copy(), "lifetimes": pool.lifetime[idx].copy()}
+    return None
+
+
+def totals(world) -> dict:
+    return {"time": world.timer_now, "updates": world.updates,
+            "objects": len(world.objects), "emitters": world.pool.emitter_count,
+            "particles": world.pool.live_count,
+            "queued_scripts": sum(len(o.script_manager) for o in world.objects.values()
+                                  if o.script_manager is not None),
+            "rng_draws": world.rng.draws}
+
+
+def play_script_label(number: int) -> str:
+    return play_script_name(number) or str(number)

@@ -1,0 +1,687 @@
+"""Particles, emitters and the per-owner ParticleManager (seed 001 section 8, runtime spec
+sections 1-4 with the runtime-review corrections W3-W6 and I4/I7).
+
+Particle state lives in one pooled set of numpy arrays (``ParticlePool``) shared by every
+emitter. Per update an emitter does Python work only for its births and deaths (a heap of
+death times and a heap of free slots), never for its live particles. Positions, scales and
+translucencies are a pure function of a particle's stored birth state, the time of its
+emitter's last visible update and (parent-local emitters) the parent frame at that update,
+so ``ParticlePool.evaluate`` computes all of them at once, vectorised over slots grouped by
+ParticleType (the twelve laws of ``Particle::Update`` 0x0051C290).
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections.abc import Callable
+
+import numpy as np
+
+from viewer.sim.frame import EPS, Frame, quat_rotate
+
+FLT_MAX = 3.4028234663852886e38
+DEFAULT_DEGRADE_DISTANCE = 100.0  # CPhysicsPart::GetMaxDegradeDistance 0x0050D510, no table
+FIRST_AUTO_EMITTER_ID = 0xFFFF0000  # ParticleManager::ParticleManager 0x0051B5D0
+PI_F32 = 3.1415927
+
+# ParticleType numbers (dat-format.md 4)
+STILL, LOCAL_VELOCITY, PARABOLIC_LVGA, PARABOLIC_LVGAGR, SWARM, EXPLODE, IMPLODE = 1, 2, 3, 4, 5, 6, 7
+PARABOLIC_LVLA, PARABOLIC_LVLALR, PARABOLIC_GVGA, PARABOLIC_GVGAGR, GLOBAL_VELOCITY = 8, 9, 10, 11, 12
+GR_TYPES = (PARABOLIC_LVGAGR, PARABOLIC_LVLALR, PARABOLIC_GVGAGR)
+
+
+# ---------------------------------------------------------------------------------------
+# Vectorised quaternion helpers (w, x, y, z), rows are particles
+# ---------------------------------------------------------------------------------------
+def quat_rotate_rows(q: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """R(q_i) . v_i for (N,4) quaternions and (N,3) vectors."""
+    w = q[:, :1]
+    u = q[:, 1:]
+    t = 2.0 * np.cross(u, v)
+    return v + w * t + np.cross(u, t)
+
+
+def quat_mul_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    aw, ax, ay, az = a[:, 0], a[:, 1], a[:, 2], a[:, 3]
+    bw, bx, by, bz = b[:, 0], b[:, 1], b[:, 2], b[:, 3]
+    return np.stack((aw * bw - ax * bx - ay * by - az * bz,
+                     aw * bx + ax * bw + ay * bz - az * by,
+                     aw * by - ax * bz + ay * bw + az * bx,
+                     aw * bz + ax * by - ay * bx + az * bw), axis=1)
+
+
+def local_rotate_rows(q: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """Frame::rotate 0x004525B0 per row: grotate(R.w), i.e. q <- q * q_d(w); rows with
+    |w|^2 < EPS^2 keep q (Frame::grotate 0x005357A0)."""
+    n2 = np.einsum("ij,ij->i", w, w)
+    spin = n2 >= EPS * EPS
+    out = q.copy()
+    if not spin.any():
+        return out
+    ws = w[spin]
+    theta = np.sqrt(n2[spin])
+    s = np.sin(theta / 2.0) / theta
+    qd = np.column_stack((np.cos(theta / 2.0), ws * s[:, None]))
+    r = quat_mul_rows(q[spin], qd)
+    r /= np.linalg.norm(r, axis=1)[:, None]
+    out[spin] = r
+    return out
+
+
+def particle_law(ptype: int, t: np.ndarray, P: np.ndarray, Q: np.ndarray, O: np.ndarray,
+                 a: np.ndarray, b: np.ndarray, c: np.ndarray):
+    """Particle::Update 0x0051C290 for rows of one ParticleType.
+
+    ``t`` lifetimes (N,), ``P``/``Q`` parent frame origin (N,3) and rotation (N,4), ``O``
+    offsets, ``a``/``b``/``c`` the particle vectors. Returns ``(positions, rotations)``;
+    rotations is None for the types that leave the part rotation untouched (identity).
+    Unknown types (0, 13+) return None positions: the position is left untouched.
+    """
+    tt = t[:, None]
+    if ptype == STILL:
+        return P + O, None
+    if ptype in (LOCAL_VELOCITY, GLOBAL_VELOCITY):
+        return P + O + tt * a, None
+    if ptype in (PARABOLIC_LVGA, PARABOLIC_LVLA, PARABOLIC_GVGA):
+        return P + O + tt * a + 0.5 * tt * tt * b, None
+    if ptype in GR_TYPES:
+        # copy of the parent frame, origin += O + t a + 1/2 t^2 b, then rotate(F, t c):
+        # a LOCAL-axis spin, and the parent rotation is kept (LVLALR rotates c twice).
+        pos = P + O + tt * a + 0.5 * tt * tt * b
+        return pos, local_rotate_rows(Q, tt * c)
+    if ptype == SWARM:
+        pos = np.empty_like(P)
+        pos[:, 0] = P[:, 0] + O[:, 0] + t * a[:, 0] + c[:, 0] * np.cos(b[:, 0] * t)
+        pos[:, 1] = P[:, 1] + O[:, 1] + t * a[:, 1] + c[:, 1] * np.sin(b[:, 1] * t)
+        pos[:, 2] = P[:, 2] + O[:, 2] + t * a[:, 2] + c[:, 2] * np.cos(b[:, 2] * t)
+        return pos, None
+    if ptype == EXPLODE:
+        # a.x on every axis and an extra a.z on z only (the decompile, runtime spec 2.3)
+        ax = a[:, 0]
+        pos = np.empty_like(P)
+        pos[:, 0] = P[:, 0] + O[:, 0] + (t * b[:, 0] + c[:, 0] * ax) * t
+        pos[:, 1] = P[:, 1] + O[:, 1] + (t * b[:, 1] + c[:, 1] * ax) * t
+        pos[:, 2] = P[:, 2] + O[:, 2] + (t * b[:, 2] + c[:, 2] * ax + a[:, 2]) * t
+        return pos, None
+    if ptype == IMPLODE:
+        k = np.cos(a[:, 0] * t)[:, None]
+        return P + O + k * c + tt * tt * b, None  # t^2 b without the 1/2
+    return None, None
+
+
+# ---------------------------------------------------------------------------------------
+# The pool
+# ---------------------------------------------------------------------------------------
+class ParticlePool:
+    """Numpy arrays for every particle of every emitter, plus per-emitter rows.
+
+    Particle arrays (index = pool index): ``alive``, ``emitter`` (emitter row), ``slot``
+    (the emitter's slot number), ``ptype``, ``birth``, ``acc``, ``lifespan``,
+    ``start_origin``/``start_quat`` (the parent frame at birth), ``offset``, ``a``, ``b``,
+    ``c``, ``start_scale``, ``final_scale``, ``start_trans``, ``final_trans``.
+    After ``evaluate()``: ``position`` (N,3), ``orientation`` (N,4), ``scale``, ``trans``,
+    ``lifetime`` for the live rows.
+
+    Emitter rows: ``row_emitter[row]`` is the ParticleEmitter; ``em_time`` its last visible
+    update (PhysicsTimer), ``em_origin``/``em_quat`` the parent frame then.
+    """
+
+    def __init__(self, capacity: int = 256, emitter_capacity: int = 64) -> None:
+        self.capacity = 0
+        self._free: list[int] = []
+        self._alloc_particles(capacity)
+        self.row_emitter: list[ParticleEmitter | None] = []
+        self._free_rows: list[int] = []
+        self.em_time = np.zeros(emitter_capacity)
+        self.em_origin = np.zeros((emitter_capacity, 3))
+        self.em_quat = np.tile(np.array([1.0, 0.0, 0.0, 0.0]), (emitter_capacity, 1))
+        self.em_parent_local = np.zeros(emitter_capacity, dtype=bool)
+        self.live_count = 0
+        self.version = 0
+        self._evaluated = -1
+
+    # -- particles ---------------------------------------------------------------------
+    def _alloc_particles(self, capacity: int) -> None:
+        old = self.capacity
+        def grow(name, shape, dtype=np.float64, fill=0.0):
+            arr = np.full((capacity,) + shape, fill, dtype=dtype)
+            if old:
+                arr[:old] = getattr(self, name)
+            setattr(self, name, arr)
+        grow("alive", (), bool, False)
+        grow("emitter", (), np.int32, -1)
+        grow("slot", (), np.int32, -1)
+        grow("ptype", (), np.int16, 0)
+        for name in ("birth", "acc", "lifespan", "start_scale", "final_scale", "start_trans",
+                     "final_trans", "scale", "trans", "lifetime"):
+            grow(name, ())
+        for name in ("start_origin", "offset", "a", "b", "c", "position"):
+            grow(name, (3,))
+        grow("start_quat", (4,))
+        grow("orientation", (4,))
+        if old == 0:
+            self.start_quat[:, 0] = 1.0
+            self.orientation[:, 0] = 1.0
+        else:
+            self.start_quat[old:, 0] = 1.0
+            self.orientation[old:, 0] = 1.0
+        self._free.extend(range(capacity - 1, old - 1, -1))
+        self.capacity = capacity
+
+    def allocate(self) -> int:
+        if not self._free:
+            self._alloc_particles(max(256, self.capacity * 2))
+        idx = self._free.pop()
+        self.alive[idx] = True
+        self.live_count += 1
+        self.version += 1
+        return idx
+
+    def release(self, idx: int) -> None:
+        self.alive[idx] = False
+        self.emitter[idx] = -1
+        self._free.append(idx)
+        self.live_count -= 1
+        self.version += 1
+
+    def release_many(self, idxs) -> None:
+        idxs = list(idxs)
+        if not idxs:
+            return
+        arr = np.asarray(idxs, dtype=np.int64)
+        self.alive[arr] = False
+        self.emitter[arr] = -1
+        self._free.extend(idxs)
+        self.live_count -= len(idxs)
+        self.version += 1
+
+    # -- emitter rows -------------------------------------------------------------------
+    def add_row(self, emitter: ParticleEmitter) -> int:
+        if self._free_rows:
+            row = self._free_rows.pop()
+            self.row_emitter[row] = emitter
+        else:
+            row = len(self.row_emitter)
+            self.row_emitter.append(emitter)
+            if row >= len(self.em_time):
+                n = len(self.em_time) * 2
+                self.em_time = np.resize(self.em_time, n)
+                self.em_origin = np.resize(self.em_origin, (n, 3))
+                self.em_quat = np.resize(self.em_quat, (n, 4))
+                self.em_parent_local = np.resize(self.em_parent_local, n)
+        self.em_parent_local[row] = bool(emitter.info.is_parent_local)
+        return row
+
+    def remove_row(self, row: int) -> None:
+        self.row_emitter[row] = None
+        self._free_rows.append(row)
+        self.version += 1
+
+    @property
+    def emitter_count(self) -> int:
+        return len(self.row_emitter) - len(self._free_rows)
+
+    # -- evaluation -----------------------------------------------------------------------
+    def evaluate(self, force: bool = False) -> np.ndarray:
+        """Compute position/orientation/scale/trans/lifetime of every live particle at its
+        emitter's last visible update. Returns the live pool indices (ascending)."""
+        live = np.flatnonzero(self.alive)
+        self._live = live
+        if not force and self._evaluated == self.version:
+            return live
+        if live.size == 0:
+            self._evaluated = self.version
+            return live
+        rows = self.emitter[live]
+        T = self.em_time[rows]
+        t = self.acc[live] + T - self.birth[live]
+        self.lifetime[live] = t
+        local = self.em_parent_local[rows]
+        P = np.where(local[:, None], self.em_origin[rows], self.start_origin[live])
+        Q = np.where(local[:, None], self.em_quat[rows], self.start_quat[live])
+        types = self.ptype[live]
+        for ptype in np.unique(types):
+            m = types == ptype
+            sel = live[m]
+            pos, rot = particle_law(int(ptype), t[m], P[m], Q[m], self.offset[sel],
+                                    self.a[sel], self.b[sel], self.c[sel])
+            if pos is not None:
+                self.position[sel] = pos
+            if rot is not None:
+                self.orientation[sel] = rot
+        span = self.lifespan[live]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            f = np.where(t < span, t / np.where(span == 0.0, 1.0, span), 1.0)
+        self.scale[live] = self.start_scale[live] + (self.final_scale[live] - self.start_scale[live]) * f
+        self.trans[live] = self.start_trans[live] + (self.final_trans[live] - self.start_trans[live]) * f
+        self._evaluated = self.version
+        return live
+
+    def mark_dirty(self) -> None:
+        self.version += 1
+
+
+# ---------------------------------------------------------------------------------------
+# ParticleEmitter
+# ---------------------------------------------------------------------------------------
+def _clamp(v: float, lo: float, hi: float) -> float:
+    return lo if v < lo else (min(v, hi))
+
+
+def _vec(v) -> tuple[float, float, float]:
+    return (float(v[0]), float(v[1]), float(v[2]))
+
+
+class ParticleEmitter:
+    """ParticleEmitter (runtime spec 3). ``frame`` is the emitter object's world frame
+    (the parent frame combined with the hook offset): it decides BirthratePerMeter distance
+    and the viewer distance ``cypt``. ``parent_frame`` is the owner root (part -1) or the
+    part's current world frame; particles are born in it."""
+
+    def __init__(self, pool: ParticlePool, info, info_did: int, owner_id: int,
+                 part_index: int, offset: Frame, logical_id: int, handle: int,
+                 timer_now: float, degrade_distance: float) -> None:
+        self.pool = pool
+        self.info = info
+        self.info_did = info_did
+        self.owner_id = owner_id
+        self.part_index = part_index
+        self.parent_offset = offset
+        self.logical_id = logical_id
+        self.handle = handle
+        self.persistent = (int(info.total_particles) == 0 and float(info.total_seconds) == 0.0)
+        self.max_particles = max(0, int(info.max_particles))
+        self.ptype = int(info.particle_type)
+        self.slots: list[int] = [-1] * self.max_particles  # slot -> pool index
+        self._free_slots: list[int] = list(range(self.max_particles))
+        self._deaths: list[tuple[float, int, int]] = []  # (death time, slot, pool index)
+        # ParticleEmitter::ParticleEmitter 0x0051C7E0
+        self.last_update_time = timer_now
+        self.last_emit_time = timer_now
+        self.creation_time = timer_now
+        self.num_particles = 0
+        self.total_emitted = 0
+        self.stopped = False
+        self.degraded_out = False
+        # SetInfo 0x0051CE90: the emitter object's origin before parenting is (0,0,0)
+        self.last_emit_offset = (0.0, 0.0, 0.0)
+        self.degrade_distance = degrade_distance
+        self.cypt = FLT_MAX  # CPhysicsObj::CPhysicsObj 0x005123F0 (review W3a)
+        self.frame = Frame()
+        self.parent_frame = Frame()
+        self.row = pool.add_row(self)
+
+    # -- attachment (CPhysicsObj::UpdateChild 0x00512D50) --------------------------------
+    def set_parent_frame(self, parent: Frame) -> None:
+        self.parent_frame = parent
+        self.frame = parent.combine(self.parent_offset)
+
+    @property
+    def nodraw(self) -> bool:
+        """SetNoDraw on the emitter object's live parts (review I4): hidden while culled."""
+        return self.degraded_out
+
+    # -- ShouldEmitParticle ---------------------------------------------------------------
+    def should_emit(self, timer_now: float) -> bool:
+        """ParticleEmitter::ShouldEmitParticle 0x0051C8B0 / ParticleEmitterInfo 0x00517420."""
+        info = self.info
+        total = int(info.total_particles)
+        if not ((total <= 0 or self.total_emitted < total)
+                and self.num_particles < int(info.max_particles)):
+            return False
+        etype = int(info.emitter_type)
+        if etype & 1:  # BirthratePerSec: Timer.cur_time, strict
+            return timer_now - self.last_emit_time > float(info.birthrate)
+        if etype & 2:  # BirthratePerMeter: birthrate^2 < |delta|^2 (spec 13.1: GDLE reading)
+            o = self.frame.origin
+            d = (o[0] - self.last_emit_offset[0], o[1] - self.last_emit_offset[1],
+                 o[2] - self.last_emit_offset[2])
+            br = float(info.birthrate)
+            return br * br < d[0] * d[0] + d[1] * d[1] + d[2] * d[2]
+        return False
+
+    def stop_emitter(self, physics_time: float) -> None:
+        """ParticleEmitter::StopEmitter 0x0051C230 (negative TotalParticles stops at
+        once, review I7)."""
+        if self.stopped:
+            return
+        info = self.info
+        ts = float(info.total_seconds)
+        if ts > 0.0 and self.creation_time + ts < physics_time:
+            self.stopped = True
+        total = int(info.total_particles)
+        if total != 0 and self.total_emitted >= total:
+            self.stopped = True
+
+    def record_emission(self, physics_time: float) -> None:
+        """RecordParticleEmission 0x0051C870: counts a birth without a particle (a
+        phantom: num_particles never comes back down for it)."""
+        self.num_particles += 1
+        self.total_emitted += 1
+        self.last_emit_offset = self.frame.origin
+        self.last_emit_time = physics_time
+
+    # -- EmitParticle 0x0051D010 / Particle::Init 0x0051C930 -----------------------------
+    def emit(self, rng, physics_time: float) -> int | None:
+        if not self._free_slots:
+            return None
+        slot = heapq.heappop(self._free_slots)
+        info = self.info
+        # argument evaluation order of EmitParticle (right to left), runtime spec 1.3
+        lifespan = max(0.0, rng.roll_dice(-1.0, 1.0) * float(info.lifespan_rand) + float(info.lifespan))
+        final_trans = _clamp(rng.roll_dice(-1.0, 1.0) * float(info.trans_rand) + float(info.final_trans), 0.0, 1.0)
+        start_trans = _clamp(rng.roll_dice(-1.0, 1.0) * float(info.trans_rand) + float(info.start_trans), 0.0, 1.0)
+        final_scale = _clamp(rng.roll_dice(-1.0, 1.0) * float(info.scale_rand) + float(info.final_scale), 0.1, 10.0)
+        start_scale = _clamp(rng.roll_dice(-1.0, 1.0) * float(info.scale_rand) + float(info.start_scale), 0.1, 10.0)
+        c0 = self._random_vector(rng, info.c, info.min_c, info.max_c)
+        b0 = self._random_vector(rng, info.b, info.min_b, info.max_b)
+        a0 = self._random_vector(rng, info.a, info.min_a, info.max_a)
+        offset0 = self._random_offset(rng)
+
+        pool = self.pool
+        idx = pool.allocate()
+        parent = self.parent_frame
+        q = parent.orientation
+        ho = self.parent_offset.origin  # the hook offset's rotation is never used
+        offset = quat_rotate(q, (ho[0] + offset0[0], ho[1] + offset0[1], ho[2] + offset0[2]))
+        a, b, c = a0, b0, c0
+        t = self.ptype
+        # Particle::Init: retail's case fall-through per type
+        if t in (LOCAL_VELOCITY, PARABOLIC_LVGA, PARABOLIC_LVGAGR, SWARM):
+            a = quat_rotate(q, a0)
+        elif t == EXPLODE:
+            ra = rng.roll_dice(-PI_F32, PI_F32)
+            po = rng.roll_dice(-PI_F32, PI_F32)
+            cv = (math.cos(ra) * c0[0] * math.cos(po), math.sin(ra) * c0[1] * math.cos(po),
+                  math.sin(po) * c0[2])
+            n = math.sqrt(cv[0] * cv[0] + cv[1] * cv[1] + cv[2] * cv[2])
+            c = (0.0, 0.0, 0.0) if n < EPS else (cv[0] / n, cv[1] / n, cv[2] / n)
+        elif t == IMPLODE:
+            offset = (offset[0] * c0[0], offset[1] * c0[1], offset[2] * c0[2])
+            c = offset
+        elif t == PARABOLIC_LVLA:
+            a = quat_rotate(q, a0)
+            b = quat_rotate(q, b0)
+        elif t == PARABOLIC_LVLALR:
+            a = quat_rotate(q, a0)
+            b = quat_rotate(q, b0)
+            c = quat_rotate(q, c0)
+        pool.emitter[idx] = self.row
+        pool.slot[idx] = slot
+        pool.ptype[idx] = t
+        pool.birth[idx] = physics_time
+        pool.acc[idx] = 0.0
+        pool.lifespan[idx] = lifespan
+        pool.start_origin[idx] = parent.origin
+        pool.start_quat[idx] = q
+        pool.offset[idx] = offset
+        pool.a[idx] = a
+        pool.b[idx] = b
+        pool.c[idx] = c
+        pool.start_scale[idx] = start_scale
+        pool.final_scale[idx] = final_scale
+        pool.start_trans[idx] = start_trans
+        pool.final_trans[idx] = final_trans
+        pool.orientation[idx] = (1.0, 0.0, 0.0, 0.0)
+        self.slots[slot] = idx
+        heapq.heappush(self._deaths, (physics_time + lifespan, slot, idx))
+        self.num_particles += 1
+        self.total_emitted += 1
+        self.last_emit_offset = self.frame.origin
+        self.last_emit_time = physics_time
+        return slot
+
+    @staticmethod
+    def _random_vector(rng, v, lo, hi):
+        """GetRandomA/B/C 0x00517610..: v * (min + U(0,1) (max - min)), one scalar."""
+        k = rng.roll_dice(0.0, 1.0) * (float(hi) - float(lo)) + float(lo)
+        return (float(v[0]) * k, float(v[1]) * k, float(v[2]) * k)
+
+    def _random_offset(self, rng):
+        """GetRandomOffset 0x005174A0: z, y, x draws; project out the (unnormalised)
+        offset_dir; small -> zero with no 4th draw."""
+        info = self.info
+        rz = rng.roll_dice(-1.0, 1.0)
+        ry = rng.roll_dice(-1.0, 1.0)
+        rx = rng.roll_dice(-1.0, 1.0)
+        dx, dy, dz = _vec(info.offset_dir)
+        k = dx * rx + dy * ry + dz * rz
+        d = (rx - dx * k, ry - dy * k, rz - dz * k)
+        n = math.sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2])
+        if n < EPS:
+            return (0.0, 0.0, 0.0)
+        mag = rng.roll_dice(0.0, 1.0) * (float(info.max_offset) - float(info.min_offset)) + float(info.min_offset)
+        return (d[0] / n * mag, d[1] / n * mag, d[2] / n * mag)
+
+    # -- deaths -------------------------------------------------------------------------
+    def _kill_due(self, physics_time: float) -> None:
+        """KillParticle 0x0051C1E0 for every slot whose lifetime reached its lifespan."""
+        pool = self.pool
+        deaths = self._deaths
+        kept = []
+        freed = []
+        while deaths and deaths[0][0] <= physics_time + 1e-9:
+            key, slot, idx = heapq.heappop(deaths)
+            if pool.acc[idx] + physics_time - pool.birth[idx] >= pool.lifespan[idx]:
+                freed.append(idx)
+                self.slots[slot] = -1
+                heapq.heappush(self._free_slots, slot)
+                self.num_particles -= 1
+            else:
+                kept.append((key, slot, idx))
+        for item in kept:
+            heapq.heappush(deaths, item)
+        if freed:
+            pool.release_many(freed)
+
+    def _freeze_persistent_ages(self, physics_time: float) -> None:
+        """Culled persistent emitter: every birthtime := now, lifetimes not advanced."""
+        live = [i for i in self.slots if i >= 0]
+        if not live:
+            return
+        pool = self.pool
+        idx = np.asarray(live, dtype=np.int64)
+        tv = pool.em_time[self.row]
+        pool.acc[idx] += np.maximum(0.0, tv - pool.birth[idx])
+        pool.birth[idx] = physics_time
+        self._deaths = [(physics_time - pool.acc[i] + pool.lifespan[i], s, i)
+                        for s, i in enumerate(self.slots) if i >= 0]
+        heapq.heapify(self._deaths)
+        pool.mark_dirty()
+
+    # -- UpdateParticles 0x0051D180 -------------------------------------------------------
+    def should_draw(self) -> bool:
+        """CPhysicsObj::ShouldDrawParticles 0x0050FE60: CYpt == degrade distance draws."""
+        return not (self.cypt > self.degrade_distance)
+
+    def update(self, rng, physics_time: float, timer_now: float) -> bool:
+        if self.info is None:
+            return False
+        if not self.should_draw():
+            if not self.degraded_out:
+                self.degraded_out = True  # SetNoDraw(1) on the live parts
+            if not self.persistent:
+                self.last_update_time = physics_time
+                self._kill_due(physics_time)  # ages keep running while culled
+                if self.stopped:
+                    return self.num_particles != 0
+                if self.should_emit(timer_now):
+                    self.record_emission(physics_time)
+                self.stop_emitter(physics_time)
+                return True
+            self._freeze_persistent_ages(physics_time)
+            self.last_update_time = physics_time
+            return True
+        if self.degraded_out:
+            self.degraded_out = False
+        pool = self.pool
+        pool.em_time[self.row] = physics_time
+        pool.em_origin[self.row] = self.parent_frame.origin
+        pool.em_quat[self.row] = self.parent_frame.orientation
+        pool.mark_dirty()
+        self._kill_due(physics_time)
+        result = True
+        if self.stopped:
+            result = self.num_particles != 0
+        else:
+            if self.should_emit(timer_now):
+                self.emit(rng, physics_time)
+            self.stop_emitter(physics_time)
+        self.last_update_time = physics_time
+        return result
+
+    def init_end(self, rng, physics_time: float, timer_now: float) -> None:
+        """ParticleEmitter::InitEnd 0x0051D400: creation time, then InitialParticles births
+        that bypass ShouldEmitParticle (a birth without a free slot is dropped uncounted)."""
+        self.creation_time = timer_now
+        pool = self.pool
+        pool.em_time[self.row] = physics_time
+        pool.em_origin[self.row] = self.parent_frame.origin
+        pool.em_quat[self.row] = self.parent_frame.orientation
+        for _ in range(max(0, int(self.info.initial_particles))):
+            self.emit(rng, physics_time)
+
+    def destroy(self) -> None:
+        """ParticleEmitter::Destroy 0x0051CDB0: every live particle goes at once."""
+        live = [i for i in self.slots if i >= 0]
+        self.pool.release_many(live)
+        self.slots = [-1] * self.max_particles
+        self._deaths.clear()
+        self.num_particles = 0
+        if self.row >= 0:
+            self.pool.remove_row(self.row)
+            self.row = -1
+
+    def live_slots(self) -> list[tuple[int, int]]:
+        """(slot, pool index) of the live particles in slot order."""
+        return [(s, i) for s, i in enumerate(self.slots) if i >= 0]
+
+
+# ---------------------------------------------------------------------------------------
+# ParticleManager
+# ---------------------------------------------------------------------------------------
+class ParticleManager:
+    """One per owner (created on first use). Storage mirrors retail's LongNIHash with two
+    buckets, ``(id ^ id >> 16) % 2``, new entries prepended (LongNIHash::add 0x005198C0);
+    UpdateParticles 0x0051B800 walks bucket 0 then 1, newest first."""
+
+    def __init__(self, owner_id: int, emit: Callable[[dict], None]) -> None:
+        self.owner_id = owner_id
+        self.emit_event = emit
+        self.buckets: tuple[list, list] = ([], [])
+        self.next_emitter_id = FIRST_AUTO_EMITTER_ID
+
+    @staticmethod
+    def _bucket(emitter_id: int) -> int:
+        return ((emitter_id ^ (emitter_id >> 16)) & 0xFFFFFFFF) % 2
+
+    def emitters(self) -> list[tuple[int, ParticleEmitter]]:
+        return list(self.buckets[0]) + list(self.buckets[1])
+
+    def __len__(self) -> int:
+        return len(self.buckets[0]) + len(self.buckets[1])
+
+    def find(self, emitter_id: int) -> ParticleEmitter | None:
+        for eid, em in self.buckets[self._bucket(emitter_id)]:
+            if eid == emitter_id:
+                return em
+        return None
+
+    def _remove(self, emitter_id: int) -> ParticleEmitter | None:
+        bucket = self.buckets[self._bucket(emitter_id)]
+        for i, (eid, em) in enumerate(bucket):
+            if eid == emitter_id:
+                del bucket[i]
+                return em
+        return None
+
+    def _event(self, action: str, em: ParticleEmitter | None, logical_id: int, info: int,
+               part: int, handle=None, **extra) -> None:
+        ev = {"event": "emitter", "action": action, "owner": self.owner_id,
+              "logical_id": logical_id, "info": info, "part": part,
+              "handle": em.handle if em is not None else handle}
+        ev.update(extra)
+        self.emit_event(ev)
+
+    def add(self, emitter_id: int, emitter: ParticleEmitter) -> int:
+        if emitter_id == 0:
+            emitter_id = self.next_emitter_id  # ParticleManager::CreateParticleEmitter 0x0051B6C0
+            self.next_emitter_id = (self.next_emitter_id + 1) & 0xFFFFFFFF
+        emitter.logical_id = emitter_id
+        self.buckets[self._bucket(emitter_id)].insert(0, (emitter_id, emitter))
+        return emitter_id
+
+    def replace_existing(self, emitter_id: int) -> None:
+        """CreateParticleEmitter: a live emitter with the same nonzero id is destroyed first
+        (even if the new one then fails)."""
+        if emitter_id == 0:
+            return
+        old = self._remove(emitter_id)
+        if old is not None:
+            self._event("replaced", old, emitter_id, old.info_did, old.part_index)
+            old.destroy()
+
+    def stop(self, emitter_id: int) -> bool:
+        """StopParticleEmitter 0x0051B7B0: 0 or unknown -> no-op."""
+        if emitter_id == 0:
+            return False
+        em = self.find(emitter_id)
+        if em is None:
+            return False
+        em.stopped = True
+        self._event("stopped", em, emitter_id, em.info_did, em.part_index)
+        return True
+
+    def destroy(self, emitter_id: int) -> bool:
+        """DestroyParticleEmitter 0x0051B770: removed and deleted at once."""
+        if emitter_id == 0:
+            return False
+        em = self._remove(emitter_id)
+        if em is None:
+            return False
+        self._event("destroyed", em, emitter_id, em.info_did, em.part_index)
+        em.destroy()
+        return True
+
+    def update_particles(self, rng, physics_time: float, timer_now: float) -> None:
+        """ParticleManager::UpdateParticles 0x0051B800."""
+        for b in (0, 1):
+            for eid, em in list(self.buckets[b]):
+                if not em.update(rng, physics_time, timer_now):
+                    self._remove(eid)
+                    self._event("finished", em, eid, em.info_did, em.part_index)
+                    em.destroy()
+
+    def set_parent_frames(self, root: Frame, part_frames: list[Frame]) -> None:
+        for _, em in self.emitters():
+            em.set_parent_frame(parent_frame_for(em.part_index, root, part_frames))
+
+    def destroy_all(self) -> None:
+        for _, em in self.emitters():
+            em.destroy()
+        self.buckets = ([], [])
+
+
+def parent_frame_for(part_index: int, root: Frame, part_frames: list[Frame]) -> Frame:
+    """UpdateChild 0x00512D50: part_index >= num_parts (unsigned, so -1 too) -> the root."""
+    if 0 <= part_index < len(part_frames):
+        return part_frames[part_index]
+    return root
+
+
+def max_degrade_distance(db, gfxobj_did: int) -> float:
+    """CPhysicsPart::GetMaxDegradeDistance 0x0050D510 / get_max_degrade_distance 0x0051E2D0:
+    100 without a degrade table; else entries[0].max_dist for <= 2 entries, else
+    entries[n-2].max_dist."""
+    gfx = db.get(gfxobj_did)
+    degrade_did = getattr(gfx, "did_degrade", None)
+    if not degrade_did:
+        return DEFAULT_DEGRADE_DISTANCE
+    info = db.get(degrade_did)
+    entries = getattr(info, "degrades", ())
+    if not entries:
+        return DEFAULT_DEGRADE_DISTANCE
+    if len(entries) <= 2:
+        return float(entries[0].max_dist)
+    return float(entries[-2].max_dist)

@@ -1,0 +1,74 @@
+"""The retail random source: Numerical Recipes ``ran2`` as in Random.c (runtime spec 0.5).
+
+Retail seeds it from ``time(0)``; we seed it from the scenario so runs are reproducible.
+Every random draw of the runtime goes through one ``RetailRandom`` in retail's draw order
+(runtime spec 1.3), so the same seed gives the same run.
+"""
+
+from __future__ import annotations
+
+_IM1 = 2147483563
+_IM2 = 2147483399
+_IA1 = 40014
+_IA2 = 40692
+_IQ1 = 53668
+_IQ2 = 52774
+_NTAB = 32
+_NDIV = 1 + (_IM1 - 1) // _NTAB  # 67108862
+_AM = 4.656613057391769e-10
+RNMX = 0.99999988
+
+
+def _step1(s: int) -> int:
+    v = _IA1 * s - _IM1 * int(s / _IQ1)  # Schrage's method, written as the client does
+    return v + _IM1 if v < 0 else v
+
+
+class RetailRandom:
+    """``Random::Seed`` 0x0042C450 / ``Random::rand`` 0x0042C4C0 / ``RollDice`` 0x0042C600."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed(seed)
+
+    def seed(self, seed: int) -> None:
+        # Random::Seed 0x0042C450: 0 -> 1; 8 warm-up steps, then fill the 32-entry table
+        s = int(seed) % _IM1
+        if s == 0:
+            s = 1
+        self._idum2 = s
+        self._iv = [0] * _NTAB
+        for j in range(_NTAB + 7, -1, -1):
+            s = _step1(s)
+            if j < _NTAB:
+                self._iv[j] = s
+        self._iy = self._iv[0]
+        self._seed = s
+        self.draws = 0
+
+    def rand(self) -> float:
+        """Random::rand 0x0042C4C0: a double in [0, 0.99999988]."""
+        self._seed = _step1(self._seed)
+        v = _IA2 * self._idum2 - _IM2 * int(self._idum2 / _IQ2)
+        if v < 0:
+            v += _IM2
+        self._idum2 = v
+        j = self._iy // _NDIV
+        iy = self._iv[j] - v
+        self._iv[j] = self._seed
+        if iy < 1:
+            iy += _IM1 - 1
+        self._iy = iy
+        self.draws += 1
+        r = iy * _AM
+        return min(r, RNMX)
+
+    def roll_dice(self, lower: float, upper: float) -> float:
+        """Random::RollDice(float, float) 0x0042C600: no draw when the bounds are equal."""
+        if lower == upper:
+            return float(lower)
+        if upper < lower:
+            lower, upper = upper, lower
+        return self.rand() * (upper - lower) + lower
+
+    def state(self) -> tuple:
+        return (self._seed, self._idum2, self._iy, tuple(self._iv), self.draws)

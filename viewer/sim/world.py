@@ -1,0 +1,644 @@
+"""World: the whole deterministic retail runtime, headless and seeded.
+
+One ``World`` holds the objects, the seeded random source, the pooled particles and the
+event sink. Drive it with ``tick(now)`` once per render frame (``now`` an exact Fraction of
+seconds; ``ScenarioRunner`` does this from an fps clock):
+
+* ``CPhysics::UseTime`` 0x00509950 updates objects only when >= MIN_QUANTUM has passed;
+* each object then runs ``CPhysicsObj::update_object`` 0x00515D10 (catch-up quanta), whose
+  ``UpdateObjectInternal`` 0x005156B0 runs, in retail order:
+    UpdatePositionInternal 0x00512C30:
+        advance animation / root motion            # [animation]  (skipped when Hidden)
+        physics integration                        # [physics]    (skipped when Hidden)
+        process_hooks: FPHook tweens, then queued animation hooks (seed 001 13.5: before
+        the new root is committed, so hook-created emitters see the PREVIOUS pose)
+    commit: [collision] sweep when the Setup has spheres, then set_frame 0x00514090:
+        publish part poses, compose children, refresh emitter/light frames
+    ParticleManager::UpdateParticles
+    ScriptManager::UpdateScripts
+* after all objects: UpdateTexVelocity, then the ``tick`` event;
+* every frame ends with ``render_pass()``: the viewer distance (CYpt) of each emitter,
+  which retail refreshes only when a frame is drawn (runtime-review W3/W4).
+
+Events for ``vfxviewer trace`` go through one sink, ``world.emit(dict)``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from fractions import Fraction
+
+from viewer.errors import ScenarioError, ViewerError
+from viewer.sim import hooks as hooks_mod
+from viewer.sim.clock import UseTimeGate, update_object_steps
+from viewer.sim.frame import EPS, Frame
+from viewer.sim.particles import (
+    DEFAULT_DEGRADE_DISTANCE,
+    ParticleEmitter,
+    ParticleManager,
+    ParticlePool,
+    max_degrade_distance,
+    parent_frame_for,
+)
+from viewer.sim.physobj import ChildLink, LightState, PhysicsObj, to_sim_frame
+from viewer.sim.rng import RetailRandom
+from viewer.sim.script_manager import ScriptManager
+from viewer.sim.script_table import get_script
+from viewer.sim.state import PhysicsState, TransientState, state_hex
+
+PS_UNHIDE = 0x75
+PS_HIDDEN = 0x76
+GRAVITY = -9.8000002
+MAX_VELOCITY = 50.0
+
+
+class World:
+    def __init__(self, db, seed: int = 0, *, viewer_position=(0.0, 0.0, 0.0)) -> None:
+        self.db = db
+        self.seed = seed
+        self.rng = RetailRandom(seed)
+        self.pool = ParticlePool()
+        self.objects: dict[int, PhysicsObj] = {}
+        self.time = Fraction(0)          # Timer.cur_time (exact)
+        self.timer_now = 0.0             # Timer.cur_time as a float
+        self.physics_time = 0.0          # PhysicsTimer.curr_time
+        self.gate = UseTimeGate(Fraction(0))
+        self.viewer_position = tuple(float(c) for c in viewer_position)
+        self.texture_velocity: dict[int, list[float]] = {}  # gfxobj -> [du, dv, u, v]
+        self.listeners: list[Callable[[dict], None]] = []
+        self.events: list[dict] | None = None  # set to [] to record
+        self.next_handle = 1
+        self.updates = 0
+        self.last_quantum = 0.0
+
+    # -- events ------------------------------------------------------------------------------
+    def emit(self, event: dict) -> None:
+        ev = {"t": self.timer_now}
+        ev.update(event)
+        if self.events is not None:
+            self.events.append(ev)
+        for fn in self.listeners:
+            fn(ev)
+
+    # -- database ------------------------------------------------------------------------------
+    def _get(self, did: int, what: str, *, user: bool = False):
+        """A record; a DID named directly by the user is an input error, a DID referenced
+        from DAT data that is absent is traced and skipped (retail's DBObj::Get -> null)."""
+        try:
+            return self.db.get(did)
+        except (ViewerError, KeyError, LookupError) as err:
+            if user:
+                if isinstance(err, ViewerError):
+                    raise ScenarioError(f"{what}: {err.message}", did=did) from err
+                raise ScenarioError(f"{what}: no such DID", did=did) from err
+            self.emit({"event": "missing", "what": what, "did": did})
+            return None
+
+    # -- objects ---------------------------------------------------------------------------------
+    def create_object(self, obj_id: int, setup_did: int, *, position=(0.0, 0.0, 0.0),
+                      heading_deg: float = 0.0, velocity=(0.0, 0.0, 0.0), omega=None,
+                      state: int | None = None, table: int | None = None,
+                      from_desc: bool = True, default_script_type: int = 0,
+                      default_script_intensity: float = 0.0, scale: float | None = None,
+                      translucency: float | None = None) -> PhysicsObj:
+        """Create and place an object the way CreateObject does: InitDefaults 0x005139D0
+        (Setup DefaultScript played at once, default tables), then set_description
+        0x00514F40 when ``from_desc`` (the network PeTable replaces the Setup's even when
+        absent or zero), set_state with side effects, scale, translucency, velocity."""
+        if obj_id in self.objects:
+            raise ScenarioError(f"object id {obj_id} already exists")
+        setup = self._get(setup_did, "Setup", user=True)
+        obj = PhysicsObj(obj_id, setup, setup_did)
+        obj.update_time = self.time
+        obj.transient_state |= TransientState.Active  # within the viewer's range
+        self.objects[obj_id] = obj
+        self.emit({"event": "object", "action": "created", "owner": obj_id,
+                   "setup": setup_did})
+        obj.frame = Frame.from_heading(tuple(float(c) for c in position), float(heading_deg))
+        self._set_frame(obj, obj.frame)
+        if obj.has(PhysicsState.Lighting):
+            self._init_lights(obj)
+        # CPhysicsObj::InitDefaults 0x005139D0
+        if getattr(setup, "default_script", 0):
+            self.play_script_internal(obj, int(setup.default_script), origin="DefaultScript")
+        self._attach_motion(obj)  # [animation]
+        if getattr(setup, "default_sound_table", 0):
+            obj.sound_table_did = int(setup.default_sound_table)
+        if getattr(setup, "default_script_table", 0):
+            self._install_table(obj, int(setup.default_script_table))
+        # CPhysicsObj::set_description 0x00514F40
+        if from_desc:
+            obj.table = None
+            obj.table_did = 0
+            if table:
+                self._install_table(obj, int(table), user=True)
+        elif table:
+            self._install_table(obj, int(table), user=True)
+        if state is not None:
+            self.set_state(obj, int(state))
+        if scale is not None:
+            obj.set_scale_static(float(scale))
+        if translucency is not None:
+            obj.set_translucency_internal(float(translucency))
+        self.set_velocity(obj, velocity)
+        if omega is not None:
+            obj.omega = tuple(float(c) for c in omega)
+        obj.default_script_type = int(default_script_type)
+        obj.default_script_intensity = float(default_script_intensity)
+        self._calc_acceleration(obj)
+        self._set_frame(obj, obj.frame)
+        return obj
+
+    def _install_table(self, obj: PhysicsObj, did: int, *, user: bool = False) -> None:
+        table = self._get(did, "PhysicsScriptTable", user=user)
+        obj.table = table
+        obj.table_did = did if table is not None else 0
+
+    def _attach_motion(self, obj: PhysicsObj) -> None:
+        """[animation] Install the Setup's motion table / DefaultAnimation controller as
+        ``obj.motion`` (advance(dt), part_frames(), do_motion(cmd)); objects with neither
+        hold the Setup placement pose."""
+        setup = obj.setup
+        if not (getattr(setup, "default_animation", 0) or getattr(setup, "default_motion_table", 0)):
+            return
+        from viewer.sim.animation.controller import MotionController
+        obj.motion = MotionController(setup, self.db)
+
+    def remove_object(self, obj_id: int) -> None:
+        """Logical teardown: queues, emitters, particles, lights and hooks go with it."""
+        obj = self.objects.pop(obj_id, None)
+        if obj is None:
+            return
+        if obj.particle_manager is not None:
+            obj.particle_manager.destroy_all()
+            obj.particle_manager = None
+        if obj.script_manager is not None:
+            obj.script_manager.clear()
+            obj.script_manager = None
+        obj.fp_hooks.clear()
+        obj.anim_hooks.clear()
+        obj.lights = None
+        for link in list(obj.children):
+            link.child.parent = None
+        obj.children.clear()
+        if obj.parent is not None:
+            obj.parent.children = [c for c in obj.parent.children if c.child is not obj]
+            obj.parent = None
+        self.emit({"event": "object", "action": "destroyed", "owner": obj_id})
+
+    def attach_child(self, child: PhysicsObj, parent: PhysicsObj, part_index: int,
+                     frame: Frame | None = None) -> None:
+        """CPhysicsObj::set_parent / add_child: the child follows the parent's part."""
+        frame = frame if frame is not None else Frame()
+        child.parent = parent
+        parent.children.append(ChildLink(child, int(part_index), frame))
+        self._update_child(parent, parent.children[-1])
+
+    # -- state ------------------------------------------------------------------------------------
+    def set_state(self, obj: PhysicsObj, new_state: int) -> None:
+        """CPhysicsObj::set_state 0x00514DD0: Lighting, then NoDraw, then Hidden."""
+        before = obj.state
+        changed = (new_state ^ obj.state) & 0xFFFFFFFF
+        obj.state = new_state & 0xFFFFFFFF
+        if changed & PhysicsState.Lighting:
+            self.set_lights(obj, bool(new_state & PhysicsState.Lighting), trace=False)
+        if changed & PhysicsState.NoDraw:
+            self.set_nodraw(obj, bool(obj.state & PhysicsState.NoDraw), trace=False)
+        if changed & PhysicsState.Hidden:
+            self.set_hidden(obj, bool(obj.state & PhysicsState.Hidden), trace=False)
+        self._calc_acceleration(obj)
+        self._trace_state(obj, before, force=True)
+
+    def _trace_state(self, obj: PhysicsObj, before: int, force: bool = False) -> None:
+        if force or obj.state != before:
+            self.emit({"event": "state", "owner": obj.id, "state": state_hex(obj.state),
+                       "hidden": obj.hidden})
+
+    def set_hidden(self, obj: PhysicsObj, hidden: bool, *, trace: bool = True) -> None:
+        """CPhysicsObj::set_hidden 0x00514C60 (seed 001 section 3)."""
+        before = obj.state
+        if hidden:
+            obj.state |= PhysicsState.Hidden
+            if obj.table is not None:
+                did = self.resolve(obj, PS_HIDDEN, 1.0)
+                self.play_script_internal(obj, did, origin="Hidden")
+            for link in obj.children:
+                link.child.state |= PhysicsState.NoDraw
+                for p in link.child.parts:
+                    p.hidden = True
+            if obj.state & PhysicsState.ReportCollisions:
+                obj.state &= ~PhysicsState.ReportCollisions
+            obj.state |= PhysicsState.IgnoreCollisions
+        else:
+            obj.state &= ~PhysicsState.Hidden
+            if obj.table is not None:
+                did = self.resolve(obj, PS_UNHIDE, 1.0)
+                self.play_script_internal(obj, did, origin="UnHide")
+            for link in obj.children:  # unconditionally, as retail does
+                link.child.state &= ~PhysicsState.NoDraw
+                for p in link.child.parts:
+                    p.hidden = False
+            obj.state &= ~PhysicsState.IgnoreCollisions
+            if not obj.state & PhysicsState.ReportCollisions:
+                obj.state |= PhysicsState.ReportCollisions
+        if trace:
+            self._trace_state(obj, before)
+
+    def set_nodraw(self, obj: PhysicsObj, nodraw: bool, *, trace: bool = True) -> None:
+        """CPhysicsObj::set_nodraw 0x0050FCA0: the bit and every own part's hidden bit
+        (attached emitters are not touched)."""
+        before = obj.state
+        if nodraw:
+            obj.state |= PhysicsState.NoDraw
+        else:
+            obj.state &= ~PhysicsState.NoDraw
+        for p in obj.parts:
+            p.hidden = bool(nodraw)
+        if trace:
+            self._trace_state(obj, before)
+
+    def set_ethereal(self, obj: PhysicsObj, ethereal: bool) -> None:
+        """CPhysicsObj::set_ethereal: a collision flag only."""
+        before = obj.state
+        if ethereal:
+            obj.state |= PhysicsState.Ethereal
+        else:
+            obj.state &= ~PhysicsState.Ethereal
+        self._trace_state(obj, before)
+
+    def set_lights(self, obj: PhysicsObj, on: bool, *, trace: bool = True) -> None:
+        """CPhysicsObj::set_lights 0x0050FCF0 and set_state's Lighting branch: one
+        create/destroy state (CPartArray::InitLights / DestroyLights)."""
+        before = obj.state
+        if on:
+            obj.state |= PhysicsState.Lighting
+            self._init_lights(obj)
+        else:
+            obj.state &= ~PhysicsState.Lighting
+            obj.lights = None
+        if trace:
+            self._trace_state(obj, before)
+        self.emit({"event": "lights", "owner": obj.id, "on": bool(on),
+                   "count": len(obj.lights or ())})
+
+    def _init_lights(self, obj: PhysicsObj) -> None:
+        lights = getattr(obj.setup, "lights", ()) or ()
+        obj.lights = [LightState(i, li, to_sim_frame(li.offset)) for i, li in enumerate(lights)]
+        self._update_lights(obj)
+
+    def _update_lights(self, obj: PhysicsObj) -> None:
+        if obj.lights:
+            for light in obj.lights:
+                light.world = obj.frame.combine(light.local)  # object frame, no scale
+
+    def set_velocity(self, obj: PhysicsObj, v) -> None:
+        """CPhysicsObj::set_velocity: clamp to 50 and activate."""
+        v = tuple(float(c) for c in v)
+        n2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2]
+        if n2 > MAX_VELOCITY * MAX_VELOCITY:
+            n = math.sqrt(n2)
+            v = (v[0] / n * MAX_VELOCITY, v[1] / n * MAX_VELOCITY, v[2] / n * MAX_VELOCITY)
+        obj.velocity = v
+        self._set_active(obj)
+
+    def _set_active(self, obj: PhysicsObj) -> None:
+        """CPhysicsObj::set_active 0x0050FC40: Static objects never activate; activating
+        an inactive object stamps update_time (so that call resyncs, review I5)."""
+        if obj.state & PhysicsState.Static:
+            return
+        if not obj.transient_state & TransientState.Active:
+            obj.update_time = self.time
+        obj.transient_state |= TransientState.Active
+
+    def _calc_acceleration(self, obj: PhysicsObj) -> None:
+        """CPhysicsObj::calc_acceleration 0x00510950."""
+        ts = obj.transient_state
+        if (ts & TransientState.Contact and ts & TransientState.OnWalkable
+                and not obj.state & PhysicsState.Sledding):
+            obj.acceleration = (0.0, 0.0, 0.0)
+            obj.omega = (0.0, 0.0, 0.0)
+        elif obj.state & PhysicsState.Gravity:
+            obj.acceleration = (0.0, 0.0, GRAVITY)
+        else:
+            obj.acceleration = (0.0, 0.0, 0.0)
+
+    # -- scripts --------------------------------------------------------------------------------
+    def script_manager(self, obj: PhysicsObj) -> ScriptManager:
+        if obj.script_manager is None:
+            obj.script_manager = ScriptManager(
+                obj.id, lambda hook, did, idx, o=obj: hooks_mod.execute_hook(self, o, hook, did, idx),
+                self.emit)
+        return obj.script_manager
+
+    def play_script_internal(self, obj: PhysicsObj, did: int, *, origin: str | None = None,
+                             user: bool = False) -> bool:
+        """CPhysicsObj::play_script_internal 0x00510CA0: DID 0 does nothing."""
+        if not did:
+            return False
+        script = self._get(int(did), "PhysicsScript", user=user)
+        if script is None:
+            return False
+        self.script_manager(obj).add_script(script, int(did), self.timer_now)
+        return True
+
+    def play_script(self, obj: PhysicsObj, did: int, *, user: bool = True) -> bool:
+        """CPhysicsObj::play_script 0x00510D30: needs a cell (else succeeds doing nothing)."""
+        if not obj.in_cell:
+            return True
+        return self.play_script_internal(obj, did, user=user)
+
+    def resolve(self, obj: PhysicsObj, script_type: int, intensity: float) -> int:
+        did = get_script(obj.table, script_type, intensity)
+        self.emit({"event": "resolve", "owner": obj.id,
+                   "table": obj.table_did if obj.table is not None else None,
+                   "type": int(script_type), "intensity": float(intensity),
+                   "script": did or None})
+        return did
+
+    def play_typed(self, obj: PhysicsObj, script_type: int, intensity: float) -> bool:
+        """CPhysicsObj::play_script(type, mod) 0x00513260 (the F755 path)."""
+        if not obj.in_cell:
+            return True
+        if obj.table is None:
+            self.resolve(obj, script_type, intensity)
+            return False
+        did = self.resolve(obj, script_type, intensity)
+        return self.play_script_internal(obj, did)
+
+    def play_default_script(self, obj: PhysicsObj) -> bool:
+        """CPhysicsObj::play_default_script 0x005132B0: the owner's default type/intensity."""
+        if not obj.in_cell:
+            return True
+        if obj.table is None:
+            return False
+        did = self.resolve(obj, obj.default_script_type, obj.default_script_intensity)
+        return self.play_script_internal(obj, did)
+
+    def play_default_script_part(self, obj: PhysicsObj, part_index: int) -> bool:
+        """CPhysicsObj::play_default_script(part) 0x00513300: the child attached at that
+        part plays ITS default through ITS table."""
+        for link in obj.children:
+            if link.part_index == part_index:
+                child = link.child
+                if not child.in_cell:
+                    return True
+                if child.table is None:
+                    return False
+                did = self.resolve(child, child.default_script_type,
+                                   child.default_script_intensity)
+                return self.play_script_internal(child, did)
+        return False
+
+    # -- particles ------------------------------------------------------------------------------
+    def particle_manager(self, obj: PhysicsObj) -> ParticleManager:
+        if obj.particle_manager is None:
+            obj.particle_manager = ParticleManager(obj.id, self.emit)
+        return obj.particle_manager
+
+    def create_particle_emitter(self, obj: PhysicsObj, info_did: int, part_index: int,
+                                offset: Frame, emitter_id: int, *, blocking: bool = False) -> int:
+        """ParticleManager::CreateParticleEmitter 0x0051B6C0 and
+        CreateBlockingParticleEmitter 0x0051B8A0."""
+        pm = self.particle_manager(obj)
+        ev = {"owner": obj.id, "logical_id": emitter_id, "info": info_did, "part": part_index}
+        if blocking and emitter_id != 0:
+            live = pm.find(emitter_id)
+            if live is not None:
+                self.emit({"event": "emitter", "action": "blocked", **ev, "handle": live.handle})
+                return 0
+        pm.replace_existing(emitter_id)
+        info = self._get(info_did, "ParticleEmitterInfo")
+        reason = None
+        if info is None:
+            reason = "missing ParticleEmitterInfo"
+        elif not int(getattr(info, "hw_gfxobj_id", 0)):
+            reason = "hw_gfxobj_id is 0"  # ParticleEmitter::SetInfo 0x0051CE90
+        elif not (part_index == -1 or 0 <= part_index < obj.num_parts):
+            reason = "part index out of range"  # add_child 0x0050F8F0
+        if reason is not None:
+            self.emit({"event": "emitter", "action": "failed", **ev, "handle": None,
+                       "reason": reason})
+            return 0
+        degrade = self._degrade_distance(int(info.hw_gfxobj_id))
+        handle = self.next_handle
+        self.next_handle += 1
+        em = ParticleEmitter(self.pool, info, info_did, obj.id, part_index, offset, emitter_id,
+                             handle, self.timer_now, degrade)
+        # SetParenting -> set_parent -> UpdateChild: placed at once when the owner is in a cell
+        em.set_parent_frame(parent_frame_for(part_index, obj.frame, obj.part_frames()))
+        logical = pm.add(emitter_id, em)
+        self.emit({"event": "emitter", "action": "created", "owner": obj.id,
+                   "logical_id": logical, "info": info_did, "part": part_index,
+                   "handle": handle})
+        em.init_end(self.rng, self.physics_time, self.timer_now)
+        return logical
+
+    def _degrade_distance(self, gfxobj_did: int) -> float:
+        try:
+            return max_degrade_distance(self.db, gfxobj_did)
+        except (ViewerError, KeyError, LookupError):
+            self.emit({"event": "missing", "what": "GfxObj", "did": gfxobj_did})
+            return DEFAULT_DEGRADE_DISTANCE
+
+    # -- texture velocity -----------------------------------------------------------------------
+    def add_gfx_velocity(self, gfxobj_id: int, du: float, dv: float) -> None:
+        """CPhysics::AddGfxVelocity 0x00509B60: per GfxObj, globally; (0,0) unregisters."""
+        entry = self.texture_velocity.get(gfxobj_id)
+        if entry is not None:
+            if du != 0.0 or dv != 0.0:
+                entry[0], entry[1] = du, dv
+            else:
+                del self.texture_velocity[gfxobj_id]
+        elif du != 0.0 or dv != 0.0:
+            self.texture_velocity[gfxobj_id] = [du, dv, 0.0, 0.0]
+
+    def update_tex_velocity(self, dt: float) -> None:
+        """CPhysics::UpdateTexVelocity 0x00509820: an accumulated offset >= 1 steps back
+        by 1 (negative speeds never wrap)."""
+        for entry in self.texture_velocity.values():
+            su, sv = entry[0] * dt, entry[1] * dt
+            if entry[2] >= 1.0:
+                su -= 1.0
+            if entry[3] >= 1.0:
+                sv -= 1.0
+            entry[2] += su
+            entry[3] += sv
+
+    # -- motion ---------------------------------------------------------------------------------
+    def do_motion(self, obj: PhysicsObj, command: int) -> bool:
+        """[animation] Hand a motion command to the object's motion controller."""
+        if obj.motion is None:
+            self.emit({"event": "motion", "owner": obj.id, "command": int(command),
+                       "applied": False})
+            return False
+        result = obj.motion.do_motion(int(command))
+        self.emit({"event": "motion", "owner": obj.id, "command": int(command),
+                   "applied": bool(result) if result is not None else True})
+        return True
+
+    def animation_done(self, obj: PhysicsObj) -> None:
+        """[animation] AnimDoneHook::Execute -> CPhysicsObj::Hook_AnimDone."""
+        fn = getattr(obj.motion, "animation_done", None)
+        if fn is not None:
+            fn()
+
+    # -- the tick ------------------------------------------------------------------------------
+    def tick(self, now) -> bool:
+        """One render frame at wall time ``now``: CPhysics::UseTime 0x00509950, then the
+        render pass. Returns whether objects were updated."""
+        now = Fraction(now)
+        self.time = now
+        self.timer_now = float(now)
+        quantum = self.gate.should_update(now)
+        updated = quantum is not None
+        if updated:
+            for obj in list(self.objects.values()):
+                if obj.id in self.objects:
+                    self.update_object(obj)
+            self.physics_time = self.timer_now
+            self.update_tex_velocity(float(quantum))
+            self.updates += 1
+            self.last_quantum = float(quantum)
+            self.emit({"event": "tick", "particles": self.pool.live_count,
+                       "emitters": self.pool.emitter_count})
+        self.render_pass()
+        return updated
+
+    def render_pass(self) -> None:
+        """The viewer distance (CYpt) of every emitter object, as a drawn frame refreshes
+        it (CPhysicsObj::UpdateViewerDistance 0x00510B30)."""
+        vx, vy, vz = self.viewer_position
+        for em in self.pool.row_emitter:
+            if em is not None:
+                o = em.frame.origin
+                em.cypt = math.sqrt((o[0] - vx) ** 2 + (o[1] - vy) ** 2 + (o[2] - vz) ** 2)
+
+    def update_object(self, obj: PhysicsObj) -> None:
+        """CPhysicsObj::update_object 0x00515D10."""
+        if obj.parent is not None or not obj.in_cell or obj.state & PhysicsState.Frozen:
+            obj.transient_state &= ~TransientState.Active
+            return
+        self._set_active(obj)  # inside the 96 m player range: the viewer is the player
+        steps, new_time = update_object_steps(self.time, obj.update_time)
+        self.physics_time = float(obj.update_time)
+        for t, dt in steps:
+            self.physics_time = float(t)
+            self.update_object_internal(obj, float(dt))
+            if obj.id not in self.objects:
+                return
+        obj.update_time = new_time
+
+    def update_object_internal(self, obj: PhysicsObj, dt: float) -> None:
+        """CPhysicsObj::UpdateObjectInternal 0x005156B0."""
+        if obj.active and obj.in_cell:
+            new_frame = self.update_position_internal(obj, dt)
+            if obj.num_spheres:
+                self._commit_with_spheres(obj, new_frame, dt)  # [physics] [collision]
+            else:
+                # no spheres: no transition; the frame is committed with the OLD origin
+                if obj.motion is None and obj.transient_state & TransientState.OnWalkable:
+                    obj.transient_state &= ~TransientState.Active
+                self._set_frame(obj, Frame(obj.frame.origin, new_frame.orientation))
+                obj.cached_velocity = (0.0, 0.0, 0.0)
+        if obj.particle_manager is not None:
+            obj.particle_manager.update_particles(self.rng, self.physics_time, self.timer_now)
+        if obj.script_manager is not None:
+            obj.script_manager.update_scripts(self.timer_now)
+
+    def update_position_internal(self, obj: PhysicsObj, dt: float) -> Frame:
+        """CPhysicsObj::UpdatePositionInternal 0x00512C30: Hidden skips the animation and
+        the body integration, but timed hooks are still processed (a narrow tick)."""
+        offset = Frame()
+        if not obj.hidden:
+            # root origin times m_scale when ON_WALKABLE, else zeroed (rotation kept)
+            offset = self._advance_animation(obj, dt)  # [animation]
+        new_frame = obj.frame.combine(offset)
+        if not obj.hidden:
+            new_frame = self._update_physics(obj, dt, new_frame)  # [physics]
+        hooks_mod.process_hooks(self, obj)
+        return new_frame
+
+    def _advance_animation(self, obj: PhysicsObj, dt: float) -> Frame:
+        """[animation] CPartArray::Update: advance the sequence, queue its hooks (run by
+        process_hooks this tick), return the root-motion offset (object-local)."""
+        if obj.motion is None:
+            return Frame()
+        root, fired = obj.motion.advance(
+            dt, on_walkable=bool(obj.transient_state & TransientState.OnWalkable),
+            scale=obj.scale)
+        for hook, anim_did, index in fired:
+            obj.anim_hooks.append((hook, anim_did, index))
+        return root if root is not None else Frame()
+
+    def _update_physics(self, obj: PhysicsObj, dt: float, frame: Frame) -> Frame:
+        """[physics] CPhysicsObj::UpdatePhysicsInternal 0x00510700 for a free body (no
+        contact plane, so no friction); the projectile layer replaces this."""
+        vx, vy, vz = obj.velocity
+        ax, ay, az = obj.acceleration
+        v2 = vx * vx + vy * vy + vz * vz
+        o = frame.origin
+        if v2 > 0.0:
+            if v2 > MAX_VELOCITY * MAX_VELOCITY:
+                n = math.sqrt(v2)
+                vx, vy, vz = vx / n * MAX_VELOCITY, vy / n * MAX_VELOCITY, vz / n * MAX_VELOCITY
+                v2 = MAX_VELOCITY * MAX_VELOCITY
+            if v2 - 0.0625 < EPS:
+                vx = vy = vz = 0.0
+            o = (o[0] + vx * dt + 0.5 * ax * dt * dt, o[1] + vy * dt + 0.5 * ay * dt * dt,
+                 o[2] + vz * dt + 0.5 * az * dt * dt)
+        obj.velocity = (vx + ax * dt, vy + ay * dt, vz + az * dt)
+        w = obj.omega
+        return Frame(o, frame.orientation).grotate((w[0] * dt, w[1] * dt, w[2] * dt))
+
+    def _commit_with_spheres(self, obj: PhysicsObj, new_frame: Frame, dt: float) -> None:
+        """[physics] [collision] UpdateObjectInternal's sphere branch: AlignPath, the
+        transition sweep (empty space here: it always succeeds), cached velocity."""
+        old = obj.frame.origin
+        new = new_frame.origin
+        if new == old:
+            self._set_frame(obj, Frame(old, new_frame.orientation))
+            obj.cached_velocity = (0.0, 0.0, 0.0)
+            return
+        d = (new[0] - old[0], new[1] - old[1], new[2] - old[2])
+        if obj.state & PhysicsState.AlignPath:
+            new_frame = new_frame.set_vector_heading(d)
+        obj.cached_velocity = (d[0] / dt, d[1] / dt, d[2] / dt)
+        self._set_frame(obj, new_frame)
+
+    # -- poses ----------------------------------------------------------------------------------
+    def _local_part_frames(self, obj: PhysicsObj) -> list[Frame] | None:
+        """[animation] The animation-driven local part frames, else the Setup placement."""
+        if obj.motion is not None:
+            frames = obj.motion.part_frames()
+            if frames is not None:
+                return frames
+        return obj.placement_frames
+
+    def _set_frame(self, obj: PhysicsObj, frame: Frame) -> None:
+        """CPhysicsObj::set_frame 0x00514090: UpdateParts (CPartArray::SetFrame) unless the
+        object is a particle emitter, then every child (UpdateChildrenInternal)."""
+        obj.frame = frame
+        if not obj.state & PhysicsState.ParticleEmitter:
+            local = self._local_part_frames(obj)
+            if local:
+                s = (obj.scale, obj.scale, obj.scale)
+                # CPartArray::UpdateParts 0x005190F0: parts beyond the pose keep their frame
+                for i in range(min(len(obj.parts), len(local))):
+                    obj.parts[i].frame = frame.combine_scaled(local[i], s)
+        for link in obj.children:
+            self._update_child(obj, link)
+        if obj.particle_manager is not None:
+            obj.particle_manager.set_parent_frames(frame, obj.part_frames())
+        self._update_lights(obj)
+
+    def _update_child(self, obj: PhysicsObj, link: ChildLink) -> None:
+        """CPhysicsObj::UpdateChild 0x00512D50: frame, then the child's particles and
+        scripts."""
+        base = parent_frame_for(link.part_index, obj.frame, obj.part_frames())
+        child = link.child
+        self._set_frame(child, base.combine(link.frame))
+        if child.particle_manager is not None:
+            child.particle_manager.update_particles(self.rng, self.physics_time, self.timer_now)
+        if child.script_manager is not None:
+            child.script_manager.update_scripts(self.timer_now)
