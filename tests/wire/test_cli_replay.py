@@ -1,0 +1,87 @@
+"""``vfxviewer replay`` per contracts/cli.md section 7."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.conftest import SHARED
+from tests.wire.pcapgen import ac_packet, ethernet, fragment, pcap, udp_ipv4
+from viewer.cli import main
+
+CAPS = SHARED / "data" / "captures"
+
+
+def run(capsys, *argv):
+    code = main(["replay", *map(str, argv)])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_json_lines_have_t_opcode_dir_and_fields(capsys):
+    code, out, _ = run(capsys, CAPS / "effects-burst.pcap", "--json")
+    assert code == 0
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert all({"t", "opcode", "dir"} <= set(d) for d in lines)
+    f755 = [d for d in lines if d["opcode"] == "0xF755"]
+    assert len(f755) == 515
+    first = f755[0]
+    assert first == {**first, "dir": "s2c", "name": "PlayScriptType", "guid": "0x50002B16",
+                     "script_type": 55, "intensity": 0.05, "intensity_bits": "0x3D4CCCCD"}
+    assert lines[0]["t"] == min(d["t"] for d in lines) >= 0
+
+
+def test_json_CreateObject_fields(capsys):
+    code, out, _ = run(capsys, CAPS / "enter-world.pcap", "--json", "--guid", "0x80103CDB")
+    lines = [json.loads(line) for line in out.splitlines()]
+    (create,) = [d for d in lines if d["opcode"] == "0xF745"]
+    assert create["physics"]["setup"] == "0x02000B77"
+    assert create["physics"]["physics_script_table"] is None   # absent, not zero
+    assert create["weenie"]["name"] == "Pyreal"
+    assert all("0x80103CDB" in json.dumps(d) for d in lines)
+
+
+def test_guid_filter_keeps_only_that_object(capsys):
+    _, out, _ = run(capsys, CAPS / "effects-burst.pcap", "--json", "--guid", "0x50002B16")
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert lines and all(d.get("guid") == "0x50002B16" for d in lines)
+
+
+def test_nan_intensity_written_as_string(tmp_path, capsys):
+    f755 = bytes.fromhex("55F70000 42000050 A5A5A5A5 3412C07F".replace(" ", ""))
+    pkt = ethernet(udp_ipv4(ac_packet([fragment(1, f755)]), 9000, 5))
+    p = tmp_path / "nan.pcap"
+    p.write_bytes(pcap([(1.0, pkt)]))
+    _, out, _ = run(capsys, p, "--json")
+    d = json.loads(out)
+    assert d["intensity"] == "nan" and d["intensity_bits"] == "0x7FC01234"
+    assert d["script_type"] == 0xA5A5A5A5
+
+
+def test_plain_output_one_line_per_event(capsys):
+    code, out, _ = run(capsys, CAPS / "enter-world.pcap")
+    assert code == 0
+    assert any("CreateObject guid=0x80103CDB name='Pyreal' setup=0x02000B77" in line
+               for line in out.splitlines())
+
+
+def test_bad_capture_exits_1_with_one_line_naming_the_file(tmp_path, capsys):
+    p = tmp_path / "bad.pcap"
+    p.write_bytes(b"not a capture at all")
+    code, _, err = run(capsys, p)
+    assert code == 1 and "bad.pcap" in err and len(err.strip().splitlines()) == 1
+
+
+def test_dat_mode_prints_the_scenario_timeline(tmp_path, capsys):
+    code, out, _ = run(capsys, CAPS / "enter-world.pcap", "--dat", tmp_path / "none.dat")
+    assert code == 0
+    lines = [json.loads(line) for line in out.splitlines()]
+    objects = [d["object"] for d in lines if isinstance(d.get("object"), dict)]
+    assert len(objects) == 136
+
+
+def test_bad_guid_is_usage_error(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["replay", str(CAPS / "enter-world.pcap"), "--guid", "zz"])
+    assert exc.value.code == 2

@@ -1,0 +1,43 @@
+"""``viewer.wire.replay.replay_events``: captures as scenario objects and events."""
+
+from __future__ import annotations
+
+from tests.conftest import SHARED
+from viewer.wire.replay import replay_events
+
+CAPS = SHARED / "data" / "captures"
+
+
+def test_enter_world_objects_carry_setup_table_and_physics_desc():
+    r = replay_events(CAPS / "enter-world.pcap")
+    objs = {o["id"]: o for o in r["objects"]}
+    assert len(objs) == 136
+    me = objs[0x50002F67]
+    assert me["setup"] == "0x02000001" and me["table"] == "0x34000004"
+    assert me["state"] == "0x00404410" and me["position"] is not None
+    assert me["physics_desc"]["timestamps"][8] == 397
+    pyreal = objs[0x80103CDB]
+    assert pyreal["table"] is None and pyreal["position"] is None
+    creates = [e for e in r["events"] if "create" in e]
+    assert len(creates) == 136
+    assert [e["t"] for e in r["events"]] == sorted(e["t"] for e in r["events"])
+
+
+def test_effects_burst_uncreated_objects_still_list_their_effects():
+    r = replay_events(CAPS / "effects-burst.pcap")
+    plays = [e for e in r["events"] if "play" in e]
+    assert len(plays) == 515
+    assert plays[0] == {"t": plays[0]["t"], "object": 0x50002B16, "play": 0x37,
+                        "intensity": 0.05, "intensity_bits": "0x3D4CCCCD"}
+    assert all(o["created"] is False and o["setup"] is None for o in r["objects"])
+
+
+def test_guid_selection():
+    r = replay_events(CAPS / "effects-burst.pcap", 0x50002B16)
+    assert {e["object"] for e in r["events"]} == {0x50002B16}
+    assert [o["id"] for o in r["objects"]] == [0x50002B16]
+
+
+def test_without_uncreated():
+    r = replay_events(CAPS / "effects-burst.pcap", include_uncreated=False)
+    assert r["objects"] == [] and r["events"] == []
