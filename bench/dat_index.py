@@ -9,7 +9,6 @@ decode rate per record type. Run: ``.venv/bin/python bench/dat_index.py [--entri
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import sys
 import tempfile
@@ -18,10 +17,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from viewer.dat import records as R  # noqa: E402
-from viewer.dat import samples  # noqa: E402
-from viewer.dat.container import DatFile  # noqa: E402
-from viewer.dat.writer import write_dat  # noqa: E402
+from viewer.dat import records as R
+from viewer.dat import samples
+from viewer.dat.container import DatFile
+from viewer.dat.writer import write_dat
 
 
 def main() -> int:

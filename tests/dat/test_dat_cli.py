@@ -65,7 +65,7 @@ def test_show_physics_script_hooks_in_runtime_order(dat, capsys):
 
 def test_show_table_keeps_stored_order_with_enum_names(dat, capsys):
     path, _ = dat
-    rc, out, _ = run(capsys, "dat", "show", str(path), "0x34000005")
+    _, out, _ = run(capsys, "dat", "show", str(path), "0x34000005")
     obj = json.loads(out)
     assert [e["play_script"] for e in obj["entries"]] == ["ProjectileCollision", "Launch",
                                                           "Explode", 0x1234]
@@ -88,7 +88,7 @@ def test_show_absent_is_null_and_present_zero_is_zero(dat, capsys):
 
 def test_show_nan_and_infinities_as_strings(dat, capsys):
     path, _ = dat
-    rc, out, _ = run(capsys, "dat", "show", str(path), str(0x08000001))
+    _, out, _ = run(capsys, "dat", "show", str(path), str(0x08000001))
     obj = json.loads(out)
     assert (obj["translucency"], obj["luminosity"], obj["diffuse"]) == ("nan", "inf", "-inf")
     assert "NaN" not in out and "Infinity" not in out

@@ -6,7 +6,7 @@ import struct
 
 import pytest
 
-from viewer.dat.container import (DatCollection, DatFile, HEADER_OFFSET, NODE_SIZE)
+from viewer.dat.container import HEADER_OFFSET, NODE_SIZE, DatCollection, DatFile
 from viewer.dat.writer import build_dat, write_dat, write_highres_dat
 from viewer.errors import DatError
 

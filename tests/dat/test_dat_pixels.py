@@ -10,7 +10,12 @@ import pytest
 from PIL import Image
 
 from viewer.dat import records as R
-from viewer.dat.pixels import compressed_payload, decode_render_surface, decode_rgba, palette_to_rgba
+from viewer.dat.pixels import (
+    compressed_payload,
+    decode_render_surface,
+    decode_rgba,
+    palette_to_rgba,
+)
 from viewer.dat.records import PixelFormat as PF
 from viewer.errors import DatError
 

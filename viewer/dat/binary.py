@@ -38,7 +38,7 @@ def _st(fmt: str) -> struct.Struct:
 class Reader:
     """Cursor over one record's bytes."""
 
-    __slots__ = ("data", "pos", "end", "file", "did")
+    __slots__ = ("data", "did", "end", "file", "pos")
 
     def __init__(self, data: bytes | bytearray | memoryview, *, file: str | None = None,
                  did: int | None = None) -> None:

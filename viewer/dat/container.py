@@ -18,9 +18,9 @@ import mmap
 import os
 import struct
 import zlib
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Iterator
 
 from viewer.errors import DatError
 
@@ -84,7 +84,7 @@ class DatEntry:
 
 
 class _Node:
-    __slots__ = ("offset", "branches", "ids", "entries")
+    __slots__ = ("branches", "entries", "ids", "offset")
 
     def __init__(self, offset: int, branches: tuple, ids: list, entries: list) -> None:
         self.offset = offset
@@ -138,7 +138,7 @@ class DatFile:
             self._fh.close()
             self._fh = None
 
-    def __enter__(self) -> "DatFile":
+    def __enter__(self) -> DatFile:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -386,7 +386,7 @@ class DatCollection:
         for f in self.files:
             f.close()
 
-    def __enter__(self) -> "DatCollection":
+    def __enter__(self) -> DatCollection:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -10,23 +10,20 @@ through the real encode -> write -> read path, for tests in every layer.
 from __future__ import annotations
 
 import os
-from typing import Iterable, Mapping
-
-from viewer.errors import DatError, format_did
+from collections.abc import Iterable, Mapping
 
 from viewer.dat import records as R
 from viewer.dat.container import DatCollection, DatFile
 from viewer.dat.writer import build_dat
+from viewer.errors import DatError, format_did
 
 
 class AssetDatabase:
-    def __init__(self, source: "str | os.PathLike | Iterable | DatCollection | DatFile",
+    def __init__(self, source: str | os.PathLike | Iterable | DatCollection | DatFile,
                  *, highres_first: bool = True) -> None:
         if isinstance(source, DatCollection):
             self.collection = source
-        elif isinstance(source, DatFile):
-            self.collection = DatCollection([source], highres_first=highres_first)
-        elif isinstance(source, (str, os.PathLike)):
+        elif isinstance(source, DatFile) or isinstance(source, (str, os.PathLike)):
             self.collection = DatCollection([source], highres_first=highres_first)
         else:
             self.collection = DatCollection(list(source), highres_first=highres_first)
@@ -34,7 +31,7 @@ class AssetDatabase:
 
     @classmethod
     def from_records(cls, records: Mapping[int, object], *, block_size: int = 1024,
-                     highres: Mapping[int, object] | None = None) -> "AssetDatabase":
+                     highres: Mapping[int, object] | None = None) -> AssetDatabase:
         """An in-memory database holding ``records`` (records are encoded; bytes are kept).
 
         ``highres`` optionally adds a second, high-res file (retail lookup order applies).
@@ -56,7 +53,7 @@ class AssetDatabase:
         self._cache.clear()
         self.collection.close()
 
-    def __enter__(self) -> "AssetDatabase":
+    def __enter__(self) -> AssetDatabase:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -15,9 +15,8 @@ import hashlib
 import json
 import math
 
-from viewer.errors import format_did
-
 from viewer.dat import records as R
+from viewer.errors import format_did
 
 #: int fields (or tuples of ints) that hold DIDs
 DID_FIELDS = frozenset({

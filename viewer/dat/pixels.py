@@ -18,9 +18,8 @@ import io
 
 import numpy as np
 
-from viewer.errors import DatError
-
 from viewer.dat.records.common import PixelFormat as PF
+from viewer.errors import DatError
 
 # bits per pixel of every format this module decodes
 BPP = {

@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from viewer.dat import records as R
-from viewer.dat.records import (AnimationHookDir as Dir, Frame, Sphere)
+from viewer.dat.records import AnimationHookDir as Dir
+from viewer.dat.records import Frame, Sphere
 
 Q90 = (0.70710677, 0.0, 0.0, 0.70710677)
 

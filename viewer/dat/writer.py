@@ -12,12 +12,18 @@ from __future__ import annotations
 import os
 import struct
 import zlib
-from typing import BinaryIO, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import BinaryIO
 
+from viewer.dat.container import (
+    HEADER_OFFSET,
+    HIGHRES_SUBSET,
+    ITERATION_DID,
+    MAGIC,
+    MAX_ENTRIES,
+    NODE_SIZE,
+)
 from viewer.errors import DatError
-
-from viewer.dat.container import (HEADER_OFFSET, HIGHRES_SUBSET, ITERATION_DID, MAGIC,
-                                  MAX_ENTRIES, NODE_SIZE)
 
 DATA_START = 1024
 PORTAL, CELL, LOCAL = 1, 2, 3
@@ -28,7 +34,7 @@ _ENTRY = struct.Struct("<IIiIIi")
 class _Tree:
     __slots__ = ("entries", "kids", "offset")
 
-    def __init__(self, entries: list[int], kids: list["_Tree"]) -> None:
+    def __init__(self, entries: list[int], kids: list[_Tree]) -> None:
         self.entries = entries        # DIDs in this node
         self.kids = kids
         self.offset = 0

@@ -37,26 +37,43 @@ from __future__ import annotations
 import struct
 
 from viewer.dat.binary import Reader, Writer
-from viewer.errors import DatError
-from viewer.dat.records.common import *  # noqa: F401,F403  (re-export the shared types)
-from viewer.dat.records.common import Frame, Sphere, CylSphere  # noqa: F401
-from viewer.dat.records.hooks import *  # noqa: F401,F403
-from viewer.dat.records.hooks import AnimationHook, HOOK_CLASSES  # noqa: F401
-from viewer.dat.records.animation import Animation, AnimationFrame
-from viewer.dat.records.gfxobj import (GfxObj, GfxObjDegradeInfo, GfxObjInfo, Polygon,  # noqa
-                                       SWVertex, VertexArray, drawing_leaf_bsp,
-                                       physics_leaf_bsp)
+from viewer.dat.records.animation import Animation, AnimationFrame  # noqa: F401
+from viewer.dat.records.common import *
+from viewer.dat.records.common import CylSphere, Frame, Sphere  # noqa: F401
+from viewer.dat.records.gfxobj import (  # noqa
+    GfxObj,
+    GfxObjDegradeInfo,
+    GfxObjInfo,
+    Polygon,
+    SWVertex,
+    VertexArray,
+    drawing_leaf_bsp,
+    physics_leaf_bsp,
+)
+from viewer.dat.records.hooks import *
+from viewer.dat.records.hooks import HOOK_CLASSES, AnimationHook  # noqa: F401
 from viewer.dat.records.iteration import ITERATION_DID, Iteration
 from viewer.dat.records.motion_table import AnimData, MotionData, MotionTable  # noqa: F401
 from viewer.dat.records.particle_emitter import ParticleEmitterInfo
-from viewer.dat.records.physics_script import (PhysicsScript, PhysicsScriptData,  # noqa: F401
-                                               PhysicsScriptTable, PhysicsScriptTableData,
-                                               ScriptAndModData)
-from viewer.dat.records.region import (DayGroup, Region, SkyDesc, SkyObject,  # noqa: F401
-                                       SkyObjectReplace, SkyTimeOfDay)
+from viewer.dat.records.physics_script import (  # noqa: F401
+    PhysicsScript,
+    PhysicsScriptData,
+    PhysicsScriptTable,
+    PhysicsScriptTableData,
+    ScriptAndModData,
+)
+from viewer.dat.records.region import (  # noqa: F401
+    DayGroup,
+    Region,
+    SkyDesc,
+    SkyObject,
+    SkyObjectReplace,
+    SkyTimeOfDay,
+)
 from viewer.dat.records.setup import LightInfo, LocationType, Setup  # noqa: F401
 from viewer.dat.records.sound import SoundEntry, SoundTable, SoundTableData, Wave  # noqa: F401
 from viewer.dat.records.surface import Palette, RenderSurface, Surface, SurfaceTexture
+from viewer.errors import DatError
 
 #: top byte of the DID -> record class
 RECORD_CLASSES: dict[int, type] = {

@@ -20,7 +20,7 @@ class AnimationFrame:
     hooks: tuple[AnimationHook, ...] = ()
 
     @classmethod
-    def read(cls, r: Reader, num_parts: int) -> "AnimationFrame":
+    def read(cls, r: Reader, num_parts: int) -> AnimationFrame:
         r.count(num_parts, 28, "part frames")
         frames = tuple(Frame.read(r) for _ in range(num_parts))
         n = r.count(r.u32("num_hooks"), 8, "hooks")
@@ -47,7 +47,7 @@ class Animation:
         return len(self.part_frames)
 
     @classmethod
-    def read(cls, r: Reader) -> "Animation":
+    def read(cls, r: Reader) -> Animation:
         id_ = r.u32("id")
         flags = AnimationFlags(r.u32("flags"))
         num_parts = r.u32("num_parts")

@@ -23,7 +23,7 @@ class Frame:
     orientation: Quat = (1.0, 0.0, 0.0, 0.0)
 
     @staticmethod
-    def read(r: Reader) -> "Frame":
+    def read(r: Reader) -> Frame:
         v = r.frame7("Frame")
         return Frame((v[0], v[1], v[2]), (v[3], v[4], v[5], v[6]))
 
@@ -40,7 +40,7 @@ class Sphere:
     radius: float
 
     @staticmethod
-    def read(r: Reader) -> "Sphere":
+    def read(r: Reader) -> Sphere:
         v = r.sphere()
         return Sphere((v[0], v[1], v[2]), v[3])
 
@@ -57,7 +57,7 @@ class CylSphere:
     height: float
 
     @staticmethod
-    def read(r: Reader) -> "CylSphere":
+    def read(r: Reader) -> CylSphere:
         v = r.fmt("5f", "CylSphere")
         return CylSphere((v[0], v[1], v[2]), v[3], v[4])
 
@@ -321,7 +321,7 @@ AetheriaSurgeDestruction AetheriaSurgeProtection AetheriaSurgeRegeneration
 AetheriaSurgeAffliction AetheriaSurgeFestering HealthDownVoid RegenDownVoid SkillDownVoid
 DirtyFightingHealDebuff DirtyFightingAttackDebuff DirtyFightingDefenseDebuff
 DirtyFightingDamageOverTime
-""".split()
+""".split()  # noqa: SIM905
 
 #: PlayScript (client PScriptType), the PhysicsScriptTable keys; values 0x00..0xAD.
 PlayScript = enum.IntEnum("PlayScript", [(n, i) for i, n in enumerate(_PLAY_SCRIPT_NAMES)])

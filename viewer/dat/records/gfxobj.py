@@ -177,7 +177,7 @@ class GfxObj:
     did_degrade: int | None                         # flags & HasDIDDegrade -> 0x11 DID
 
     @classmethod
-    def read(cls, r: Reader) -> "GfxObj":
+    def read(cls, r: Reader) -> GfxObj:
         id_ = r.u32("id")
         flags = GfxObjFlags(r.u32("flags"))
         n = r.count(r.cuint("num_surfaces"), 4, "surfaces")
@@ -259,7 +259,7 @@ class GfxObjDegradeInfo:
     degrades: tuple[GfxObjInfo, ...]
 
     @classmethod
-    def read(cls, r: Reader) -> "GfxObjDegradeInfo":
+    def read(cls, r: Reader) -> GfxObjDegradeInfo:
         id_ = r.u32("id")
         n = r.count(r.u32("count"), 20, "degrades")
         return cls(id_, tuple(GfxObjInfo(*r.fmt("II3f", "GfxObjInfo")) for _ in range(n)))

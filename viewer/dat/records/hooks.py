@@ -12,8 +12,7 @@ from dataclasses import dataclass, fields
 from typing import ClassVar
 
 from viewer.dat.binary import Reader, Writer
-from viewer.dat.records.common import (AnimationHookDir, AnimationHookType, Frame, Vec3,
-                                       as_enum)
+from viewer.dat.records.common import AnimationHookDir, AnimationHookType, Frame, Vec3, as_enum
 
 _HEADER = struct.Struct("<Ii")
 GFXOBJ_BASE = 0x01000000

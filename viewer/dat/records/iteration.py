@@ -29,7 +29,7 @@ class Iteration:
         return out
 
     @classmethod
-    def read(cls, r: Reader) -> "Iteration":
+    def read(cls, r: Reader) -> Iteration:
         n = r.i32("iteration count")
         if n < 0:
             raise r.error(f"iteration count {n} is negative", 0)

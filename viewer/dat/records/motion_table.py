@@ -26,7 +26,7 @@ class MotionData:
     omega: Vec3 | None      # flags & HasOmega
 
     @classmethod
-    def read(cls, r: Reader) -> "MotionData":
+    def read(cls, r: Reader) -> MotionData:
         num_anims, bitfield, flags = r.fmt("BBB", "MotionData")
         r.align4()  # the one pad byte inside MotionData
         flags = MotionDataFlags(flags)
@@ -63,7 +63,7 @@ class MotionTable:
     links: tuple[tuple[int, tuple[tuple[int, MotionData], ...]], ...]
 
     @classmethod
-    def read(cls, r: Reader) -> "MotionTable":
+    def read(cls, r: Reader) -> MotionTable:
         id_, default_style = r.fmt("II", "MotionTable header")
         n = r.count(r.u32("num_style_defaults"), 8, "style_defaults")
         style_defaults = tuple(r.fmt("II", "style_defaults") for _ in range(n))

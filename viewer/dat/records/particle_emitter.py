@@ -52,7 +52,7 @@ class ParticleEmitterInfo:
     is_parent_local: bool
 
     @classmethod
-    def read(cls, r: Reader) -> "ParticleEmitterInfo":
+    def read(cls, r: Reader) -> ParticleEmitterInfo:
         v = r.unpack(_PEI, "ParticleEmitterInfo")
         return cls(v[0], v[1], as_enum(EmitterType, v[2]), as_enum(ParticleType, v[3]),
                    v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11], v[12],

@@ -36,7 +36,7 @@ class PhysicsScript:
     stored_script_data: tuple[PhysicsScriptData, ...]
 
     @classmethod
-    def from_hooks(cls, id: int, data) -> "PhysicsScript":
+    def from_hooks(cls, id: int, data) -> PhysicsScript:
         """Build from entries in stored order (sorts them the way unpack does)."""
         stored = tuple(data)
         return cls(id, tuple(sorted(stored, key=_sort_key)), stored)
@@ -47,7 +47,7 @@ class PhysicsScript:
         return self.script_data[-1].start_time if self.script_data else 0.0
 
     @classmethod
-    def read(cls, r: Reader) -> "PhysicsScript":
+    def read(cls, r: Reader) -> PhysicsScript:
         id_ = r.u32("id")
         n = r.count(r.u32("num_script_data"), 16, "script_data")
         stored = []
@@ -94,7 +94,7 @@ class PhysicsScriptTable:
         return None
 
     @classmethod
-    def read(cls, r: Reader) -> "PhysicsScriptTable":
+    def read(cls, r: Reader) -> PhysicsScriptTable:
         # PhysicsScriptTable::UnPack 0x005220E0, PhysicsScriptTableData::UnPack 0x00521DC0
         id_ = r.u32("id")
         n = r.count(r.u32("num_entries"), 8, "entries")

@@ -118,7 +118,7 @@ class Region:
     tail: bytes                # undecoded SoundDesc / SceneDesc / TerrainDesc / RegionMisc
 
     @classmethod
-    def read(cls, r: Reader) -> "Region":
+    def read(cls, r: Reader) -> Region:
         id_, number, version = r.fmt("III", "Region header")
         name = r.pstring16("name")
         v = r.fmt("iifiifff256f", "LandDefs")

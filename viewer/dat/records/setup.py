@@ -6,8 +6,16 @@ from dataclasses import dataclass
 
 from viewer.dat.binary import Reader, Writer
 from viewer.dat.records.animation import AnimationFrame
-from viewer.dat.records.common import (CylSphere, Frame, ParentLocation, Placement, SetupFlags,
-                                       Sphere, Vec3, as_enum)
+from viewer.dat.records.common import (
+    CylSphere,
+    Frame,
+    ParentLocation,
+    Placement,
+    SetupFlags,
+    Sphere,
+    Vec3,
+    as_enum,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +75,7 @@ class Setup:
         return None
 
     @classmethod
-    def read(cls, r: Reader) -> "Setup":
+    def read(cls, r: Reader) -> Setup:
         id_ = r.u32("id")
         flags = SetupFlags(r.u32("flags"))
         n = r.count(r.u32("num_parts"), 4, "parts")

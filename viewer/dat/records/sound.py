@@ -24,7 +24,7 @@ class SoundEntry:
 class SoundTableData:
     key: int          # a Sound enum value for children; 0 for the EoR root
     entries: tuple[SoundEntry, ...]
-    children: tuple["SoundTableData", ...]
+    children: tuple[SoundTableData, ...]
 
     def wave_ids(self) -> list[int]:
         """Every wave_id != 0, depth first in stored order."""
@@ -69,7 +69,7 @@ class SoundTable:
         return None
 
     @classmethod
-    def read(cls, r: Reader) -> "SoundTable":
+    def read(cls, r: Reader) -> SoundTable:
         id_ = r.u32("id")
         root = _read_std(r, 0)
         r.align4()
@@ -103,7 +103,7 @@ class Wave:
         return b"RIFF" + struct.pack("<I", len(body)) + body
 
     @classmethod
-    def read(cls, r: Reader) -> "Wave":
+    def read(cls, r: Reader) -> Wave:
         id_, hs, ds = r.fmt("Iii", "Wave header")
         if hs < 0 or ds < 0:
             raise r.error(f"Wave sizes {hs}/{ds} are negative", 4)

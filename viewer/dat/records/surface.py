@@ -27,7 +27,7 @@ class Surface:
     diffuse: float
 
     @classmethod
-    def read(cls, r: Reader) -> "Surface":
+    def read(cls, r: Reader) -> Surface:
         t = SurfaceType(r.u32("type"))
         tex = pal = color = None
         if t & _IMAGE_MASK:
@@ -62,7 +62,7 @@ class SurfaceTexture:
     textures: tuple[int, ...]
 
     @classmethod
-    def read(cls, r: Reader) -> "SurfaceTexture":
+    def read(cls, r: Reader) -> SurfaceTexture:
         id_, cat, tt = r.fmt("IIB", "SurfaceTexture header")
         n = r.count(r.u32("num_textures"), 4, "textures")
         return cls(id_, cat, as_enum(TextureType, tt), r.fmt(f"{n}I", "textures"))
@@ -87,7 +87,7 @@ class RenderSurface:
     default_palette_id: int | None
 
     @classmethod
-    def read(cls, r: Reader) -> "RenderSurface":
+    def read(cls, r: Reader) -> RenderSurface:
         id_, cat, w, h, fmt, size = r.fmt("IIiiIi", "RenderSurface header")
         if size < 0:
             raise r.error(f"RenderSurface image_size {size} is negative", r.pos - 4)
@@ -115,7 +115,7 @@ class Palette:
     colors: tuple[int, ...]
 
     @classmethod
-    def read(cls, r: Reader) -> "Palette":
+    def read(cls, r: Reader) -> Palette:
         id_ = r.u32("id")
         n = r.count(r.i32("num_colors"), 4, "colors")
         return cls(id_, r.fmt(f"{n}I", "colors"))
