@@ -1,0 +1,240 @@
+"""``vfxviewer render DAT (--scenario FILE | --setup DID ...) --out PATH`` (contract section 6).
+
+Renders headless on EGL: ``--out x.png`` writes the last frame, a folder writes
+``frame_00000.png``..., ``x.mp4`` writes a video (PyAV through ``viewer.media``). The camera
+is fixed (``--camera``, ``--target``, ``--distance``, ``--fov``), the simulation is seeded,
+so the same seed gives the same frames.
+
+Frame k is rendered after ``World.tick(k / fps)`` for k = 0 .. round(seconds * fps); scenario
+events at time t are applied before the first frame whose time is >= t.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+
+from viewer.errors import ScenarioError
+
+CAMERA_PRESETS = ("perspective", "front", "side", "top")
+
+
+def parse_int(text: str) -> int:
+    try:
+        return int(str(text), 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in str(text).lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"size must be WxH, not {text!r}") from None
+    if w <= 0 or h <= 0 or w > 8192 or h > 8192:
+        raise argparse.ArgumentTypeError(f"size out of range: {text!r}")
+    return w, h
+
+
+def parse_vec3(text: str) -> tuple[float, float, float]:
+    try:
+        v = tuple(float(c) for c in str(text).split(","))
+    except ValueError:
+        v = ()
+    if len(v) != 3 or not all(math.isfinite(c) for c in v):
+        raise argparse.ArgumentTypeError(f"expected x,y,z, not {text!r}")
+    return v
+
+
+def parse_play(text: str) -> tuple[str, float]:
+    name, sep, intensity = str(text).rpartition(":")
+    if not sep or not name:
+        raise argparse.ArgumentTypeError(f"--play takes TYPE:INTENSITY, not {text!r}")
+    try:
+        return name, float(intensity)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"bad intensity in {text!r}") from None
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("dat", nargs="?", help="DAT file (overrides the scenario's \"dat\")")
+    parser.add_argument("--scenario", help="scenario JSON (contract section 4)")
+    parser.add_argument("--setup", type=parse_int, help="Setup DID of object 1")
+    parser.add_argument("--table", type=parse_int, help="PhysicsScriptTable DID of object 1")
+    parser.add_argument("--script", type=parse_int, action="append", default=[],
+                        help="PhysicsScript DID played at t = 0 on object 1 (repeatable)")
+    parser.add_argument("--play", type=parse_play, action="append", default=[],
+                        metavar="TYPE:INTENSITY", help="typed effect at t = 0 (repeatable)")
+    parser.add_argument("--out", required=True, help="out.png, a folder, or out.mp4")
+    parser.add_argument("--size", type=parse_size, default=(640, 360), help="WxH (640x360)")
+    parser.add_argument("--fps", type=float, help="render-frame clock (scenario or 60)")
+    parser.add_argument("--seconds", type=float, help="length (scenario or 5)")
+    parser.add_argument("--seed", type=parse_int, help="random seed (scenario or 0)")
+    parser.add_argument("--camera", default="perspective",
+                        help="a preset (perspective, front, side, top) or an eye x,y,z")
+    parser.add_argument("--target", type=parse_vec3,
+                        help="point the camera looks at (default: object 1 + 0.5 m up)")
+    parser.add_argument("--distance", type=float, default=6.0,
+                        help="camera distance for presets (metres)")
+    parser.add_argument("--fov", type=float, default=50.0, help="vertical field of view")
+    parser.add_argument("--grid", action="store_true", help="draw the ground grid and axes")
+    parser.add_argument("--overlays", action="store_true",
+                        help="draw spheres, part axes and emitter anchors")
+
+
+# --- scenario -------------------------------------------------------------------------------
+def load_scenario(args):
+    """A ``viewer.sim.scenario.Scenario`` from --scenario or the selection options (the same
+    as ``vfxviewer trace``: --script / --play are events at t = 0 on object 1)."""
+    from viewer.sim.scenario import Scenario
+    if args.scenario:
+        sc = Scenario.load(args.scenario)
+    elif args.setup is not None:
+        obj = {"id": 1, "setup": args.setup}
+        if args.table is not None:
+            obj["table"] = args.table
+        events = [{"t": 0.0, "object": 1, "play_script": d} for d in args.script]
+        events += [{"t": 0.0, "object": 1, "play": n, "intensity": i} for n, i in args.play]
+        sc = Scenario.from_json({"objects": [obj], "events": events})
+    else:
+        raise ScenarioError("give --scenario FILE or --setup DID")
+    if args.fps is not None:
+        sc.fps = float(args.fps)
+    if args.seconds is not None:
+        sc.seconds = float(args.seconds)
+    if args.seed is not None:
+        sc.seed = int(args.seed)
+    if not sc.fps > 0:
+        raise ScenarioError("fps must be positive")
+    return sc
+
+
+def dat_paths(args, sc) -> list[str]:
+    if args.dat:
+        return [args.dat]
+    paths = [str(p) for p in sc.dat_paths()]
+    if not paths:
+        from viewer.synthetic import SYNTHETIC_DAT
+        paths = [str(SYNTHETIC_DAT)]
+    return paths
+
+
+# --- camera -----------------------------------------------------------------------------------
+def make_camera(args, world):
+    from dataclasses import replace
+
+    from viewer.render.camera import Camera, preset
+    target = args.target
+    if target is None:
+        obj = world.objects.get(1) or next(iter(world.objects.values()), None)
+        o = obj.frame.origin if obj is not None else (0.0, 0.0, 0.0)
+        target = (o[0], o[1], o[2] + 0.5)
+    cam = Camera(target=tuple(target), distance=float(args.distance), fov_y_deg=float(args.fov))
+    spec = str(args.camera)
+    if spec in CAMERA_PRESETS:
+        return preset(cam, spec)
+    try:
+        eye = parse_vec3(spec)
+    except argparse.ArgumentTypeError:
+        raise ScenarioError(f"--camera must be one of {', '.join(CAMERA_PRESETS)} or x,y,z") \
+            from None
+    d = [target[i] - eye[i] for i in range(3)]
+    dist = math.sqrt(sum(c * c for c in d))
+    if dist < 1e-6:
+        raise ScenarioError("--camera eye equals the target")
+    # Camera.forward() = -(cos p cos y, cos p sin y, sin p): solve for yaw / pitch
+    pitch = math.asin(max(-1.0, min(1.0, -d[2] / dist)))
+    yaw = math.atan2(-d[1], -d[0])
+    return replace(cam, yaw=yaw, pitch=pitch, distance=dist)
+
+
+# --- run ---------------------------------------------------------------------------------------
+def frame_worlds(sc, db):
+    """Yield the World after each render frame: frame 0 at t = 0, then every 1/fps up to
+    and including ``seconds`` (ScenarioRunner.run's frames)."""
+    from viewer.sim.clock import as_time
+    from viewer.sim.scenario import ScenarioRunner
+    runner = ScenarioRunner(sc, db)
+    end = as_time(sc.seconds)
+    runner.step_frame()
+    yield runner.world
+    while runner.clock.now + 1 / runner.clock.fps <= end:
+        runner.step_frame()
+        yield runner.world
+
+
+def render_frames(sc, args, ctx, on_frame, db=None) -> int:
+    """Simulate and render every frame; ``on_frame(rgba)`` receives each. Returns count."""
+    from viewer.dat.database import AssetDatabase
+    from viewer.render.framebuffer import OffscreenTarget
+    from viewer.render.renderer import RenderSettings, SceneRenderer
+    from viewer.render.scene_input import scene_input_from_world
+    own_db = db is None
+    if own_db:
+        db = AssetDatabase(dat_paths(args, sc))
+    settings = RenderSettings(show_grid=bool(args.grid), show_spheres=bool(args.overlays),
+                              show_part_axes=bool(args.overlays),
+                              show_emitter_anchors=bool(args.overlays))
+    renderer = SceneRenderer(ctx, db, settings)
+    target = OffscreenTarget(ctx, args.size)
+    camera = None
+    n = 0
+    try:
+        for world in frame_worlds(sc, db):
+            if camera is None:
+                camera = make_camera(args, world)
+                # the viewer distance (CYpt) retail refreshes on each drawn frame
+                world.viewer_position = tuple(float(c) for c in camera.eye())
+                world.render_pass()
+            renderer.render(scene_input_from_world(world), camera, target)
+            on_frame(target.read_rgba())
+            n += 1
+    finally:
+        renderer.release()
+        target.release()
+        if own_db and hasattr(db, "close"):
+            db.close()
+    return n
+
+
+def default_scenario_frames(ctx, frames: int, size=(640, 360)):
+    """(label, renderer, scene inputs, camera) for the first ``frames`` frames of the default
+    scenario (bench/render.py)."""
+    from viewer.dat.database import AssetDatabase
+    from viewer.render.renderer import SceneRenderer
+    from viewer.render.scene_input import scene_input_from_world
+    from viewer.sim.scenario import Scenario
+    from viewer.synthetic import DEFAULT_SCENARIO
+    sc = Scenario.load(DEFAULT_SCENARIO)
+    db = AssetDatabase([str(p) for p in sc.dat_paths()])
+    args = build_parser_args(["--out", "unused.png"])
+    scenes, camera = [], None
+    for world in frame_worlds(sc, db):
+        if camera is None:
+            camera = make_camera(args, world)
+            world.viewer_position = tuple(float(c) for c in camera.eye())
+        scenes.append(scene_input_from_world(world))
+        if len(scenes) == frames:
+            break
+    return "default scenario", SceneRenderer(ctx, db), scenes, camera
+
+
+def build_parser_args(argv):
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    return parser.parse_args(argv)
+
+
+def run(args) -> int:
+    import moderngl
+
+    from viewer.media import FrameWriter
+    sc = load_scenario(args)
+    ctx = moderngl.create_standalone_context(backend="egl", require=330)
+    try:
+        writer = FrameWriter(args.out, fps=float(sc.fps))
+        render_frames(sc, args, ctx, writer.write)
+        writer.close()
+    finally:
+        ctx.release()
+    return 0
