@@ -187,6 +187,7 @@ EVENTS = [
      "info": "0x320009C4", "part": 0, "handle": 7},
     {"t": 0.5, "event": "hook", "owner": 1, "source": "0x33000719", "index": 1,
      "type": "CallPES"},
+    {"t": 0.5, "event": "callpes", "owner": 1, "script": "0x33000200", "delay": 0.25},
     {"t": 0.75, "event": "hook", "owner": 2, "source": "0x33000100", "index": 0,
      "type": "StopParticle"},
     {"t": 1.0, "event": "emitter", "action": "stopped", "owner": 1, "logical_id": 3,
@@ -196,13 +197,8 @@ EVENTS = [
 ]
 
 
-class _PES:
-    pes_id = 0x33000200
-    pause = 0.25
-
-
 def test_tracks_markers_lanes_bars_and_pes_windows():
-    tracks = TimelineTracks.from_events(EVENTS, hook_lookup=lambda s, i: _PES())
+    tracks = TimelineTracks.from_events(EVENTS)
     assert [m.t for m in tracks.markers] == [0.0, 0.5, 0.75]
     assert tracks.lanes() == [(1, 0x33000719), (2, 0x33000100)]
     bar = tracks.bars[7]
@@ -234,13 +230,6 @@ def test_jump_to_previous_and_next_hook():
     assert tracks.next_marker(0.75, -1) == 0.5
     assert tracks.next_marker(0.6, -1) == 0.5
     assert tracks.next_marker(0.0, -1) is None
-
-
-def test_missing_hook_record_only_loses_the_pes_window():
-    def lookup(s, i):
-        raise KeyError(s)
-    tracks = TimelineTracks.from_events(EVENTS, hook_lookup=lookup)
-    assert tracks.pes_windows == [] and len(tracks.markers) == 3
 
 
 # --- transport ------------------------------------------------------------------------------

@@ -70,6 +70,8 @@ class Controller:
                     v.camera = v.camera.framed(*bounds)
             case c.Select(kind, key):
                 v.selection = (kind, key)
+                if self.session is not None:
+                    self.session.apply(cmd)
             case c.SetIntensity(value):
                 v.intensity = float(value)
             case c.ClearErrors():

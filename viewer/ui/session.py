@@ -1,8 +1,295 @@
-"""The runtime adapter the panels talk to (filled in as viewer/sim lands)."""
+"""The session: what the viewer has loaded and the runtime adapter the panels talk to.
+
+A ``Session`` holds the asset database, the scenario (contract section 4) and a
+``Playback`` of ``viewer.sim.scenario.ScenarioRunner`` (frame 0 is the state after the
+runner's first frame, t = 0). Loading runs the whole duration once, which records the event
+log the timeline draws and the snapshots scrubbing restores. Panel edits (play a script,
+a typed effect, a state, a motion) become scenario events at the current time; the
+playback then re-simulates from the start so what is shown is what a straight run of the
+saved scenario shows.
+
+``Session.apply(command)`` is called by ``Controller`` only. No GL here.
+"""
 
 from __future__ import annotations
 
+import copy
+import math
+from fractions import Fraction
+from pathlib import Path
 
-def open_session(dat=None, scenario=None):
-    """A session for ``dat`` / ``scenario``, or None when there is nothing to play."""
-    return None
+from viewer.errors import ScenarioError, ViewerError
+from viewer.ui import commands as c
+from viewer.ui.timeline import Playback, TimelineTracks, TimelineView
+
+DEFAULT_SECONDS = 5.0
+
+
+class SimHandle:
+    """A ScenarioRunner with snapshot()/restore() that share (never copy) the database."""
+
+    def __init__(self, runner, shared) -> None:
+        self.runner = runner
+        self._shared = shared
+
+    def _memo(self) -> dict:
+        return {id(obj): obj for obj in self._shared}
+
+    def snapshot(self):
+        return _rebind(copy.deepcopy(self.runner, self._memo()))
+
+    def restore(self, snap) -> None:
+        self.runner = _rebind(copy.deepcopy(snap, self._memo()))
+
+    @property
+    def world(self):
+        return self.runner.world
+
+
+def _rebind(runner):
+    """deepcopy copies objects but not functions: World.script_manager gives each
+    ScriptManager a closure over the world and object it was made for, so a copy would run
+    its hooks on the ORIGINAL world. Rebuild each manager through World.script_manager and
+    carry the copied queue state over. (Remove once the runtime snapshots itself.)"""
+    world = runner.world
+    for obj in world.objects.values():
+        old = getattr(obj, "script_manager", None)
+        if old is None:
+            continue
+        obj.script_manager = None
+        fresh = world.script_manager(obj)
+        for key, value in vars(old).items():
+            if key not in ("_execute", "_emit"):
+                setattr(fresh, key, value)
+    return runner
+
+
+class Session:
+    def __init__(self, db, scenario, *, dat_paths=(), snapshot_every: int = 15,
+                 prepass: bool = True) -> None:
+        self.db = db
+        self.scenario = scenario
+        self.dat_paths = [str(p) for p in dat_paths]
+        self.snapshot_every = snapshot_every
+        self.selected_object: int | None = scenario.objects[0].id if scenario.objects else None
+        self.play_script_type: int = 0x0D   # Launch; the table inspector's type
+        self.generation = 0                  # bumps whenever the scenario changes
+        self._build(prepass)
+
+    # -- building -------------------------------------------------------------------------
+    def _make(self) -> SimHandle:
+        from viewer.sim.scenario import ScenarioRunner
+
+        runner = ScenarioRunner(self.scenario, self.db)
+        runner.world.events = []
+        handle = SimHandle(runner, (self.db, self.scenario))
+        runner.step_frame()       # frame 0, t = 0: objects created, t=0 events applied
+        self._frame0_events = runner.world.events
+        runner.world.events = []
+        return handle
+
+    @staticmethod
+    def _advance(handle: SimHandle) -> list:
+        world = handle.runner.world
+        world.events = []
+        handle.runner.step_frame()
+        events, world.events = world.events, []
+        return events
+
+    def _record(self, frame: int, events: list) -> None:
+        if frame not in self._frame_events:
+            self._frame_events[frame] = events
+
+    def _build(self, prepass: bool) -> None:
+        self._frame_events: dict[int, list] = {}
+        self.playback = Playback(self._make, self._advance, self.scenario.fps,
+                                 self.scenario.seconds, snapshot_every=self.snapshot_every,
+                                 on_events=self._record)
+        self._frame_events[0] = self._frame0_events
+        if prepass:
+            self.playback.prepass()
+        self.tracks = TimelineTracks.from_events(self.events())
+        self.generation += 1
+
+    def rebuild(self) -> None:
+        """The scenario changed: re-simulate it and come back to the same time."""
+        frame = self.playback.frame
+        playing, speed, loop = self.playback.playing, self.playback.speed, self.playback.loop
+        self._build(True)
+        self.playback.seek_frame(frame)
+        self.playback.speed, self.playback.loop = speed, loop
+        self.playback.playing = playing
+
+    # -- reading --------------------------------------------------------------------------
+    @property
+    def world(self):
+        return self.playback.world.world
+
+    def events(self) -> list[dict]:
+        """The event log of every frame simulated so far, in order."""
+        return [ev for f in sorted(self._frame_events) for ev in self._frame_events[f]]
+
+    def stats(self) -> dict:
+        w = self.world
+        return {"time": self.playback.time, "frame": self.playback.frame,
+                "particles": int(w.pool.live_count), "emitters": int(w.pool.emitter_count)}
+
+    def timeline_view(self) -> TimelineView:
+        pb = self.playback
+        return TimelineView(pb.time, pb.frame, pb.total_frames, pb.fps, pb.playing, pb.speed,
+                            pb.loop, self.tracks)
+
+    def bounds_of(self, kind: str, key):
+        w = self.world
+        if kind == "object" and key in w.objects:
+            obj = w.objects[key]
+            radius = float(getattr(getattr(obj.setup, "selection_sphere", None), "radius", 1.0))
+            return tuple(obj.frame.origin), max(radius, 0.5)
+        if kind == "emitter":
+            from viewer.ui.inspect_adapter import live_emitters
+            for em in live_emitters(w):
+                if em.handle == key:
+                    return em.origin, 1.0
+        return None
+
+    def tick(self, dt: float) -> None:
+        self.playback.tick(dt)
+
+    # -- edits ----------------------------------------------------------------------------
+    def _now_t(self) -> float:
+        """The current frame's time as a float that the runner applies at this frame
+        (never a frame late through float rounding)."""
+        from viewer.sim.clock import as_time
+
+        exact = Fraction(self.playback.frame) / as_time(self.scenario.fps)
+        t = float(exact)
+        while as_time(t) > exact:
+            t = math.nextafter(t, -math.inf)
+        return t
+
+    def add_event(self, raw: dict) -> None:
+        from viewer.sim.scenario import Scenario
+
+        raw = {"t": self._now_t(), **raw}
+        event = Scenario.from_json({"events": [raw]}).events[0]
+        self.scenario.events.append(event)
+        self.rebuild()
+
+    def _require_object(self, obj_id: int) -> None:
+        if obj_id not in {o.id for o in self.scenario.objects}:
+            raise ScenarioError(f"no object {obj_id} in the scenario")
+
+    def load_setup(self, setup: int, table: int | None) -> None:
+        from viewer.sim.scenario import Scenario
+
+        obj = {"id": 1, "setup": f"0x{setup:08X}"}
+        if table:
+            obj["table"] = f"0x{table:08X}"
+        sc = Scenario.from_json({"dat": list(self.scenario.dat), "seed": self.scenario.seed,
+                                 "fps": self.scenario.fps,
+                                 "seconds": max(self.scenario.seconds, DEFAULT_SECONDS),
+                                 "objects": [obj], "events": []})
+        sc.path = self.scenario.path
+        old = self.scenario
+        self.scenario = sc
+        try:
+            self._build(True)
+        except ViewerError:
+            self.scenario = old
+            self._build(True)
+            raise
+        self.selected_object = 1
+
+    def apply(self, cmd: c.Command) -> None:
+        pb = self.playback
+        match cmd:
+            case c.Play():
+                pb.play()
+            case c.Pause():
+                pb.pause()
+            case c.TogglePlay():
+                pb.pause() if pb.playing else pb.play()
+            case c.Step(frames):
+                pb.step(frames)
+            case c.Seek(t):
+                pb.pause()
+                pb.seek(t)
+            case c.SetSpeed(speed):
+                pb.set_speed(speed)
+            case c.SetLoop(loop):
+                pb.loop = bool(loop)
+            case c.Restart():
+                pb.pause()
+                pb.seek_frame(0)
+            case c.JumpHook(direction):
+                t = self.tracks.next_marker(pb.time, direction)
+                if t is not None:
+                    pb.pause()
+                    pb.seek(t)
+            case c.PlayScript(obj, script):
+                self._require_object(obj)
+                self.add_event({"object": obj, "play_script": f"0x{script:08X}"})
+            case c.PlayTyped(obj, play, intensity):
+                self._require_object(obj)
+                self.add_event({"object": obj, "play": play,
+                                "intensity": _json_float(intensity)})
+            case c.SetState(obj, state):
+                self._require_object(obj)
+                self.add_event({"object": obj, "set_state": f"0x{state & 0xFFFFFFFF:08X}"})
+            case c.PlayMotion(obj, motion):
+                self._require_object(obj)
+                self.add_event({"object": obj, "motion": f"0x{motion:08X}"})
+            case c.LoadSetup(setup, table):
+                self.load_setup(setup, table)
+            case c.SaveScenario(path):
+                self.scenario.save(path)
+            case c.Select("object", key):
+                self.selected_object = int(key)
+            case c.Select("play_script", key):
+                self.play_script_type = int(key)
+            case c.Select():
+                pass
+            case _:
+                raise ScenarioError(f"the session cannot apply {type(cmd).__name__}")
+
+
+def _json_float(x: float):
+    """Contract: NaN and infinities are written as strings."""
+    if math.isnan(x):
+        return "nan"
+    if math.isinf(x):
+        return "inf" if x > 0 else "-inf"
+    return float(x)
+
+
+# --- opening -------------------------------------------------------------------------------
+def open_database(paths):
+    from viewer.dat.database import AssetDatabase
+
+    paths = [str(p) for p in paths]
+    for p in paths:
+        if not Path(p).is_file():
+            raise ScenarioError("DAT file not found", file=p)
+    return AssetDatabase(paths if len(paths) > 1 else paths[0])
+
+
+def open_session(dat=None, scenario=None, **kwargs) -> Session | None:
+    """A session for ``dat`` and/or ``scenario`` (the command-line DAT overrides the
+    scenario's); with neither, the synthetic default scenario when it exists, else None."""
+    from viewer.sim.scenario import Scenario
+
+    if scenario is None and dat is None:
+        try:
+            from viewer.synthetic import DEFAULT_SCENARIO, SYNTHETIC_DAT
+        except ImportError:
+            return None
+        if not (Path(DEFAULT_SCENARIO).is_file() and Path(SYNTHETIC_DAT).is_file()):
+            return None
+        scenario = DEFAULT_SCENARIO
+    sc = Scenario.load(scenario) if scenario is not None else Scenario(seconds=DEFAULT_SECONDS)
+    paths = [dat] if dat is not None else [str(p) for p in sc.dat_paths()]
+    if not paths:
+        raise ScenarioError("no DAT given and the scenario lists none",
+                            file=None if scenario is None else str(scenario))
+    db = open_database(paths)
+    return Session(db, sc, dat_paths=paths, **kwargs)

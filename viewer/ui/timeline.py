@@ -209,15 +209,16 @@ class EmitterBar:
 
 @dataclass(frozen=True)
 class PesWindow:
-    """A CallPES hook: the called script is played ``pause`` seconds after the hook."""
+    """A CallPES hook: the called script is played ``delay`` seconds after the hook (the
+    runtime rolls the delay in [0, pause]; the ``callpes`` event carries it)."""
     t: float
     owner: int
     pes_id: int
-    pause: float
+    delay: float
 
     @property
     def end(self) -> float:
-        return self.t + self.pause
+        return self.t + self.delay
 
 
 @dataclass
@@ -228,24 +229,19 @@ class TimelineTracks:
     scripts: list[tuple[float, str, int, int]] = field(default_factory=list)  # t, action, owner, DID
 
     @classmethod
-    def from_events(cls, events, hook_lookup: Callable[[int, int], object] | None = None
-                    ) -> "TimelineTracks":
-        """``events``: trace-shaped dicts in the order they happened. ``hook_lookup(source,
-        index)`` gives the hook record (for CallPES pauses); optional."""
+    def from_events(cls, events) -> "TimelineTracks":
+        """``events``: trace-shaped dicts in the order they happened."""
         tracks = cls()
         for ev in events:
             kind = ev.get("event")
             t = float(ev.get("t", 0.0))
             if kind == "hook":
-                m = Marker(t, int(ev.get("owner", 0)), _did(ev.get("source")),
-                           int(ev.get("index", -1)), str(ev.get("type", "?")))
-                tracks.markers.append(m)
-                if m.type == "CallPES" and hook_lookup is not None:
-                    hook = _safe_lookup(hook_lookup, m.source, m.index)
-                    if hook is not None:
-                        tracks.pes_windows.append(PesWindow(
-                            t, m.owner, int(getattr(hook, "pes_id", 0)),
-                            float(getattr(hook, "pause", 0.0))))
+                tracks.markers.append(Marker(t, int(ev.get("owner", 0)), _did(ev.get("source")),
+                                             int(ev.get("index", -1)), str(ev.get("type", "?"))))
+            elif kind == "callpes":
+                tracks.pes_windows.append(PesWindow(t, int(ev.get("owner", 0)),
+                                                    _did(ev.get("script")),
+                                                    float(ev.get("delay", 0.0))))
             elif kind == "emitter":
                 handle = int(ev.get("handle", -1))
                 action = ev.get("action")
@@ -293,13 +289,6 @@ def _did(value) -> int:
     if isinstance(value, str):
         return int(value, 16) if value.lower().startswith("0x") else int(value)
     return int(value)
-
-
-def _safe_lookup(fn, source, index):
-    try:
-        return fn(source, index)
-    except Exception:  # noqa: BLE001 - a missing record only loses the window
-        return None
 
 
 # --- view -----------------------------------------------------------------------------------

@@ -1,0 +1,81 @@
+"""A tiny effect library for the UI tests, built from the DAT record types and written
+through our own DAT writer (AssetDatabase.from_records): no retail bytes.
+
+Setup 0x02000100 (one part, the sample GfxObj) with table 0x34000100:
+  Launch -> [0.3: 0x33000100, 1.0: 0x33000102]; Hidden -> 0x33000103; UnHide -> 0x33000104.
+Script 0x33000100: t=0 CreateParticle(0x32000100, logical 1), t=0.5 CallPES(0x33000101,
+0.25), t=1.0 StopParticle(1). 0x33000101: t=0 CreateParticle(0x32000101, logical 2).
+"""
+
+from __future__ import annotations
+
+from viewer.dat import samples
+from viewer.dat.database import AssetDatabase
+from viewer.dat.records.animation import AnimationFrame
+from viewer.dat.records.common import Frame as RFrame
+from viewer.dat.records.common import PlayScript, SetupFlags, Sphere
+from viewer.dat.records.hooks import CallPESHook, CreateParticleHook, StopParticleHook
+from viewer.dat.records.particle_emitter import ParticleEmitterInfo
+from viewer.dat.records.physics_script import (PhysicsScript, PhysicsScriptData,
+                                               PhysicsScriptTable, PhysicsScriptTableData,
+                                               ScriptAndModData)
+from viewer.dat.records.setup import Setup
+
+GFX = 0x010005E8
+SETUP = 0x02000100
+TABLE = 0x34000100
+SCRIPT = 0x33000100
+SCRIPT_PES = 0x33000101
+SCRIPT_BIG = 0x33000102
+SCRIPT_HIDDEN = 0x33000103
+SCRIPT_UNHIDE = 0x33000104
+EMITTER = 0x32000100
+EMITTER_PES = 0x32000101
+
+
+def emitter_info(did, *, birthrate=0.05, max_particles=20, lifespan=0.8, a=(0, 0, 1.0)):
+    return ParticleEmitterInfo(did, 0, 1, 3, GFX, GFX, birthrate, max_particles, 1, 0, 0.0,
+                               lifespan, 0.0, (0.0, 0.0, 1.0), 0.0, 0.2, a, 1.0, 1.0,
+                               (0.0, 0.0, 0.0), 1.0, 1.0, (0.0, 0.0, 0.0), 1.0, 1.0,
+                               0.3, 0.1, 0.0, 0.0, 0.8, 0.0, False)
+
+
+def script(did, *entries):
+    return PhysicsScript.from_hooks(did, [PhysicsScriptData(float(t), h) for t, h in entries])
+
+
+def records() -> dict:
+    recs = {k: v for k, v in samples.sample_records().items() if k >> 24 not in (0x02, 0x09)}
+    recs[SETUP] = Setup(SETUP, SetupFlags(0), (GFX,), None, None, (), (),
+                        ((0x65, AnimationFrame((RFrame((0.0, 0.0, 0.5)),))),), (), (),
+                        1.0, 0.5, 0.0, 0.0, Sphere((0, 0, 0.5), 1.0), Sphere((0, 0, 0.5), 1.0),
+                        (), 0, 0, 0, 0, 0)
+    recs[EMITTER] = emitter_info(EMITTER)
+    recs[EMITTER_PES] = emitter_info(EMITTER_PES, birthrate=0.1, a=(0.5, 0, 0.5))
+    recs[SCRIPT] = script(SCRIPT,
+                          (0.0, CreateParticleHook(0, EMITTER, -1, RFrame((0.0, 0.0, 0.5)), 1)),
+                          (0.5, CallPESHook(0, SCRIPT_PES, 0.25)),
+                          (1.0, StopParticleHook(0, 1)))
+    recs[SCRIPT_PES] = script(SCRIPT_PES,
+                              (0.0, CreateParticleHook(0, EMITTER_PES, -1, RFrame(), 2)))
+    recs[SCRIPT_BIG] = script(SCRIPT_BIG, (0.0, StopParticleHook(0, 9)))
+    recs[SCRIPT_HIDDEN] = script(SCRIPT_HIDDEN, (0.0, StopParticleHook(0, 8)))
+    recs[SCRIPT_UNHIDE] = script(SCRIPT_UNHIDE, (0.0, StopParticleHook(0, 7)))
+    recs[TABLE] = PhysicsScriptTable(TABLE, (
+        (PlayScript.Launch, PhysicsScriptTableData((ScriptAndModData(0.3, SCRIPT),
+                                                    ScriptAndModData(1.0, SCRIPT_BIG)))),
+        (PlayScript.Hidden, PhysicsScriptTableData((ScriptAndModData(1.0, SCRIPT_HIDDEN),))),
+        (PlayScript.UnHide, PhysicsScriptTableData((ScriptAndModData(1.0, SCRIPT_UNHIDE),))),
+    ))
+    return recs
+
+
+def database() -> AssetDatabase:
+    return AssetDatabase.from_records(records())
+
+
+def scenario_json(seconds=2.0, fps=30) -> dict:
+    return {"seed": 0, "fps": fps, "seconds": seconds,
+            "objects": [{"id": 1, "setup": f"0x{SETUP:08X}", "table": f"0x{TABLE:08X}",
+                         "position": [0, 0, 0]}],
+            "events": [{"t": 0.0, "object": 1, "play_script": f"0x{SCRIPT:08X}"}]}
