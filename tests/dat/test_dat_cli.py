@@ -137,3 +137,14 @@ def test_bad_usage_exits_2(dat, capsys):
         main(["dat", "ls", str(path), "--type", "0x1FF"])
     assert ei.value.code == 2
     capsys.readouterr()
+
+
+def test_show_f32_fields_in_shortest_f32_spelling_and_f64_fields_exact(tmp_path, capsys):
+    pes = struct.pack("<II", 0x33000001, 1) + struct.pack("<d", 0.1)       # f64 start_time
+    pes += struct.pack("<IiIf", 19, 0, 0x33000002, 0.7)                      # CallPES pause f32
+    path = tmp_path / "f.dat"
+    write_dat(path, {0x33000001: pes})
+    obj = json.loads(run(capsys, "dat", "show", str(path), "0x33000001")[1])
+    entry = obj["script_data"][0]
+    assert entry["start_time"] == 0.1 and entry["hook"]["pause"] == 0.7
+    assert struct.pack("<f", entry["hook"]["pause"]) == struct.pack("<f", 0.7)

@@ -14,6 +14,9 @@ import enum
 import hashlib
 import json
 import math
+import struct
+
+import numpy as np
 
 from viewer.dat import records as R
 from viewer.errors import format_did
@@ -28,11 +31,27 @@ DID_FIELDS = frozenset({
 })
 
 
-def json_float(x: float):
+#: float fields stored as f64 on disk; every other float is an f32
+F64_FIELDS = frozenset({"start_time", "birthrate", "total_seconds", "lifespan",
+                        "lifespan_rand", "tick_size", "light_tick_size", "zero_time_of_year",
+                        "length"})
+_F32 = struct.Struct("<f")
+
+
+def json_float(x: float, f64: bool = False):
+    """NaN / infinities as strings; an f32 value as its shortest f32 spelling (0.7, not
+    0.699999988079071), which converts back to the identical f32."""
     if math.isnan(x):
         return "nan"
     if math.isinf(x):
         return "inf" if x > 0 else "-inf"
+    if not f64:
+        try:
+            exact = _F32.unpack(_F32.pack(x))[0] == x
+        except OverflowError:
+            exact = False
+        if exact:
+            return float(np.format_float_positional(np.float32(x), unique=True, trim="0"))
     return x
 
 
@@ -88,7 +107,7 @@ def _special(obj):
                 "entries": [{"play_script": enum_name(k),
                              "scripts": to_jsonable(d.scripts)} for k, d in obj.entries]}
     if isinstance(obj, R.PhysicsScript):
-        return {"id": _did(obj.id), "length": json_float(obj.length),
+        return {"id": _did(obj.id), "length": json_float(obj.length, f64=True),
                 "script_data": to_jsonable(obj.script_data),
                 "stored_script_data": to_jsonable(obj.stored_script_data)}
     if isinstance(obj, R.Setup):
@@ -120,6 +139,8 @@ def _generic(obj) -> dict:
         v = getattr(obj, f.name)
         if f.name in DID_FIELDS and not isinstance(v, (bytes, bytearray)):
             out[f.name] = _did(v)
+        elif f.name in F64_FIELDS and isinstance(v, float):
+            out[f.name] = json_float(v, f64=True)
         else:
             out[f.name] = to_jsonable(v)
     return out
