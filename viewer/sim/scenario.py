@@ -16,13 +16,16 @@ from pathlib import Path
 from typing import Any
 
 from viewer.errors import ScenarioError
+from viewer.sim.animation.commands import CATALOGS, resolve_command
 from viewer.sim.clock import FrameClock, as_time
 from viewer.sim.script_table import play_script_number
 from viewer.sim.state import parse_state, state_hex
+from viewer.sim.collision import world_from_scenario
+from viewer.sim.projectile import LaunchSpec, ProjectileHarness
 from viewer.sim.world import World
 
 EVENT_KINDS = ("play_script", "play", "set_state", "motion", "create", "destroy",
-               "set_velocity", "set_hidden")
+               "set_velocity", "set_hidden", "launch")
 
 
 def _did(value, what: str, file=None) -> int:
@@ -211,6 +214,19 @@ class Scenario:
         return [p if p.is_absolute() else base / p for p in (Path(d) for d in self.dat)]
 
 
+def _motion(value, e: dict, i: int, file) -> int:
+    """[animation] A motion event's command: full 32-bit value or a name in the catalog
+    ("ace-modern", the default, or "retail-2013" via the event's "catalog")."""
+    name = e.get("catalog", "ace-modern")
+    if name not in CATALOGS:
+        raise ScenarioError(f"events[{i}].catalog: unknown catalog {name!r} "
+                            f"({', '.join(CATALOGS)})", file=file)
+    try:
+        return resolve_command(value, CATALOGS[name], file=file)
+    except ScenarioError as err:
+        raise ScenarioError(f"events[{i}].{err.message}", file=file) from None
+
+
 def _parse_event(e, i: int, file) -> ScenarioEvent:
     if not isinstance(e, dict) or "t" not in e:
         raise ScenarioError(f"events[{i}]: needs \"t\"", file=file)
@@ -231,10 +247,16 @@ def _parse_event(e, i: int, file) -> ScenarioEvent:
                     intensity = parse_float(e.get("intensity", 1.0))
                 elif kind == "set_state":
                     value = parse_state(value)
-                elif kind == "motion":
-                    value = _did(value, f"events[{i}].motion", file)
+                elif kind == "motion":  # a full 32-bit command or a catalog name
+                    value = _motion(value, e, i, file)
+                    intensity = parse_float(e.get("speed", 1.0))
                 elif kind == "set_velocity":
                     value = _vec3(value, f"events[{i}].set_velocity", file)
+                elif kind == "launch":  # [physics] viewer/sim/projectile.py
+                    try:
+                        value = LaunchSpec.parse(value, e.get("intensity"))
+                    except ScenarioError as err:
+                        raise ScenarioError(f"events[{i}].{err.message}", file=file) from None
             except ValueError as err:
                 raise ScenarioError(f"events[{i}].{kind}: {err}", file=file) from None
             return ScenarioEvent(t, obj, kind, value, intensity, dict(e))
@@ -252,6 +274,10 @@ class ScenarioRunner:
         self._events = sorted(enumerate(scenario.events), key=lambda ie: (ie[1].t, ie[0]))
         self._next_event = 0
         self._started = False
+        # [physics] the scenario's collision shapes and the projectile launch harness
+        self.world.collision.shapes = world_from_scenario(
+            scenario.world, file=str(scenario.path) if scenario.path else None).shapes
+        self.harness = ProjectileHarness(self.world)
 
     @property
     def time(self) -> float:
@@ -296,11 +322,13 @@ class ScenarioRunner:
         elif ev.kind == "set_state":
             w.set_state(obj, ev.value)
         elif ev.kind == "motion":
-            w.do_motion(obj, ev.value)
+            w.do_motion(obj, ev.value, ev.intensity)
         elif ev.kind == "destroy":
             w.remove_object(obj.id)
         elif ev.kind == "set_velocity":
             w.set_velocity(obj, ev.value)
+        elif ev.kind == "launch":
+            self.harness.launch(obj, ev.value)
         elif ev.kind == "set_hidden":
             w.set_hidden(obj, bool(ev.value))
 
@@ -322,6 +350,7 @@ class ScenarioRunner:
                 break
             self._next_event += 1
             self._apply(ev)
+        self.harness.step(now)  # [physics] server messages due (impact answer, delete)
         return self.world.tick(now)
 
     def run(self, seconds: float | None = None) -> None:

@@ -163,7 +163,10 @@ class World:
         if not (getattr(setup, "default_animation", 0) or getattr(setup, "default_motion_table", 0)):
             return
         from viewer.sim.animation.controller import MotionController
-        obj.motion = MotionController(setup, self.db)
+
+        def load(did: int):  # absent Animation / MotionTable: traced, then skipped
+            return self._get(did, "Animation" if did >> 24 == 0x03 else "MotionTable")
+        obj.motion = MotionController(setup, load, missing_ok=True)
 
     def remove_object(self, obj_id: int) -> None:
         """Logical teardown: queues, emitters, particles, lights and hooks go with it."""
@@ -466,13 +469,14 @@ class World:
             entry[3] += sv
 
     # -- motion ---------------------------------------------------------------------------------
-    def do_motion(self, obj: PhysicsObj, command: int) -> bool:
-        """[animation] Hand a motion command to the object's motion controller."""
+    def do_motion(self, obj: PhysicsObj, command: int, speed: float = 1.0) -> bool:
+        """[animation] Hand a full 32-bit motion command to the object's motion controller
+        (CPartArray::DoInterpretedMotion 0x00518750 -> MotionTableManager::PerformMovement)."""
         if obj.motion is None:
             self.emit({"event": "motion", "owner": obj.id, "command": int(command),
                        "applied": False})
             return False
-        result = obj.motion.do_motion(int(command))
+        result = obj.motion.do_motion(int(command), float(speed))
         self.emit({"event": "motion", "owner": obj.id, "command": int(command),
                    "applied": bool(result) if result is not None else True})
         return True
