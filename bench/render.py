@@ -20,8 +20,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.render import scenes as S  # noqa: E402  (hand-built records, no retail bytes)
-from viewer.render.scene_input import ParticleArrays  # noqa: E402
+from tests.render import scenes as S
+from viewer.render.scene_input import ParticleArrays
 
 
 def particle_scene(n: int, rng, emitters: int = 100) -> ParticleArrays:
@@ -66,7 +66,7 @@ def bench_fps(ctx) -> None:
     try:
         from viewer.commands.render import default_scenario_frames
         label, renderer, scenes, cam = default_scenario_frames(ctx, frames)
-    except Exception as exc:  # the simulation or default scenario is not available
+    except Exception as exc:  # noqa: BLE001 - any failure: fall back to the synthetic scene
         label = f"synthetic scene (default scenario unavailable: {type(exc).__name__}: {exc})"
         renderer = SceneRenderer(ctx, S.build_db())
         rng = np.random.default_rng(1)

@@ -8,7 +8,8 @@ from dataclasses import replace
 import numpy as np
 
 from viewer.dat import records as R
-from viewer.dat.records import AnimationHookDir as Dir, Frame
+from viewer.dat.records import AnimationHookDir as Dir
+from viewer.dat.records import Frame
 from viewer.dat.samples import sample_emitter, sample_setup_minimal
 from viewer.synthetic.geometry import MeshBuilder, particle_quad
 

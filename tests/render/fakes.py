@@ -6,7 +6,7 @@ names as ``viewer.dat.records`` so the tests exercise the real access paths.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 

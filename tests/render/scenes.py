@@ -6,10 +6,18 @@ import math
 
 import numpy as np
 
+from tests.render.fakes import (
+    FakeDB,
+    GfxObjDegradeInfo,
+    GfxObjInfo,
+    checker_a8r8g8b8,
+    cube_gfxobj,
+    quad_gfxobj,
+    solid_surface,
+    textured_surface,
+)
 from viewer.render.camera import Camera
 from viewer.render.scene_input import MeshInstance, ParticleArrays, SceneInput, frame_matrix
-from tests.render.fakes import (FakeDB, GfxObjDegradeInfo, GfxObjInfo, checker_a8r8g8b8,
-                                cube_gfxobj, quad_gfxobj, solid_surface, textured_surface)
 
 A8R8G8B8 = 0x15
 CUBE = 0x01000001

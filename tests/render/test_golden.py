@@ -5,13 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.imagecheck import assert_image_matches
+from tests.render import scenes as S
 from viewer.dat.records.common import Frame
 from viewer.dat.records.setup import LightInfo
 from viewer.render.framebuffer import OffscreenTarget
 from viewer.render.lights import lights_from_setup
 from viewer.render.renderer import RenderSettings, SceneRenderer
-from tests.imagecheck import assert_image_matches
-from tests.render import scenes as S
 
 W, H = 96, 72
 BG = (0.0, 0.0, 0.0, 1.0)
@@ -164,3 +164,34 @@ def test_one_particle_draw_per_batch(rig):
     draw(rig, S.scene(particles=parts), S.oblique_camera())
     assert r.last_stats["particle_draws"] == r.last_stats["particle_batches"] == 2
     assert r.particles.uploads >= 1
+
+
+def test_session_scene_renderer_draws_over_the_window_target(gl_ctx):
+    """The window clears and draws its grid, then calls the hook (viewer/app.py)."""
+    from tests.render import dat_fixture
+    from viewer.dat.database import AssetDatabase
+    from viewer.render.renderer import SessionSceneRenderer
+    from viewer.sim.world import World
+    db = AssetDatabase.from_records(dat_fixture.records())
+    world = World(db, seed=1)
+    world.create_object(1, dat_fixture.SETUP)
+    world.tick(0)
+
+    class _Session:
+        pass
+
+    session = _Session()
+    session.world = world
+    hook = SessionSceneRenderer(gl_ctx)
+    target = OffscreenTarget(gl_ctx, (48, 36))
+    try:
+        target.clear((0.2, 0.0, 0.0, 1.0))
+        info = hook(session, S.oblique_camera(), target)
+        img = target.read_rgba()
+        assert info["draw_calls"] >= 1
+        assert (img[0, 0, :3] == [51, 0, 0]).all()     # not cleared: corner keeps the red
+        assert covered(img) > 0
+        assert hook(_Session(), S.oblique_camera(), target) == {}  # no world yet
+    finally:
+        hook.release()
+        target.release()

@@ -5,10 +5,18 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.render.fakes import (
+    FakeDB,
+    GfxObj,
+    Polygon,
+    Vertex,
+    VertexArray,
+    cube_gfxobj,
+    quad_gfxobj,
+    solid_surface,
+)
 from viewer.errors import DatError
 from viewer.render.meshes import MeshCache, triangulate_gfxobj
-from tests.render.fakes import (FakeDB, GfxObj, Polygon, Vertex, VertexArray, cube_gfxobj,
-                                quad_gfxobj, solid_surface)
 
 
 def test_polygon_is_fan_triangulated_from_vertex_0():

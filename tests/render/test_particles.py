@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import pytest
 
+from tests.render.fakes import GfxObjInfo
 from viewer.render import particles as P
 from viewer.render.scene_input import ParticleArrays
-from tests.render.fakes import GfxObjInfo
 
 
 @dataclass

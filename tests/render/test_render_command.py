@@ -7,9 +7,9 @@ import json
 import numpy as np
 import pytest
 
-from viewer.cli import main
 from tests.imagecheck import assert_image_matches, load_png
 from tests.render import dat_fixture
+from viewer.cli import main
 
 
 @pytest.fixture(scope="module")

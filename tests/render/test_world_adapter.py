@@ -96,3 +96,14 @@ def test_UpdateTexVelocity_0x00509820_offset_reaches_the_part_uvs():
     meshes = build_scene_input(world).meshes
     assert meshes[0].uv_offset == (0.25, 0.75)
     assert meshes[1].uv_offset == (0.0, 0.0)
+
+
+def test_SetTranslucency_ignored_for_CLOAKED_owner():
+    world, obj, _ = _world(state=0x00400C08 | 0x100000)
+    for p in obj.parts:
+        p.set_translucency(0.5)
+    assert all(m.translucency == 0.0 for m in build_scene_input(world).meshes)
+    world2, obj2, _ = _world()
+    obj2.parts[0].set_translucency(1.0)
+    meshes = build_scene_input(world2).meshes
+    assert meshes[0].hidden and meshes[0].translucency == 1.0

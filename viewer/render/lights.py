@@ -84,9 +84,9 @@ def select_lights(lights, eye, center, radius: float, *, max_dynamic: int = 10):
     chosen = []
     c = np.asarray(center, np.float64)
     for light in ranked:
-        if light.kind != DIRECTIONAL:
-            if float(np.linalg.norm(np.asarray(light.position) - c)) > light.falloff + radius:
-                continue
+        if (light.kind != DIRECTIONAL
+                and float(np.linalg.norm(np.asarray(light.position) - c)) > light.falloff + radius):
+            continue
         chosen.append(light)
         if len(chosen) == MAX_HW_LIGHTS:
             break

@@ -208,11 +208,17 @@ class ParticlePass:
 
 
 class _Draw:
-    __slots__ = ("owner", "mesh", "sub", "batch", "state")
+    __slots__ = ("batch", "mesh", "owner", "state", "sub")
 
     def __init__(self, owner, mesh, sub, batch, state):
         self.owner, self.mesh, self.sub, self.batch, self.state = owner, mesh, sub, batch, state
 
 
-__all__ = ["prepare", "ParticlePass", "PreparedParticles", "Batch", "particle_distance_2dsq",
-           "materials"]
+__all__ = [
+    "Batch",
+    "ParticlePass",
+    "PreparedParticles",
+    "materials",
+    "particle_distance_2dsq",
+    "prepare",
+]

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import re
+import weakref
 from pathlib import Path
 
 SHADER_DIR = Path(__file__).resolve().parents[2] / "shaders"
-_INCLUDE = re.compile(r'^#include "([A-Za-z0-9_.]+)"\s*$', re.M)
+_INCLUDE = re.compile(r'^#include "([A-Za-z0-9_.]+)"\s*$', re.MULTILINE)
 
 
 def shader_source(name: str) -> str:
@@ -14,15 +15,12 @@ def shader_source(name: str) -> str:
     return _INCLUDE.sub(lambda m: (SHADER_DIR / m.group(1)).read_text(), text)
 
 
+_PROGRAMS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
 def load_program(ctx, vert: str, frag: str | None = None):
-    """Compile once per context; cached on the context object."""
-    cache = getattr(ctx, "_vfx_programs", None)
-    if cache is None:
-        cache = {}
-        try:
-            ctx._vfx_programs = cache
-        except Exception:
-            pass
+    """Compile once per context (cached while the context lives)."""
+    cache = _PROGRAMS.setdefault(ctx, {})
     key = (vert, frag or vert)
     prog = cache.get(key)
     if prog is None:

@@ -81,18 +81,22 @@ class SceneRenderer:
         set_uniform(prog, "u_diffuse", (diffuse,) * 3)
 
     # --- the frame ------------------------------------------------------------------------------
-    def render(self, scene: SceneInput, camera, target) -> None:
+    def render(self, scene: SceneInput, camera, target, *, clear: bool = True) -> dict:
+        """Draw ``scene`` into ``target`` (an OffscreenTarget). ``clear=False`` draws over
+        what the target holds (the window clears it and draws its own grid first).
+        Returns the frame's figures (draw calls, instances)."""
         import moderngl
         ctx, s = self.ctx, self.settings
         target.use()
-        target.clear(s.background)
+        if clear:
+            target.clear(s.background)
         fbo = self._fbo = target.fbo
         view_proj = camera.projection_matrix(target.aspect) @ camera.view_matrix()
         eye = np.asarray(camera.eye(), np.float64)
         ctx.enable(moderngl.DEPTH_TEST)
         ctx.disable(moderngl.BLEND)
         fbo.depth_mask = True
-        if s.show_grid:
+        if s.show_grid and clear:
             if self._grid is None:
                 from viewer.render.grid import GridPass
                 self._grid = GridPass(ctx)
@@ -170,7 +174,10 @@ class SceneRenderer:
         self.last_stats = {"mesh_draws": n_mesh_draws,
                            "particle_draws": self.particles.draw_calls,
                            "particle_batches": len(prepared.batches),
-                           "particles_drawn": int(len(prepared.instances))}
+                           "particles_drawn": len(prepared.instances),
+                           "draw_calls": n_mesh_draws + self.particles.draw_calls,
+                           "instances": len(prepared.instances)}
+        return self.last_stats
 
     def _draw_mesh(self, item, scene, eye, sun) -> None:
         import moderngl
@@ -212,3 +219,34 @@ class SceneRenderer:
             self._grid.release()
         if self._overlays is not None:
             self._overlays.release()
+
+
+class SessionSceneRenderer:
+    """The window's hook: ``app.scene_renderer = SessionSceneRenderer(ctx)``; called as
+    ``(session, camera, target)`` after the app has cleared the viewport and drawn its grid.
+    Reads ``session.world`` (the runtime) and its ``db``; never changes them."""
+
+    def __init__(self, ctx, settings: RenderSettings | None = None) -> None:
+        self.ctx = ctx
+        self.settings = settings or RenderSettings(show_grid=False)
+        self.renderer: SceneRenderer | None = None
+        self._db = None
+
+    def __call__(self, session, camera, target) -> dict:
+        from viewer.render.scene_input import scene_input_from_world
+        world = getattr(session, "world", None)
+        if world is None:
+            return {}
+        db = getattr(world, "db", None) or getattr(session, "db", None)
+        if self.renderer is None or db is not self._db:
+            if self.renderer is not None:
+                self.renderer.release()
+            self.renderer = SceneRenderer(self.ctx, db, self.settings)
+            self._db = db
+        return self.renderer.render(scene_input_from_world(world), camera, target,
+                                    clear=False)
+
+    def release(self) -> None:
+        if self.renderer is not None:
+            self.renderer.release()
+            self.renderer = None

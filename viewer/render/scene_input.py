@@ -66,7 +66,7 @@ class ParticleArrays:
         return int(self.positions.shape[0])
 
     @staticmethod
-    def empty() -> "ParticleArrays":
+    def empty() -> ParticleArrays:
         return ParticleArrays(np.zeros((0, 3), np.float32), np.zeros((0, 4), np.float32),
                               np.zeros(0, np.float32), np.zeros(0, np.float32),
                               np.zeros(0, np.uint32), np.zeros(0, np.int32),

@@ -9,7 +9,10 @@ applied for P8 and INDEX16.
 from __future__ import annotations
 
 import ctypes
+import weakref
+
 import numpy as np
+
 from viewer.errors import DatError
 
 R8G8B8 = 0x14
@@ -73,26 +76,25 @@ def palette_rgba(colors) -> np.ndarray:
                     axis=-1).astype(np.uint8)
 
 
+_UPLOAD_FNS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
 def _compressed_upload_fn(ctx):
-    """glCompressedTexImage2D from the context's own loader, or None."""
-    cached = getattr(ctx, "_vfx_cti2d", False)
-    if cached is not False:
-        return cached
+    """glCompressedTexImage2D from the context's own loader (glcontext), or None when the
+    context has no S3TC or its loader does not expose the function."""
+    if ctx in _UPLOAD_FNS:
+        return _UPLOAD_FNS[ctx]
     fn = None
-    try:
-        exts = ctx.extensions
-        if ("GL_EXT_texture_compression_s3tc" in exts or "GL_S3_s3tc" in exts):
-            addr = ctx.mglo._context.load_opengl_function("glCompressedTexImage2D")
-            if addr:
-                fn = ctypes.CFUNCTYPE(None, ctypes.c_uint, ctypes.c_int, ctypes.c_uint,
-                                      ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int,
-                                      ctypes.c_void_p)(addr)
-    except Exception:  # any loader without the hook falls back to decoding
-        fn = None
-    try:
-        ctx._vfx_cti2d = fn
-    except Exception:
-        pass
+    exts = ctx.extensions
+    loader = getattr(getattr(ctx, "mglo", None), "_context", None)
+    if (("GL_EXT_texture_compression_s3tc" in exts or "GL_S3_s3tc" in exts)
+            and hasattr(loader, "load_opengl_function")):
+        addr = loader.load_opengl_function("glCompressedTexImage2D")
+        if addr:
+            fn = ctypes.CFUNCTYPE(None, ctypes.c_uint, ctypes.c_int, ctypes.c_uint,
+                                  ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int,
+                                  ctypes.c_void_p)(addr)
+    _UPLOAD_FNS[ctx] = fn
     return fn
 
 

@@ -16,9 +16,19 @@ from __future__ import annotations
 
 import numpy as np
 
-from viewer.render.scene_input import (HIDDEN, LIGHTING_ON, NODRAW, MeshInstance, Overlays,
-                                       ParticleArrays, SceneInput, SceneLight, SphereOverlay,
-                                       frame_matrix)
+from viewer.render.scene_input import (
+    CLOAKED,
+    HIDDEN,
+    LIGHTING_ON,
+    NODRAW,
+    MeshInstance,
+    Overlays,
+    ParticleArrays,
+    SceneInput,
+    SceneLight,
+    SphereOverlay,
+    frame_matrix,
+)
 
 
 def _objects(world):
@@ -52,6 +62,8 @@ def _light(ls, owner: int) -> SceneLight:
 
 def object_meshes(obj, tex_velocity=None) -> list[MeshInstance]:
     hidden_obj = bool(int(obj.state) & (HIDDEN | NODRAW))
+    # runtime spec 3.5.3: part translucency is ignored entirely for a CLOAKED owner
+    cloaked = bool(int(obj.state) & CLOAKED)
     out = []
     for p in obj.parts:
         if not p.gfxobj_id:
@@ -63,11 +75,11 @@ def object_meshes(obj, tex_velocity=None) -> list[MeshInstance]:
         uv = (tv[2], tv[3]) if tv is not None else (0.0, 0.0)
         out.append(MeshInstance(
             int(p.gfxobj_id), frame_matrix(p.frame.origin, p.frame.orientation),
-            tuple(float(c) for c in p.gfxobj_scale), float(p.translucency),
+            tuple(float(c) for c in p.gfxobj_scale), 0.0 if cloaked else float(p.translucency),
             # the private material copy exists only off the defaults (runtime spec 10)
             None if lum == 0.0 else lum, None if dif == 1.0 else dif,
             (float(uv[0]), float(uv[1])), int(obj.id), int(p.index),
-            hidden_obj or bool(p.hidden)))
+            hidden_obj or (bool(p.hidden) and not cloaked)))
     return out
 
 
