@@ -99,3 +99,23 @@ def stop(logical):
 
 def callpes(did, pause):
     return CallPESHook(0, did, pause)
+
+
+def world(records: dict | None = None, seed: int = 0):
+    from viewer.sim.world import World
+    w = World(MemoryDB(records), seed=seed)
+    w.events = []
+    return w
+
+
+def run_frames(w, frames: int, fps: int = 30, start: int = 1):
+    """Tick the world on an fps clock for ``frames`` frames starting at frame ``start``."""
+    from fractions import Fraction
+    for k in range(start, start + frames):
+        w.tick(Fraction(k, fps))
+    return start + frames
+
+
+def events(w, kind: str, **match):
+    return [e for e in w.events if e["event"] == kind
+            and all(e.get(k) == v for k, v in match.items())]

@@ -29,7 +29,7 @@ def select_script(entries, intensity: float) -> int:
     if math.isnan(x):
         return NO_SCRIPT  # 0x00521A3B: unordered compare continues the loop -> none
     for entry in entries:
-        mod = float(entry.mod)
+        mod = as_f32(entry.mod)  # an f32 on disk
         if math.isnan(mod):
             continue  # unordered against a NaN threshold: no match either
         if x <= mod:  # equality matches (C3 set)

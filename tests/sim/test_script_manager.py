@@ -1,0 +1,86 @@
+"""ScriptManager: one serial FIFO per owner (seed 001 section 6, AddScriptInternal
+0x0051B310, NextHook 0x0051B3F0, UpdateScripts 0x0051B480)."""
+
+from sim_builders import script
+from viewer.dat.records.hooks import NoOpHook, SoundHook
+
+from viewer.sim.script_manager import ScriptManager
+
+
+def _sm():
+    fired = []
+    events = []
+    sm = ScriptManager(1, lambda h, did, i: fired.append((did, i, h)), events.append)
+    return sm, fired, events
+
+
+S1 = script(0x33000001, (0.0, SoundHook(0, 1)), (0.5, SoundHook(0, 2)), (0.25, SoundHook(0, 3)))
+S2 = script(0x33000002, (0.0, NoOpHook(0)), (0.1, NoOpHook(0)))
+
+
+def test_PhysicsScript_UnPack_0x005218B0_hooks_sorted_by_start_time_length_is_last():
+    assert [d.start_time for d in S1.script_data] == [0.0, 0.25, 0.5]
+    assert S1.length == 0.5
+
+
+def test_AddScriptInternal_0x0051B310_queued_script_starts_at_tail_start_plus_length():
+    sm, _, _ = _sm()
+    a = sm.add_script(S1, 0x33000001, 10.0)
+    b = sm.add_script(S2, 0x33000002, 10.2)
+    c = sm.add_script(S1, 0x33000001, 10.3)  # duplicates allowed
+    assert (a.start, b.start, c.start) == (10.0, 10.5, 10.6)
+    assert len(sm) == 3
+
+
+def test_UpdateScripts_0x0051B480_all_due_hooks_fire_in_one_update_in_order():
+    sm, fired, _ = _sm()
+    sm.add_script(S1, 0x33000001, 0.0)
+    sm.update_scripts(0.3)
+    assert [h.wave_id for _, _, h in fired] == [1, 3]
+    sm.update_scripts(0.5)
+    assert [h.wave_id for _, _, h in fired] == [1, 3, 2]
+    assert len(sm) == 0  # finished in the same update as its last hook
+
+
+def test_UpdateScripts_0x0051B480_long_frame_runs_queued_scripts_back_to_back():
+    sm, fired, events = _sm()
+    sm.add_script(S1, 0x33000001, 0.0)
+    sm.add_script(S2, 0x33000002, 0.0)
+    sm.update_scripts(0.55)
+    assert [(d, i) for d, i, _ in fired] == [(0x33000001, 0), (0x33000001, 1),
+                                             (0x33000001, 2), (0x33000002, 0)]
+    sm.update_scripts(0.6)
+    assert [(d, i) for d, i, _ in fired][-1] == (0x33000002, 1)
+    actions = [(e["action"], e["script"]) for e in events]
+    assert actions == [("queued", 0x33000001), ("queued", 0x33000002),
+                       ("started", 0x33000001), ("finished", 0x33000001),
+                       ("started", 0x33000002), ("finished", 0x33000002)]
+
+
+def test_UpdateScripts_0x0051B480_nothing_before_first_hook_time():
+    sm, fired, _ = _sm()
+    sm.add_script(script(0x33000003, (0.4, NoOpHook(0))), 0x33000003, 1.0)
+    sm.update_scripts(1.39)
+    assert fired == []
+    sm.update_scripts(1.4)
+    assert len(fired) == 1
+
+
+def test_ScriptManager_owners_are_independent():
+    a, fa, _ = _sm()
+    b, fb, _ = _sm()
+    a.add_script(S1, 0x33000001, 0.0)
+    b.add_script(S2, 0x33000002, 0.0)
+    a.update_scripts(0.0)
+    b.update_scripts(0.0)
+    assert [d for d, _, _ in fa] == [0x33000001]
+    assert [d for d, _, _ in fb] == [0x33000002]
+
+
+def test_AddScriptInternal_0x0051B310_empty_queue_starts_now_after_drain():
+    sm, fired, _ = _sm()
+    sm.add_script(S2, 0x33000002, 0.0)
+    sm.update_scripts(1.0)
+    assert len(sm) == 0
+    node = sm.add_script(S2, 0x33000002, 2.0)
+    assert node.start == 2.0
