@@ -5,8 +5,7 @@ from fractions import Fraction
 
 import pytest
 
-from viewer.sim.clock import (MAX_QUANTUM, MIN_QUANTUM, FrameClock, UseTimeGate,
-                              update_object_steps)
+from viewer.sim.clock import MAX_QUANTUM, MIN_QUANTUM, FrameClock, UseTimeGate, update_object_steps
 
 
 def _update_frames(fps, seconds=1):

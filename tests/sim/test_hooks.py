@@ -3,14 +3,29 @@ FPHook::Execute 0x0051BAA0, process_fp_hook 0x00513600, CallPES 0x00511AF0)."""
 
 import pytest
 import sim_builders as B
-from viewer.dat.records.hooks import (AnimationDoneHook, DefaultScriptHook,
-                                      DefaultScriptPartHook, DiffuseHook, DiffusePartHook,
-                                      EtherealHook, LuminousHook, LuminousPartHook, NoDrawHook,
-                                      ReplaceObjectHook, ScaleHook, SetLightHook, SetOmegaHook,
-                                      SoundHook, SoundTableHook, SoundTweakedHook,
-                                      TextureVelocityHook, TextureVelocityPartHook,
-                                      TransparentHook, TransparentPartHook)
 
+from viewer.dat.records.hooks import (
+    AnimationDoneHook,
+    DefaultScriptHook,
+    DefaultScriptPartHook,
+    DiffuseHook,
+    DiffusePartHook,
+    EtherealHook,
+    LuminousHook,
+    LuminousPartHook,
+    NoDrawHook,
+    ReplaceObjectHook,
+    ScaleHook,
+    SetLightHook,
+    SetOmegaHook,
+    SoundHook,
+    SoundTableHook,
+    SoundTweakedHook,
+    TextureVelocityHook,
+    TextureVelocityPartHook,
+    TransparentHook,
+    TransparentPartHook,
+)
 from viewer.sim import hooks as H
 from viewer.sim.frame import EPS
 from viewer.sim.state import PhysicsState as PS

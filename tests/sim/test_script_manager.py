@@ -2,8 +2,8 @@
 0x0051B310, NextHook 0x0051B3F0, UpdateScripts 0x0051B480)."""
 
 from sim_builders import script
-from viewer.dat.records.hooks import NoOpHook, SoundHook
 
+from viewer.dat.records.hooks import NoOpHook, SoundHook
 from viewer.sim.script_manager import ScriptManager
 
 
@@ -78,7 +78,7 @@ def test_ScriptManager_owners_are_independent():
 
 
 def test_AddScriptInternal_0x0051B310_empty_queue_starts_now_after_drain():
-    sm, fired, _ = _sm()
+    sm, _fired, _ = _sm()
     sm.add_script(S2, 0x33000002, 0.0)
     sm.update_scripts(1.0)
     assert len(sm) == 0

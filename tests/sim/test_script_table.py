@@ -58,8 +58,11 @@ def test_GetScript_intensity_is_compared_as_f32():
 
 
 def test_PhysicsScriptTable_UnPack_0x005220E0_duplicate_type_first_wins():
-    from viewer.dat.records.physics_script import (PhysicsScriptTable, PhysicsScriptTableData,
-                                                   ScriptAndModData)
+    from viewer.dat.records.physics_script import (
+        PhysicsScriptTable,
+        PhysicsScriptTableData,
+        ScriptAndModData,
+    )
     t = PhysicsScriptTable(1, (
         (LAUNCH, PhysicsScriptTableData((ScriptAndModData(1.0, 0x33000001),))),
         (LAUNCH, PhysicsScriptTableData((ScriptAndModData(1.0, 0x33000002),)))))

@@ -5,9 +5,10 @@ UpdatePositionInternal 0x00512C30)."""
 from fractions import Fraction
 
 import sim_builders as B
-from viewer.dat.records.hooks import NoOpHook, SoundHook
 
-from viewer.sim.state import DEFAULT_STATE, PhysicsState as PS
+from viewer.dat.records.hooks import NoOpHook, SoundHook
+from viewer.sim.state import DEFAULT_STATE
+from viewer.sim.state import PhysicsState as PS
 
 HIDE_S, UNHIDE_S, OTHER_S = 0x33000331, 0x3300032F, 0x33000500
 TABLE = 0x34000004
