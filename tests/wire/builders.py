@@ -46,7 +46,7 @@ def movement_body_bytes() -> bytes:
 
 
 def physics_desc(flags: int, *, state=0x00400C08, stamps=(1, 2, 3, 4, 5, 6, 7, 8, 9),
-                 zero=False) -> bytes:
+                 zero=False, setup=0x02000124) -> bytes:
     """All fields for ``flags`` in PhysicsDesc::UnPack order; ``zero`` writes present zeros."""
     z = 0 if zero else None
     out = u32(flags) + u32(state)
@@ -64,7 +64,7 @@ def physics_desc(flags: int, *, state=0x00400C08, stamps=(1, 2, 3, 4, 5, 6, 7, 8
     if flags & PD_PETABLE:
         out += u32(z if zero else 0x3400002B)
     if flags & PD_CSETUP:
-        out += u32(z if zero else 0x02000124)
+        out += u32(z if zero else setup)
     if flags & PD_PARENT:
         out += u32(0x50000001) + u32(1)
     if flags & PD_CHILDREN:

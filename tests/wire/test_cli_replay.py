@@ -73,12 +73,44 @@ def test_bad_capture_exits_1_with_one_line_naming_the_file(tmp_path, capsys):
     assert code == 1 and "bad.pcap" in err and len(err.strip().splitlines()) == 1
 
 
-def test_dat_mode_prints_the_scenario_timeline(tmp_path, capsys):
-    code, out, _ = run(capsys, CAPS / "enter-world.pcap", "--dat", tmp_path / "none.dat")
+def test_dat_option_keeps_the_message_lines(tmp_path, capsys):
+    _, plain, _ = run(capsys, CAPS / "enter-world.pcap", "--json")
+    code, with_dat, _ = run(capsys, CAPS / "enter-world.pcap", "--json", "--dat",
+                            tmp_path / "none.dat")
+    assert code == 0 and with_dat == plain
+
+
+def _synthetic_capture(tmp_path):
+    from tests.render import dat_fixture
+    from tests.wire.builders import create_object
+    from viewer.wire.descs import PD_CSETUP, PD_POSITION
+    guid = 0x80000042
+    create = create_object(guid, PD_CSETUP | PD_POSITION, setup=dat_fixture.SETUP,
+                           stamps=(0,) * 9)
+    f754 = (bytes.fromhex("54F70000") + guid.to_bytes(4, "little")
+            + dat_fixture.SCRIPT.to_bytes(4, "little"))
+    recs = [(10.0, ethernet(udp_ipv4(ac_packet([fragment(1, create)], seq=1), 9000, 5))),
+            (10.5, ethernet(udp_ipv4(ac_packet([fragment(2, f754)], seq=2), 9000, 5)))]
+    cap = tmp_path / "syn.pcap"
+    cap.write_bytes(pcap(recs))
+    return cap, dat_fixture.write(tmp_path / "fixture.dat"), guid
+
+
+def test_scenario_out_then_trace_drives_the_simulation(tmp_path, capsys):
+    cap, dat, guid = _synthetic_capture(tmp_path)
+    out_path = tmp_path / "scen.json"
+    code, _, _ = run(capsys, cap, "--scenario-out", out_path)
+    assert code == 0
+    scen = json.loads(out_path.read_text())
+    assert scen["events"][0]["create"]["setup"] == "0x02000100"
+    assert scen["events"][1] == {"t": 0.5, "object": guid, "play_script": "0x33000100"}
+    code, out, _ = run(capsys, cap, "--dat", dat, "--trace")
     assert code == 0
     lines = [json.loads(line) for line in out.splitlines()]
-    objects = [d["object"] for d in lines if isinstance(d.get("object"), dict)]
-    assert len(objects) == 136
+    scripts = [d for d in lines if d.get("event") == "script" and d.get("owner") == guid
+               and d.get("script") == "0x33000100"]
+    # t = 0: the Setup's default script at creation; t = 0.5: the captured F754
+    assert [d["t"] for d in scripts if d["action"] == "queued"] == [0.0, 0.5]
 
 
 def test_bad_guid_is_usage_error(capsys):

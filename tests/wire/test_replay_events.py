@@ -41,3 +41,26 @@ def test_guid_selection():
 def test_without_uncreated():
     r = replay_events(CAPS / "effects-burst.pcap", include_uncreated=False)
     assert r["objects"] == [] and r["events"] == []
+
+
+def test_capture_scenario_only_in_world_objects_and_loads_as_a_scenario():
+    from viewer.sim.scenario import Scenario
+    from viewer.wire.replay import capture_scenario, replay_events
+    r = replay_events(CAPS / "enter-world.pcap")
+    in_world = [o for o in r["objects"] if o["physics_desc"]["position"] is not None
+                and o["physics_desc"]["parent"] is None]
+    s = capture_scenario(CAPS / "enter-world.pcap")
+    creates = [e for e in s["events"] if "create" in e]
+    assert len(creates) == len(in_world) and 0 < len(creates) < 136
+    first = creates[0]["create"]
+    assert first["position"] == [0.0, 0.0, 0.0]
+    assert Scenario.from_json(s).events  # contract section 4 vocabulary only
+
+
+def test_heading_convention():
+    import math
+    from viewer.wire.replay import heading_deg
+    assert heading_deg((1.0, 0.0, 0.0, 0.0)) == 0.0
+    # rotation of +90 deg about Z (counter-clockwise) faces west: heading 270
+    h = math.sqrt(0.5)
+    assert heading_deg((h, 0.0, 0.0, h)) == 270.0

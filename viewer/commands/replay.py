@@ -1,9 +1,11 @@
 """``vfxviewer replay CAPTURE [--guid 0x...] [--dat DAT] [--json]`` (contract section 7).
 
 Prints one line per decoded message of the kinds in wire.md section 4, in capture time:
-JSON Lines with ``--json``, a readable line otherwise. With ``--dat`` the captured objects and
-effects are handed to the viewer's playback (``viewer.wire.replay.replay_events``) when that is
-available; without a GUI it prints the scenario events as JSON.
+JSON Lines with ``--json``, a readable line otherwise. The printed lines are the same with or
+without ``--dat``. With ``--dat`` the captured objects and effects also drive the simulation:
+``--gui`` plays them in the viewer, ``--trace`` runs them headless and prints the simulation's
+trace lines instead of the messages, and ``--scenario-out FILE`` saves them as a scenario
+(contract section 4) that ``vfxviewer open DAT --scenario FILE`` plays.
 """
 
 from __future__ import annotations
@@ -11,10 +13,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import tempfile
+from pathlib import Path
 
 from viewer.errors import WireError
 from viewer.wire.pipeline import ReplayStats, iter_messages
-from viewer.wire.replay import message_json, message_text, replay_events, wants
+from viewer.wire.replay import capture_scenario, message_json, message_text, wants
 
 
 def _int(text: str) -> int:
@@ -35,11 +39,29 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="also list messages outside the decoded set")
     parser.add_argument("--stats", action="store_true",
                         help="print transport and decode counters on stderr at the end")
+    parser.add_argument("--scenario-out", default=None, metavar="FILE",
+                        help="save the captured objects and effects as a scenario")
+    parser.add_argument("--trace", action="store_true",
+                        help="with --dat: run the scenario headless, print its trace lines")
+    parser.add_argument("--gui", action="store_true",
+                        help="with --dat: play the capture in the interactive viewer")
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.dat is not None:
-        return _run_playback(args)
+    if args.scenario_out or (args.dat is not None and (args.trace or args.gui)):
+        scenario = capture_scenario(args.capture, args.guid,
+                                    dat=[args.dat] if args.dat else None)
+        if args.scenario_out:
+            Path(args.scenario_out).write_text(json.dumps(scenario, indent=1) + "\n",
+                                               encoding="utf-8")
+        if args.dat is not None and args.gui:
+            return _gui(args, scenario)
+        if args.dat is not None and args.trace:
+            return _trace(args, scenario)
+    return _print_messages(args)
+
+
+def _print_messages(args: argparse.Namespace) -> int:
     stats = ReplayStats()
     out = sys.stdout
     for item in iter_messages(args.capture, stats):
@@ -60,16 +82,28 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _run_playback(args: argparse.Namespace) -> int:
-    timeline = replay_events(args.capture, args.guid)
-    try:  # the runtime/GUI side owns playback; until it exists, print the timeline
-        from viewer.commands.replay_playback import play  # type: ignore
-    except ModuleNotFoundError:
-        play = None
-    if play is not None:
-        return int(play(args, timeline) or 0)
-    for obj in timeline["objects"]:
-        print(json.dumps({"object": obj}, allow_nan=False))
-    for ev in timeline["events"]:
-        print(json.dumps(ev, allow_nan=False))
+def _trace(args: argparse.Namespace, scenario: dict) -> int:
+    from viewer.commands.trace import trace_lines
+    from viewer.dat.database import AssetDatabase
+    from viewer.sim.scenario import Scenario
+
+    sc = Scenario.from_json(scenario)
+    with AssetDatabase([args.dat]) as db:
+        trace_lines(sc, db)
+    sys.stdout.flush()
     return 0
+
+
+def _gui(args: argparse.Namespace, scenario: dict) -> int:
+    from viewer.commands import open_viewer
+
+    path = args.scenario_out
+    if path is None:
+        handle = tempfile.NamedTemporaryFile("w", suffix=".json", delete=False,
+                                             encoding="utf-8")
+        with handle:
+            json.dump(scenario, handle)
+        path = handle.name
+    parser = argparse.ArgumentParser()
+    open_viewer.add_arguments(parser)
+    return open_viewer.run(parser.parse_args([args.dat, "--scenario", path]))

@@ -233,3 +233,81 @@ def replay_events(path: str | Path, guid: int | None = None, *,
     events.sort(key=lambda e: e["t"])  # stable: same-time events keep dispatch order
     return {"objects": list(objects.values()), "events": events,
             "stats": {**stats.as_dict(), "smartbox": vars(box.stats)}}
+
+
+# ----------------------------------------------------------------------------------------
+# a contract-section-4 scenario the simulation can play
+
+
+def heading_deg(orientation) -> float:
+    """Heading of a Z-axis rotation quaternion (w, x, y, z): 0 = +Y, clockwise (wire.md
+    4.4.7 convention)."""
+    w, _x, _y, z = orientation
+    return round((-math.degrees(2.0 * math.atan2(z, w))) % 360.0, 4)
+
+
+def world_xyz(pos: Position) -> tuple[float, float, float]:
+    """Landblock-local origin to one continuous frame: X = lbx * 192 + x, Y = lby * 192 + y."""
+    lbx, lby = (pos.cell >> 24) & 0xFF, (pos.cell >> 16) & 0xFF
+    return (lbx * 192.0 + pos.origin[0], lby * 192.0 + pos.origin[1], pos.origin[2])
+
+
+def capture_scenario(path: str | Path, guid: int | None = None, *,
+                     dat: list[str] | None = None) -> dict:
+    """The capture as a scenario (contract section 4) for the simulation: every object
+    created in the capture (or only ``guid``) appears at its capture time with the Setup,
+    PhysicsScriptTable (``null`` when the PhysicsDesc has none: the network table replaces the
+    Setup's, seed 001 section 2), state, velocity and position of its CreateObject; its
+    accepted F754 / F755 / SetState events play at capture time, DeleteObject destroys it.
+    Positions are metres relative to the first placed object so the scene sits near the
+    origin. Objects never created in the capture (no Setup known) are left out, and so are
+    objects that never enter the world: retail calls ``enter_world`` only for a PhysicsDesc
+    with a position cell and no parent (SmartBox::HandleCreateObject 0x00454C80); contained
+    and wielded items are not drawn in the world (parenting is not expressed here yet)."""
+    timeline = replay_events(path, guid, include_uncreated=False)
+    anchor = None
+    creates: dict[int, dict] = {}
+    for obj in timeline["objects"]:
+        pd = obj["physics_desc"]
+        if (obj["setup"] is None or pd["position"] is None or pd["parent"] is not None
+                or int(pd["position"]["cell"], 16) == 0):
+            continue
+        spec = {"id": obj["id"], "setup": obj["setup"], "table": obj["table"],
+                "state": obj["state"], "guid": obj["guid"], "name": obj["name"]}
+        p = pd["position"]
+        pos = Position(int(p["cell"], 16), tuple(p["origin"]), tuple(p["orientation"]))
+        xyz = world_xyz(pos)
+        if anchor is None:
+            anchor = xyz
+        spec["position"] = [round(a - b, 4) for a, b in zip(xyz, anchor)]
+        spec["heading_deg"] = heading_deg(pos.orientation)
+        if pd["velocity"] is not None:
+            spec["velocity"] = pd["velocity"]
+        if pd["scale"] is not None:
+            spec["scale"] = pd["scale"]
+        if pd["default_script"] is not None:
+            spec["default_script"] = pd["default_script"]
+            spec["default_intensity"] = (pd["default_script_intensity"]
+                                         if pd["default_script_intensity"] is not None else 0.0)
+        creates[obj["id"]] = spec
+    events: list[dict] = []
+    live: set[int] = set()
+    for ev in timeline["events"]:
+        oid = ev["object"]
+        if oid not in creates:
+            continue
+        base = {"t": ev["t"], "object": oid}
+        if "create" in ev:
+            if oid in live:  # a new generation replaces the old one
+                events.append({**base, "destroy": True})
+            live.add(oid)
+            events.append({**base, "create": creates[oid]})
+        elif "delete" in ev:
+            if oid in live:
+                live.discard(oid)
+                events.append({**base, "destroy": True})
+        elif oid in live and ("play" in ev or "play_script" in ev or "set_state" in ev):
+            events.append(dict(ev))
+    last = max((e["t"] for e in events), default=0.0)
+    return {"dat": list(dat or []), "seed": 0, "fps": 60, "seconds": round(last + 2.0, 3),
+            "objects": [], "events": events, "capture": str(path)}
