@@ -20,12 +20,10 @@ from viewer.sim.animation.commands import CATALOGS, resolve_command
 from viewer.sim.clock import FrameClock, as_time
 from viewer.sim.script_table import play_script_number
 from viewer.sim.state import parse_state, state_hex
-from viewer.sim.collision import world_from_scenario
-from viewer.sim.projectile import LaunchSpec, ProjectileHarness
 from viewer.sim.world import World
 
 EVENT_KINDS = ("play_script", "play", "set_state", "motion", "create", "destroy",
-               "set_velocity", "set_hidden", "launch")
+               "set_velocity", "set_hidden")
 
 
 def _did(value, what: str, file=None) -> int:
@@ -252,11 +250,6 @@ def _parse_event(e, i: int, file) -> ScenarioEvent:
                     intensity = parse_float(e.get("speed", 1.0))
                 elif kind == "set_velocity":
                     value = _vec3(value, f"events[{i}].set_velocity", file)
-                elif kind == "launch":  # [physics] viewer/sim/projectile.py
-                    try:
-                        value = LaunchSpec.parse(value, e.get("intensity"))
-                    except ScenarioError as err:
-                        raise ScenarioError(f"events[{i}].{err.message}", file=file) from None
             except ValueError as err:
                 raise ScenarioError(f"events[{i}].{kind}: {err}", file=file) from None
             return ScenarioEvent(t, obj, kind, value, intensity, dict(e))
@@ -274,10 +267,6 @@ class ScenarioRunner:
         self._events = sorted(enumerate(scenario.events), key=lambda ie: (ie[1].t, ie[0]))
         self._next_event = 0
         self._started = False
-        # [physics] the scenario's collision shapes and the projectile launch harness
-        self.world.collision.shapes = world_from_scenario(
-            scenario.world, file=str(scenario.path) if scenario.path else None).shapes
-        self.harness = ProjectileHarness(self.world)
 
     @property
     def time(self) -> float:
@@ -327,8 +316,6 @@ class ScenarioRunner:
             w.remove_object(obj.id)
         elif ev.kind == "set_velocity":
             w.set_velocity(obj, ev.value)
-        elif ev.kind == "launch":
-            self.harness.launch(obj, ev.value)
         elif ev.kind == "set_hidden":
             w.set_hidden(obj, bool(ev.value))
 
@@ -350,7 +337,6 @@ class ScenarioRunner:
                 break
             self._next_event += 1
             self._apply(ev)
-        self.harness.step(now)  # [physics] server messages due (impact answer, delete)
         return self.world.tick(now)
 
     def run(self, seconds: float | None = None) -> None:
