@@ -418,3 +418,44 @@ def test_nan_and_inf_floats_survive_decoding():
     data = struct.pack("<II3f", 0x1, 0, float("nan"), float("inf"), float("-inf"))
     s = R.decode(0x08000001, data)
     assert math.isnan(s.translucency) and s.luminosity == math.inf
+
+
+def _ps(s: bytes) -> bytes:
+    raw = struct.pack("<H", len(s)) + s
+    return raw + b"\0" * ((-len(raw)) & 3)          # PString16 then align4
+
+
+def test_Region_hand_built_sky_desc():
+    b = struct.pack("<III", 0x13000000, 1, 3)                       # +0 id, number, version
+    b += _ps(b"Test")                                               # +12: 2 + 4 + pad 2
+    assert len(b) == 20
+    b += struct.pack("<iifiifff", 255, 255, 24.0, 192, 8, 200.0, 1000.0, 5.0)
+    b += struct.pack("<256f", *range(256))                          # +20 LandDefs (1056)
+    assert len(b) == 1076
+    b += struct.pack("<dIfI", 0.5, 10, 7620.0, 360) + _ps(b"PY")    # +1076 GameTime head (20)
+    b += struct.pack("<I", 1) + struct.pack("<fI", 0.25, 1) + _ps(b"Dawn")   # TimeOfDay
+    b += struct.pack("<I", 1) + _ps(b"Mo")                          # days of week
+    b += struct.pack("<I", 1) + struct.pack("<I", 0) + _ps(b"W")    # seasons
+    assert len(b) == 1140
+    b += struct.pack("<I", 0x10 | 0x2)                              # +1140 parts_mask
+    b += struct.pack("<dd", 0.1, 0.01) + struct.pack("<I", 1)       # +1144 SkyDesc
+    b += struct.pack("<f", 1.0) + _ps(b"Sun")                       # +1164 DayGroup
+    b += struct.pack("<I", 1) + struct.pack("<6fIII", 0, 1, 0, 360, 0, 0.5,
+                                            0x01000F00, 0x33000001, 7)   # +1180 SkyObject (36)
+    b += struct.pack("<I", 1)                                       # +1216 1 SkyTimeOfDay (44)
+    b += struct.pack("<4fIfIffII", 0, 0.5, 90, 45, 0xFFFFFFFF, 0.3, 0xFF808080, 50, 300,
+                     0xFF404040, 1)
+    b += struct.pack("<I", 1) + struct.pack("<II4f", 0, 0x01000F02, 0, 0.5, 1, 1)
+    assert len(b) == 1292
+    b += b"SCENE..."                                                # undecoded remainder
+    r = R.decode(0x13000000, b)
+    assert (r.version, r.name, r.parts_mask) == (3, "Test", 0x12)
+    assert r.land_defs.land_height_table[255] == 255.0
+    assert r.game_time.times_of_day[0] == R.region.TimeOfDay(0.25, True, "Dawn")
+    assert r.game_time.seasons[0].name == "W"
+    obj = r.sky_desc.day_groups[0].sky_objects[0]
+    assert (obj.default_gfx_object_id, obj.default_pes_object_id, obj.properties) == (
+        0x01000F00, 0x33000001, 7)
+    assert r.sky_desc.day_groups[0].sky_time[0].sky_obj_replace[0].transparent == 0.5
+    assert r.tail == b"SCENE..."
+    assert R.encode(r) == b
