@@ -14,9 +14,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from viewer.wire.pipeline import ReplayStats, iter_messages  # noqa: E402
-from viewer.wire.replay import message_json  # noqa: E402
-from viewer.wire.smartbox import SmartBox  # noqa: E402
+from viewer.wire.pipeline import ReplayStats, iter_messages
+from viewer.wire.replay import message_json
+from viewer.wire.smartbox import SmartBox
 
 
 def main() -> int:

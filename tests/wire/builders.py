@@ -8,11 +8,26 @@ from __future__ import annotations
 
 import struct
 
-from viewer.wire.descs import (PD_ACCELERATION, PD_ANIMFRAME_ID, PD_CHILDREN, PD_CSETUP,
-                               PD_DEFAULT_SCRIPT, PD_DEFAULT_SCRIPT_INTENSITY, PD_ELASTICITY,
-                               PD_FRICTION, PD_MOVEMENT, PD_MTABLE, PD_OBJSCALE, PD_OMEGA,
-                               PD_PARENT, PD_PETABLE, PD_POSITION, PD_STABLE, PD_TRANSLUCENCY,
-                               PD_VELOCITY)
+from viewer.wire.descs import (
+    PD_ACCELERATION,
+    PD_ANIMFRAME_ID,
+    PD_CHILDREN,
+    PD_CSETUP,
+    PD_DEFAULT_SCRIPT,
+    PD_DEFAULT_SCRIPT_INTENSITY,
+    PD_ELASTICITY,
+    PD_FRICTION,
+    PD_MOVEMENT,
+    PD_MTABLE,
+    PD_OBJSCALE,
+    PD_OMEGA,
+    PD_PARENT,
+    PD_PETABLE,
+    PD_POSITION,
+    PD_STABLE,
+    PD_TRANSLUCENCY,
+    PD_VELOCITY,
+)
 
 
 def u8(v): return struct.pack("<B", v)

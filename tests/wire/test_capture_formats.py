@@ -6,7 +6,7 @@ import struct
 
 import pytest
 
-from tests.wire.pcapgen import (ac_packet, ethernet, fragment, pcap, pcapng, udp_ipv4)
+from tests.wire.pcapgen import ac_packet, ethernet, fragment, pcap, pcapng, udp_ipv4
 from viewer.errors import WireError
 from viewer.wire.capture import CaptureStats, direction, locate_udp, read_capture
 from viewer.wire.pipeline import decode_capture
@@ -33,7 +33,7 @@ def write(tmp_path, name, data) -> str:
 def test_classic_pcap_either_byte_order_micro_or_nano(tmp_path, big, nano):
     data = pcap([(100.25, ethernet(_s2c(_one_f755_packet(1)))),
                  (101.5, ethernet(_s2c(_one_f755_packet(2))))], big=big, nano=nano)
-    items, stats = decode_capture(write(tmp_path, "a.pcap", data))
+    items, _ = decode_capture(write(tmp_path, "a.pcap", data))
     assert [round(i.t, 6) for i in items] == [0.0, 1.25]
     assert items[0].message.guid == 0x50000042 and items[0].dir == "s2c"
 
@@ -49,7 +49,7 @@ def test_classic_pcap_either_byte_order_micro_or_nano(tmp_path, big, nano):
 ])
 def test_every_link_type_of_the_spec(tmp_path, linktype, frame):
     data = pcap([(1.0, frame(_s2c(_one_f755_packet())))], linktype=linktype)
-    items, stats = decode_capture(write(tmp_path, "l.pcap", data))
+    items, _ = decode_capture(write(tmp_path, "l.pcap", data))
     assert len(items) == 1 and items[0].message.script_type == 0x37
 
 

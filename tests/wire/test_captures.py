@@ -11,7 +11,7 @@ import struct
 import pytest
 
 from viewer.wire.capture import CaptureStats, direction, locate_udp, read_capture
-from viewer.wire.messages import (CreateObject, PlayerCreate, PlayScriptType, UpdateMotion)
+from viewer.wire.messages import CreateObject, PlayerCreate, PlayScriptType, UpdateMotion
 from viewer.wire.pipeline import decode_capture
 from viewer.wire.transport import parse_packet
 
@@ -30,7 +30,7 @@ def _duration(path) -> float:
 
 
 def test_effects_burst_counts_from_README(captures):
-    items, stats, _ = captures["effects-burst"]
+    _, stats, _ = captures["effects-burst"]
     assert stats.capture.records == 632
     d = stats.decoded
     assert d[0xF755] == 515 and d[0xF74C] == 12 and d[0xF625] == 60
@@ -41,7 +41,7 @@ def test_effects_burst_counts_from_README(captures):
 
 
 def test_enter_world_counts_from_README(captures):
-    items, stats, _ = captures["enter-world"]
+    _, stats, _ = captures["enter-world"]
     assert stats.capture.records == 89
     d = stats.decoded
     assert d[0xF745] == 136 and d[0xF746] == 1 and d[0xF74B] >= 1 and d[0xF74C] >= 1

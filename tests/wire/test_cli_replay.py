@@ -33,7 +33,7 @@ def test_json_lines_have_t_opcode_dir_and_fields(capsys):
 
 
 def test_json_CreateObject_fields(capsys):
-    code, out, _ = run(capsys, CAPS / "enter-world.pcap", "--json", "--guid", "0x80103CDB")
+    _, out, _ = run(capsys, CAPS / "enter-world.pcap", "--json", "--guid", "0x80103CDB")
     lines = [json.loads(line) for line in out.splitlines()]
     (create,) = [d for d in lines if d["opcode"] == "0xF745"]
     assert create["physics"]["setup"] == "0x02000B77"

@@ -9,15 +9,27 @@ MoveToStatePack::Pack 0x005168F0 (trailing contact | longjump byte, align4), Jum
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from viewer.wire.client import (AUTONOMOUS_POSITION, JUMP, MOVE_TO_STATE, game_action,
-                                pack_autonomous_position, pack_jump, pack_move_to_state,
-                                pack_position)
+from viewer.wire.client import (
+    AUTONOMOUS_POSITION,
+    JUMP,
+    MOVE_TO_STATE,
+    game_action,
+    pack_autonomous_position,
+    pack_jump,
+    pack_move_to_state,
+    pack_position,
+)
 from viewer.wire.descs import Position
 from viewer.wire.messages import AutonomousPosition, Jump, MoveToState, decode_message
-from viewer.wire.motion import (ActionNode, RawMotionState, pack_raw_motion_state,
-                                raw_motion_state_flags)
+from viewer.wire.motion import (
+    ActionNode,
+    RawMotionState,
+    pack_raw_motion_state,
+    raw_motion_state_flags,
+)
 from viewer.wire.reader import Writer
 
 H = bytes.fromhex

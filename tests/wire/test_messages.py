@@ -6,17 +6,49 @@ import math
 
 import pytest
 
-from tests.wire.builders import (create_object, empty_objdesc, physics_desc, stamp_pair, u8,
-                                 u16, u32, weenie_desc)
+from tests.wire.builders import (
+    create_object,
+    empty_objdesc,
+    stamp_pair,
+    u8,
+    u16,
+    u32,
+    weenie_desc,
+)
 from viewer.errors import WireError
-from viewer.wire.descs import (PD_ACCELERATION, PD_ANIMFRAME_ID, PD_CHILDREN, PD_CSETUP,
-                               PD_DEFAULT_SCRIPT, PD_DEFAULT_SCRIPT_INTENSITY, PD_ELASTICITY,
-                               PD_FRICTION, PD_MOVEMENT, PD_MTABLE, PD_OBJSCALE, PD_OMEGA,
-                               PD_PARENT, PD_PETABLE, PD_POSITION, PD_STABLE, PD_TRANSLUCENCY,
-                               PD_VELOCITY)
-from viewer.wire.messages import (CreateObject, DeleteObject, ObjDescEvent, PickupEvent,
-                                  PlayScriptId, PlayScriptType, SetState, UpdateMotion,
-                                  UpdatePosition, decode_message, effective_opcode)
+from viewer.wire.descs import (
+    PD_ACCELERATION,
+    PD_ANIMFRAME_ID,
+    PD_CHILDREN,
+    PD_CSETUP,
+    PD_DEFAULT_SCRIPT,
+    PD_DEFAULT_SCRIPT_INTENSITY,
+    PD_ELASTICITY,
+    PD_FRICTION,
+    PD_MOVEMENT,
+    PD_MTABLE,
+    PD_OBJSCALE,
+    PD_OMEGA,
+    PD_PARENT,
+    PD_PETABLE,
+    PD_POSITION,
+    PD_STABLE,
+    PD_TRANSLUCENCY,
+    PD_VELOCITY,
+)
+from viewer.wire.messages import (
+    CreateObject,
+    DeleteObject,
+    ObjDescEvent,
+    PickupEvent,
+    PlayScriptId,
+    PlayScriptType,
+    SetState,
+    UpdateMotion,
+    UpdatePosition,
+    decode_message,
+    effective_opcode,
+)
 
 ALL_FLAGS = (PD_MOVEMENT | PD_POSITION | PD_MTABLE | PD_STABLE | PD_PETABLE | PD_CSETUP
              | PD_PARENT | PD_CHILDREN | PD_OBJSCALE | PD_FRICTION | PD_ELASTICITY
@@ -157,7 +189,7 @@ def test_PhysicsDesc_animframe_when_no_movement():
 def _gated_cursors(flags: int) -> list[int]:
     """Every prefix length of a CreateObject with ``flags``, stopping inside each field."""
     full = create_object(0x80000001, flags)
-    return list(range(0, len(full)))
+    return list(range(len(full)))
 
 
 @pytest.mark.parametrize("flags", [ALL_FLAGS, ALL_FLAGS & ~PD_MOVEMENT | PD_ANIMFRAME_ID,

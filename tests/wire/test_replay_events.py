@@ -59,6 +59,7 @@ def test_capture_scenario_only_in_world_objects_and_loads_as_a_scenario():
 
 def test_heading_convention():
     import math
+
     from viewer.wire.replay import heading_deg
     assert heading_deg((1.0, 0.0, 0.0, 0.0)) == 0.0
     # rotation of +90 deg about Z (counter-clockwise) faces west: heading 270

@@ -5,15 +5,27 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.wire.builders import create_object
-from viewer.wire.descs import (INSTANCE_TS, PD_CSETUP, PD_PETABLE, PD_POSITION, POSITION_TS,
-                               Position)
-from viewer.wire.messages import (CreateObject, DeleteObject, ObjDescEvent, ParentEvent,
-                                  PickupEvent, PlayerCreate, PlayerTeleport, PlayScriptId,
-                                  PlayScriptType, SetState, UpdateMotion, UpdatePosition,
-                                  VectorUpdate, decode_message)
+from viewer.wire.descs import INSTANCE_TS, PD_CSETUP, PD_PETABLE, PD_POSITION, POSITION_TS, Position
+from viewer.wire.messages import (
+    CreateObject,
+    DeleteObject,
+    ObjDescEvent,
+    ParentEvent,
+    PickupEvent,
+    PlayerCreate,
+    PlayerTeleport,
+    PlayScriptId,
+    PlayScriptType,
+    SetState,
+    UpdateMotion,
+    UpdatePosition,
+    VectorUpdate,
+    decode_message,
+)
 from viewer.wire.motion import MovementBody
 from viewer.wire.smartbox import SmartBox, is_newer
 

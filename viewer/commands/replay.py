@@ -99,9 +99,8 @@ def _gui(args: argparse.Namespace, scenario: dict) -> int:
 
     path = args.scenario_out
     if path is None:
-        handle = tempfile.NamedTemporaryFile("w", suffix=".json", delete=False,
-                                             encoding="utf-8")
-        with handle:
+        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False,
+                                         encoding="utf-8") as handle:
             json.dump(scenario, handle)
         path = handle.name
     parser = argparse.ArgumentParser()

@@ -12,9 +12,9 @@ there and is counted in :class:`CaptureStats` (``truncated_records``).
 from __future__ import annotations
 
 import struct
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
 
 import dpkt
 
@@ -162,12 +162,11 @@ def _read_pcapng(path: Path, data: bytes, stats: CaptureStats) -> Iterator[Recor
                     stats.unsupported_link += 1
             else:
                 stats.truncated_records += 1
-        elif btype == 3:  # Simple Packet Block: interface 0, no timestamp
-            if len(body) >= 4 and interfaces:
-                orig_len = struct.unpack_from(endian + "I", body, 0)[0]
-                pkt = body[4:4 + min(orig_len, blen - 16)]
-                stats.records += 1
-                yield Record(0.0, interfaces[0][0], bytes(pkt))
+        elif btype == 3 and len(body) >= 4 and interfaces:  # Simple Packet Block, iface 0
+            orig_len = struct.unpack_from(endian + "I", body, 0)[0]
+            pkt = body[4:4 + min(orig_len, blen - 16)]
+            stats.records += 1
+            yield Record(0.0, interfaces[0][0], bytes(pkt))  # no timestamp in an SPB
         pos += blen
     if pos != end:
         stats.truncated_records += 1
@@ -249,7 +248,6 @@ def locate_udp(record: Record, stats: CaptureStats | None = None) -> Datagram | 
 def _miss(stats: CaptureStats | None, counter: str) -> None:
     if stats is not None:
         setattr(stats, counter, getattr(stats, counter) + 1)
-    return None
 
 
 def direction(dgram: Datagram, ports: range = AC_PORTS) -> str | None:

@@ -54,7 +54,7 @@ class Position:
     orientation: tuple[float, float, float, float]
 
     @classmethod
-    def read(cls, r: Reader) -> "Position":
+    def read(cls, r: Reader) -> Position:
         v = r.position()
         return cls(v[0], v[1:4], v[4:8])
 

@@ -12,10 +12,21 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from viewer.errors import WireError
-from viewer.wire.descs import (ObjDesc, PhysicsDesc, Position, WeenieDesc, read_objdesc,
-                               read_physics_desc, read_weenie_desc)
-from viewer.wire.motion import (MovementBody, RawMotionState, read_movement_body,
-                                read_raw_motion_state)
+from viewer.wire.descs import (
+    ObjDesc,
+    PhysicsDesc,
+    Position,
+    WeenieDesc,
+    read_objdesc,
+    read_physics_desc,
+    read_weenie_desc,
+)
+from viewer.wire.motion import (
+    MovementBody,
+    RawMotionState,
+    read_movement_body,
+    read_raw_motion_state,
+)
 from viewer.wire.reader import Reader, f32_from_bits
 
 GAME_EVENT = 0xF7B0

@@ -9,9 +9,9 @@ per opcode and skipped, never the rest of its packet (wire.md 6, robustness).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
 
 from viewer.errors import WireError
 from viewer.wire.capture import AC_PORTS, CaptureStats, direction, locate_udp, read_capture

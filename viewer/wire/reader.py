@@ -36,7 +36,7 @@ def f32_from_bits(bits: int) -> float:
 class Reader:
     """Cursor over one message (or one sub-buffer, when ``base`` says where it starts)."""
 
-    __slots__ = ("data", "pos", "end", "base", "what")
+    __slots__ = ("base", "data", "end", "pos", "what")
 
     def __init__(self, data: bytes, pos: int = 0, end: int | None = None, *, base: int = 0,
                  what: str = "message") -> None:
@@ -144,7 +144,7 @@ class Reader:
 class Writer:
     """Little-endian builder; ``align4`` pads with zero bytes from the message start."""
 
-    __slots__ = ("buf", "base")
+    __slots__ = ("base", "buf")
 
     def __init__(self, base: int = 0) -> None:
         self.buf = bytearray()

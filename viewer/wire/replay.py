@@ -18,8 +18,14 @@ from pathlib import Path
 import numpy as np
 
 from viewer.wire.descs import PhysicsDesc, Position
-from viewer.wire.messages import (CreateObject, Message, PlayerCreate, PlayScriptId,
-                                  PlayScriptType, SetState)
+from viewer.wire.messages import (
+    CreateObject,
+    Message,
+    PlayerCreate,
+    PlayScriptId,
+    PlayScriptType,
+    SetState,
+)
 from viewer.wire.pipeline import Decoded, ReplayStats, iter_messages
 from viewer.wire.smartbox import Apply, SmartBox
 

@@ -19,13 +19,35 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
-from viewer.wire.descs import (FORCE_POSITION_TS, INSTANCE_TS, MOVEMENT_TS, OBJDESC_TS,
-                               POSITION_TS, SERVER_CONTROLLED_MOVE_TS, STATE_TS, TELEPORT_TS,
-                               VECTOR_TS, Position)
-from viewer.wire.messages import (CreateObject, DeleteObject, Message, ObjDescEvent,
-                                  ParentEvent, PickupEvent, PlayerCreate, PlayerTeleport,
-                                  PlayScriptId, PlayScriptType, SetState, SoundEvent,
-                                  UpdateMotion, UpdatePosition, VectorUpdate)
+from viewer.wire.descs import (
+    FORCE_POSITION_TS,
+    INSTANCE_TS,
+    MOVEMENT_TS,
+    OBJDESC_TS,
+    POSITION_TS,
+    SERVER_CONTROLLED_MOVE_TS,
+    STATE_TS,
+    TELEPORT_TS,
+    VECTOR_TS,
+    Position,
+)
+from viewer.wire.messages import (
+    CreateObject,
+    DeleteObject,
+    Message,
+    ObjDescEvent,
+    ParentEvent,
+    PickupEvent,
+    PlayerCreate,
+    PlayerTeleport,
+    PlayScriptId,
+    PlayScriptType,
+    SetState,
+    SoundEvent,
+    UpdateMotion,
+    UpdatePosition,
+    VectorUpdate,
+)
 from viewer.wire.motion import MovementBody
 
 

@@ -168,7 +168,7 @@ class RawMessage:
 
 
 class _Pending:
-    __slots__ = ("count", "parts", "t_first", "t_last", "queue")
+    __slots__ = ("count", "parts", "queue", "t_first", "t_last")
 
     def __init__(self, count: int, t: float, queue: int) -> None:
         self.count = count
