@@ -851,16 +851,24 @@ class Impact:
 
 # -- the world ----------------------------------------------------------------------------------
 class CollisionWorld:
-    def __init__(self, shapes: Sequence[Shape] = (), options: AdjustOptions | None = None):
+    """The scenario's world shapes, plus (through ``object_source``) the other live objects
+    whose Setups have spheres."""
+
+    def __init__(self, shapes: Sequence[Shape] = (), options: AdjustOptions | None = None,
+                 object_source=None):
         self.shapes = list(shapes)
         self.options = options or AdjustOptions()
+        self.object_source = object_source
 
     def transition(self, body: ph.PhysicsBody, old: Frame, new: Frame,
                    extra: Sequence[Shape] = ()) -> CTransition | None:
         """CPhysicsObj::transition 0x00512DC0: the sweep, or None when it fails."""
         if not body.spheres:
             return None
-        shapes = sorted(list(self.shapes) + list(extra), key=lambda s: not s.is_environment)
+        extra = list(extra)
+        if self.object_source is not None:
+            extra += self.object_source(body)
+        shapes = sorted(list(self.shapes) + extra, key=lambda s: not s.is_environment)
         tr = CTransition(body, old, new, shapes, self.options)
         return tr if tr.find_transitional_position() else None
 
@@ -964,6 +972,24 @@ class CollisionWorld:
 
 
 EMPTY_WORLD = CollisionWorld()
+
+
+def object_shapes(objects, mover) -> list[Shape]:
+    """Every other top-level object's Setup spheres, scaled and placed by its frame, as
+    collision targets (the mover's own shadow is skipped)."""
+    out: list[Shape] = []
+    for obj in objects:
+        if obj is mover or getattr(obj, "parent", None) is not None:
+            continue
+        spheres = getattr(obj, "spheres", ())
+        if not spheres:
+            continue
+        desc = ObjectDesc(obj.id, int(obj.state), bool(getattr(obj, "has_weenie", False)),
+                          bool(getattr(obj, "is_creature", False)))
+        for c, r in spheres:
+            center = obj.frame.local_to_global(vec_scale(c, obj.scale))
+            out.append(SphereShape(center, r * obj.scale, desc, -1))
+    return out
 
 
 # -- scenario "world" -----------------------------------------------------------------------------

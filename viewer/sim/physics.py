@@ -268,35 +268,48 @@ def update_object_internal(body: PhysicsBody, quantum: float,
     ``root_offset`` is the animation root-motion frame (identity for projectiles). Objects
     without Setup spheres never translate through this path (seed 001 section 10).
     """
-    result = StepResult()
     if not body.transient_state & ACTIVE:
-        return result
+        return StepResult()
     candidate = body.frame.combine(root_offset) if root_offset is not None else body.frame
     if not body.state & HIDDEN:
         candidate = update_physics_internal(body, quantum, candidate)
-    old = body.frame
     if body.spheres:
-        if origins_equal(candidate.origin, old.origin):
-            body.frame = candidate.with_origin(old.origin)
-            body.cached_velocity = ZERO
-            return result
-        candidate = align_frame(body, old.origin, candidate)
-        if world is None:
-            from viewer.sim.collision import EMPTY_WORLD   # empty space: nothing to hit
-            world = EMPTY_WORLD
-        tr = world.transition(body, old, candidate)
-        if tr is not None:
-            body.cached_velocity = vec_scale(vec_sub(tr.sphere_path.curr_pos.origin,
-                                                     old.origin), 1.0 / quantum)
-            result.impacts = world.set_position_internal(body, tr, quantum)
-        else:
-            # transition failed: new rotation, old origin, nothing else committed
-            body.frame = candidate.with_origin(old.origin)
-            body.cached_velocity = ZERO
-            result.transition_ok = False
-    else:
-        if not body.has_movement_manager and body.transient_state & ON_WALKABLE:
-            body.transient_state &= ~ACTIVE
+        return commit_with_spheres(body, candidate, quantum, world)
+    commit_without_spheres(body, candidate)
+    return StepResult()
+
+
+def commit_without_spheres(body, candidate: Frame) -> None:
+    """No spheres, no transition: the OLD origin with the new rotation."""
+    if not body.has_movement_manager and body.transient_state & ON_WALKABLE:
+        body.transient_state &= ~ACTIVE
+    body.frame = candidate.with_origin(body.frame.origin)
+    body.cached_velocity = ZERO
+
+
+def commit_with_spheres(body, candidate: Frame, quantum: float,
+                        world: Transitioner | None = None) -> StepResult:
+    """UpdateObjectInternal's sphere branch: an unmoved origin commits the rotation only;
+    otherwise AlignPath / Sledding heading, the transition, and SetPositionInternal on
+    success (the caller republishes parts from ``body.frame``)."""
+    result = StepResult()
+    old = body.frame
+    if origins_equal(candidate.origin, old.origin):
         body.frame = candidate.with_origin(old.origin)
         body.cached_velocity = ZERO
+        return result
+    candidate = align_frame(body, old.origin, candidate)
+    if world is None:
+        from viewer.sim.collision import EMPTY_WORLD   # empty space: nothing to hit
+        world = EMPTY_WORLD
+    tr = world.transition(body, old, candidate)
+    if tr is not None:
+        body.cached_velocity = vec_scale(vec_sub(tr.sphere_path.curr_pos.origin, old.origin),
+                                         1.0 / quantum)
+        result.impacts = world.set_position_internal(body, tr, quantum)
+    else:
+        # transition failed: new rotation, old origin, nothing else committed
+        body.frame = candidate.with_origin(old.origin)
+        body.cached_velocity = ZERO
+        result.transition_ok = False
     return result

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from viewer.sim.frame import Frame
+from viewer.sim.physics import sphere_list
 from viewer.sim.state import DEFAULT_STATE, PhysicsState, TransientState
 
 
@@ -126,6 +127,18 @@ class PhysicsObj:
         self.update_time = Fraction(0)
         self.in_cell = True
         self.cached_velocity = (0.0, 0.0, 0.0)
+        # [physics] contact and collision facts used by viewer/sim/physics.py, collision.py
+        self.friction = 0.95
+        self.elasticity = 0.05
+        self.contact_plane = ((0.0, 0.0, 0.0), 0.0)
+        self.sliding_normal = (0.0, 0.0, 0.0)
+        self.colliding_with_environment = False
+        self.jumped_this_frame = False
+        self.target_id = 0
+        self.has_weenie = False
+        self.is_creature = False
+        self.free_rotate = False
+        self.spheres = sphere_list(getattr(setup, "spheres", ()) or ())
         self.placement_frames: list[Frame] | None = None
         self.parts: list[PartState] = []
         if setup is not None:
@@ -150,6 +163,10 @@ class PhysicsObj:
     @property
     def active(self) -> bool:
         return bool(self.transient_state & TransientState.Active)
+
+    @property
+    def has_movement_manager(self) -> bool:
+        return self.motion is not None
 
     @property
     def num_parts(self) -> int:

@@ -91,7 +91,8 @@ def compose(object_frame: Frame, anim_frames: Sequence | None, num_parts: int, s
 
 
 def holding_location(setup, location: int):
-    """CSetup::GetHoldingLocation: (part_index, offset frame) of a ParentLocation, or None."""
+    """CSetup::GetHoldingLocation 0x005213F0: (part_index, offset frame) of a ParentLocation,
+    or None."""
     for key, loc in setup.holding_locations:
         if int(key) == int(location):
             return loc.part_id, as_frame(loc.frame)

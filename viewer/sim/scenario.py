@@ -20,10 +20,12 @@ from viewer.sim.animation.commands import CATALOGS, resolve_command
 from viewer.sim.clock import FrameClock, as_time
 from viewer.sim.script_table import play_script_number
 from viewer.sim.state import parse_state, state_hex
+from viewer.sim.collision import world_from_scenario
+from viewer.sim.projectile import LaunchSpec, ProjectileHarness
 from viewer.sim.world import World
 
 EVENT_KINDS = ("play_script", "play", "set_state", "motion", "create", "destroy",
-               "set_velocity", "set_hidden")
+               "set_velocity", "set_hidden", "launch")
 
 
 def _did(value, what: str, file=None) -> int:
@@ -225,6 +227,27 @@ def _motion(value, e: dict, i: int, file) -> int:
         raise ScenarioError(f"events[{i}].{err.message}", file=file) from None
 
 
+def _holding(parent, location, child_id: int):
+    """[animation] CPhysicsObj::add_child(obj, where) 0x0050F870: the parent Setup's holding
+    location (a ParentLocation name or number; CSetup::GetHoldingLocation 0x005213F0) gives
+    the part and the frame."""
+    from viewer.dat.records.common import ParentLocation
+    from viewer.sim.poses import holding_location
+    try:
+        if isinstance(location, str):
+            text = location.strip()
+            where = int(text, 0) if text[:1].isdigit() else int(ParentLocation[text])
+        else:
+            where = int(location)
+    except (KeyError, ValueError, TypeError):
+        raise ScenarioError(f"object {child_id}: unknown parent_location {location!r}") from None
+    found = holding_location(parent.setup, int(where)) if parent.setup is not None else None
+    if found is None:
+        raise ScenarioError(f"object {child_id}: parent {parent.id}'s Setup has no holding "
+                            f"location {location!r}", did=parent.setup_did)
+    return found
+
+
 def _parse_event(e, i: int, file) -> ScenarioEvent:
     if not isinstance(e, dict) or "t" not in e:
         raise ScenarioError(f"events[{i}]: needs \"t\"", file=file)
@@ -250,6 +273,11 @@ def _parse_event(e, i: int, file) -> ScenarioEvent:
                     intensity = parse_float(e.get("speed", 1.0))
                 elif kind == "set_velocity":
                     value = _vec3(value, f"events[{i}].set_velocity", file)
+                elif kind == "launch":  # [physics] viewer/sim/projectile.py
+                    try:
+                        value = LaunchSpec.parse(value, e.get("intensity"))
+                    except ScenarioError as err:
+                        raise ScenarioError(f"events[{i}].{err.message}", file=file) from None
             except ValueError as err:
                 raise ScenarioError(f"events[{i}].{kind}: {err}", file=file) from None
             return ScenarioEvent(t, obj, kind, value, intensity, dict(e))
@@ -267,6 +295,10 @@ class ScenarioRunner:
         self._events = sorted(enumerate(scenario.events), key=lambda ie: (ie[1].t, ie[0]))
         self._next_event = 0
         self._started = False
+        # [physics] the scenario's collision shapes and the projectile launch harness
+        self.world.collision.shapes = world_from_scenario(
+            scenario.world, file=str(scenario.path) if scenario.path else None).shapes
+        self.harness = ProjectileHarness(self.world)
 
     @property
     def time(self) -> float:
@@ -288,7 +320,12 @@ class ScenarioRunner:
             if o.parent is not None:
                 if o.parent not in w.objects:
                     raise ScenarioError(f"object {o.id}: parent {o.parent} does not exist")
-                w.attach_child(w.objects[o.id], w.objects[o.parent], o.parent_part)
+                parent = w.objects[o.parent]
+                if "parent_location" in o.extra:  # [animation] a Setup holding location
+                    part, frame = _holding(parent, o.extra["parent_location"], o.id)
+                    w.attach_child(w.objects[o.id], parent, part, frame)
+                else:
+                    w.attach_child(w.objects[o.id], parent, o.parent_part)
 
     def _apply(self, ev: ScenarioEvent) -> None:
         w = self.world
@@ -316,6 +353,8 @@ class ScenarioRunner:
             w.remove_object(obj.id)
         elif ev.kind == "set_velocity":
             w.set_velocity(obj, ev.value)
+        elif ev.kind == "launch":
+            self.harness.launch(obj, ev.value)
         elif ev.kind == "set_hidden":
             w.set_hidden(obj, bool(ev.value))
 
@@ -337,6 +376,7 @@ class ScenarioRunner:
                 break
             self._next_event += 1
             self._apply(ev)
+        self.harness.step(now)  # [physics] server messages due (impact answer, delete)
         return self.world.tick(now)
 
     def run(self, seconds: float | None = None) -> None:

@@ -30,6 +30,7 @@ from collections.abc import Callable
 from fractions import Fraction
 
 from viewer.errors import ScenarioError, ViewerError
+from viewer.sim import collision, physics
 from viewer.sim import hooks as hooks_mod
 from viewer.sim.clock import UseTimeGate, update_object_steps
 from viewer.sim.frame import EPS, Frame
@@ -70,6 +71,9 @@ class World:
         self.events: list[dict] | None = None  # set to [] to record
         self.next_handle = 1
         self.updates = 0
+        # [physics] the scenario "world" shapes plus every other object's Setup spheres
+        self.collision = collision.CollisionWorld(
+            object_source=lambda body: collision.object_shapes(self.objects.values(), body))
         self.last_quantum = 0.0
 
     # -- events ------------------------------------------------------------------------------
@@ -576,39 +580,20 @@ class World:
         return root if root is not None else Frame()
 
     def _update_physics(self, obj: PhysicsObj, dt: float, frame: Frame) -> Frame:
-        """[physics] CPhysicsObj::UpdatePhysicsInternal 0x00510700 for a free body (no
-        contact plane, so no friction); the projectile layer replaces this."""
-        vx, vy, vz = obj.velocity
-        ax, ay, az = obj.acceleration
-        v2 = vx * vx + vy * vy + vz * vz
-        o = frame.origin
-        if v2 > 0.0:
-            if v2 > MAX_VELOCITY * MAX_VELOCITY:
-                n = math.sqrt(v2)
-                vx, vy, vz = vx / n * MAX_VELOCITY, vy / n * MAX_VELOCITY, vz / n * MAX_VELOCITY
-                v2 = MAX_VELOCITY * MAX_VELOCITY
-            if v2 - 0.0625 < EPS:
-                vx = vy = vz = 0.0
-            o = (o[0] + vx * dt + 0.5 * ax * dt * dt, o[1] + vy * dt + 0.5 * ay * dt * dt,
-                 o[2] + vz * dt + 0.5 * az * dt * dt)
-        obj.velocity = (vx + ax * dt, vy + ay * dt, vz + az * dt)
-        w = obj.omega
-        return Frame(o, frame.orientation).grotate((w[0] * dt, w[1] * dt, w[2] * dt))
+        """[physics] CPhysicsObj::UpdatePhysicsInternal 0x00510700 (viewer/sim/physics.py)."""
+        return physics.update_physics_internal(obj, dt, frame)
 
     def _commit_with_spheres(self, obj: PhysicsObj, new_frame: Frame, dt: float) -> None:
         """[physics] [collision] UpdateObjectInternal's sphere branch: AlignPath, the
-        transition sweep (empty space here: it always succeeds), cached velocity."""
-        old = obj.frame.origin
-        new = new_frame.origin
-        if new == old:
-            self._set_frame(obj, Frame(old, new_frame.orientation))
-            obj.cached_velocity = (0.0, 0.0, 0.0)
-            return
-        d = (new[0] - old[0], new[1] - old[1], new[2] - old[2])
-        if obj.state & PhysicsState.AlignPath:
-            new_frame = new_frame.set_vector_heading(d)
-        obj.cached_velocity = (d[0] / dt, d[1] / dt, d[2] / dt)
-        self._set_frame(obj, new_frame)
+        transition sweep through ``self.collision``, SetPositionInternal and the collision
+        response; impacts and the state bits a missile loses on impact are traced."""
+        before = obj.state
+        result = physics.commit_with_spheres(obj, new_frame, dt, self.collision)
+        self._set_frame(obj, obj.frame)
+        for imp in result.impacts:
+            self.emit({"event": "impact", "owner": obj.id, "other": imp.other,
+                       "point": list(imp.point), "normal": list(imp.normal)})
+        self._trace_state(obj, before)
 
     # -- poses ----------------------------------------------------------------------------------
     def _local_part_frames(self, obj: PhysicsObj) -> list[Frame] | None:

@@ -16,9 +16,12 @@ from anim_builders import (
     setup,
 )
 
+from viewer.dat.records.common import Frame as RFrame
 from viewer.dat.records.common import Sphere
 from viewer.dat.records.particle_emitter import ParticleEmitterInfo
+from viewer.dat.records.setup import LocationType
 from viewer.errors import DatError, ScenarioError
+from viewer.sim.frame import Frame
 from viewer.sim.scenario import Scenario, ScenarioRunner
 from viewer.sim.state import TransientState
 
@@ -150,3 +153,39 @@ def test_recall_emitter_world_particles_keep_their_birth_frame():
     assert len(xs) > 3
     assert max(xs) - min(xs) > 0.2          # born along the path, left behind
     assert min(xs) < obj.frame.origin[0] - 0.2
+
+
+def held_run(location):
+    """A parent humanoid whose Setup holds RightHand (1) on part 2 with an offset, and a
+    one-part child attached there."""
+    db = records()
+    base = db[HUMANOID]
+    db[HUMANOID] = type(base)(**{**{f: getattr(base, f) for f in base.__dataclass_fields__},
+                                 "holding_locations": (
+                                     (1, LocationType(2, RFrame((0.0, 0.3, 0.0)))),)})
+    child = setup(0x02000077, 1)
+    db[child.id] = child
+    sc = Scenario.from_json({"fps": 30, "seconds": 0.6, "objects": [
+        {"id": 1, "setup": f"0x{HUMANOID:08X}", "heading_deg": 90},
+        {"id": 2, "setup": "0x02000077", "parent": 1, "parent_location": location}]})
+    runner = ScenarioRunner(sc, db)
+    runner.run()
+    return runner.world
+
+
+@pytest.mark.parametrize("location", ["RightHand", 1, "1"])
+def test_child_at_holding_location_follows_parent_part_pose_UpdateChild_0x00512D50(location):
+    w = held_run(location)
+    parent, child = w.objects[1], w.objects[2]
+    hand = parent.parts[2].frame
+    expected = hand.combine(Frame((0.0, 0.3, 0.0)))
+    assert child.frame.origin == pytest.approx(expected.origin)
+    assert child.frame.orientation == pytest.approx(expected.orientation)
+    # the child's own parts are posed from its root (its placement frame)
+    assert child.parts[0].frame.origin == pytest.approx(
+        child.frame.combine(Frame((0.0, 0.0, 0.5))).origin)
+
+
+def test_unknown_holding_location_is_a_ScenarioError():
+    with pytest.raises(ScenarioError):
+        held_run("Shield")
