@@ -175,3 +175,10 @@ def test_hook_padding_is_required_not_guessed():
     data = pes(hook(5, 0, bytes([1]) + struct.pack("<H", 1)))[:-1]
     with pytest.raises(DatError):
         R.decode(PES, data)
+
+
+def test_ReplaceObject_part_index_wider_than_a_byte_is_refused_not_truncated():
+    s = R.PhysicsScript.from_hooks(PES, [R.PhysicsScriptData(
+        0.0, R.ReplaceObjectHook(Dir.Both, 256, 0x01000001))])
+    with pytest.raises(DatError):
+        R.encode(s)

@@ -174,10 +174,10 @@ class Writer:
         self.buf += _st(fmt).pack(*values)
 
     def u8(self, v: int) -> None:
-        self.buf += _U8.pack(v & 0xFF)
+        self.buf += _U8.pack(v)        # out of range raises (struct.error -> DatError)
 
     def u16(self, v: int) -> None:
-        self.buf += _U16.pack(v & 0xFFFF)
+        self.buf += _U16.pack(v)
 
     def i16(self, v: int) -> None:
         self.buf += _I16.pack(v)
