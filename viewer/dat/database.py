@@ -23,7 +23,7 @@ class AssetDatabase:
                  *, highres_first: bool = True) -> None:
         if isinstance(source, DatCollection):
             self.collection = source
-        elif isinstance(source, DatFile) or isinstance(source, (str, os.PathLike)):
+        elif isinstance(source, (DatFile, str, os.PathLike)):
             self.collection = DatCollection([source], highres_first=highres_first)
         else:
             self.collection = DatCollection(list(source), highres_first=highres_first)
