@@ -13,7 +13,8 @@ in float i_alpha;
 in vec3 i_head;
 uniform mat4 u_view_proj;
 uniform vec3 u_eye;
-uniform int u_mode;          // GfxObjInfo degrade_mode: 1 none, 2 billboard, 3/4/5 axis X/Y/Z
+uniform int u_mode;
+uniform vec2 u_uv_offset;    // TextureVelocity offset of the particle GfxObj          // GfxObjInfo degrade_mode: 1 none, 2 billboard, 3/4/5 axis X/Y/Z
 out vec2 v_uv;
 out vec3 v_light;
 out float v_alpha;
@@ -68,7 +69,7 @@ void main() {
     }
     vec3 wp = i_pos + r * (in_position * i_scale);
     v_light = vertex_light(wp, normalize(r * in_normal));
-    v_uv = in_uv;
+    v_uv = in_uv + u_uv_offset;
     v_alpha = i_alpha;
     gl_Position = u_view_proj * vec4(wp, 1.0);
 }

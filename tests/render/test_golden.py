@@ -195,3 +195,25 @@ def test_session_scene_renderer_draws_over_the_window_target(gl_ctx):
     finally:
         hook.release()
         target.release()
+
+
+def test_billboard_setup_part_faces_the_viewer(rig):
+    """A Setup part whose GfxObj's degrade entry has mode 2 is drawn camera-facing."""
+    cam = S.oblique_camera(distance=3.0)
+    bb = draw(rig, S.scene([S.mesh(S.QUAD_BB)]), cam)
+    flat = draw(rig, S.scene([S.mesh(S.QUAD)]), cam)
+    assert covered(bb) > covered(flat) * 1.2
+
+
+def test_texture_velocity_offset_moves_the_texture(rig):
+    cam = S.front_camera(distance=2.0)
+    sc = S.scene([S.mesh(S.CUBE, origin=(0, 0, 0))])
+    a = draw(rig, sc, cam)
+    sc.texture_offsets = {S.CUBE: (0.25, 0.0)}
+    b = draw(rig, sc, cam)
+    assert not np.array_equal(a, b)
+    parts = S.particle_arrays([[0, 0, 0]], S.CUBE)
+    c = draw(rig, S.scene(particles=parts), cam)
+    sc2 = S.scene(particles=parts)
+    sc2.texture_offsets = {S.CUBE: (0.25, 0.0)}
+    assert not np.array_equal(c, draw(rig, sc2, cam))

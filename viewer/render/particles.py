@@ -79,6 +79,7 @@ def _degrade_tables(meshes, gfx_ids):
     return sort_center, ideal, min_d, max_d, valid, modes, drawn, count
 
 
+@np.errstate(under="ignore")  # subnormal coordinates are harmless
 def prepare(arrays: ParticleArrays, eye, meshes, *, m: float = DEGRADE_MUL,
             degrade_distance: float = DEGRADE_DISTANCE) -> PreparedParticles:
     """Instance rows and batches for this frame (vectorised; see module docstring)."""

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from viewer.render import materials
+from viewer.render import degrade, materials
 from viewer.render.lights import apply_lights, select_lights
 from viewer.render.meshes import MeshCache
 from viewer.render.particles import ParticlePass, _Draw, prepare
@@ -111,6 +111,7 @@ class SceneRenderer:
             ctx.disable(moderngl.CULL_FACE)
 
         sun = self._sun()
+        self._tex_offsets = scene.texture_offsets
         deferred = []   # (draw_list, depth, seq, callable)
         seq = 0
         vp = _mat_bytes(view_proj)
@@ -123,13 +124,13 @@ class SceneRenderer:
         for inst in scene.meshes:
             if inst.hidden or inst.translucency == 1.0:  # SetTranslucency 0x0050E670
                 continue
-            mesh = self.meshes.mesh(inst.gfxobj)
-            origin = np.asarray(inst.world, np.float64)[:3, 3]
+            mesh, world = self._degraded(inst, eye)
+            origin = world[:3, 3]
             depth = float(np.linalg.norm(origin - eye))
             part_translucent = inst.translucency > 0.0
             for sub in mesh.subsets:
                 state = sub.material.blend(part_translucent=part_translucent)
-                item = ("mesh", inst, mesh, sub, state, origin)
+                item = ("mesh", inst, mesh, sub, state, origin, world)
                 if state.draw_list == materials.LIST_OPAQUE:
                     self._draw_mesh(item, scene, eye, sun)
                     n_mesh_draws += 1
@@ -179,9 +180,29 @@ class SceneRenderer:
                            "instances": len(prepared.instances)}
         return self.last_stats
 
+    def _degraded(self, inst, eye):
+        """The drawn mesh and draw matrix of a part: its GfxObj's degrade entry for the
+        viewer distance and that entry's degrade mode (runtime spec 3.5 item 2)."""
+        mesh = self.meshes.mesh(inst.gfxobj)
+        world = np.asarray(inst.world, np.float64)
+        if not mesh.degrade:
+            return mesh, world
+        # CPhysicsPart::UpdateViewerDistance 0x0050E030: CYpt from pos + sort_center * scale
+        centre = world[:3, 3] + world[:3, :3] @ (np.asarray(mesh.sort_center) *
+                                                   np.asarray(inst.scale, np.float64))
+        cypt = float(np.linalg.norm(centre - eye))
+        entry = mesh.degrade[degrade.select_level(mesh.degrade, cypt, float(inst.scale[2]),
+                                                  self.settings.degrade_mul)]
+        drawn = self.meshes.mesh(int(entry.gfxobj_id)) if entry.gfxobj_id else mesh
+        mode = int(entry.degrade_mode)
+        if mode != 1:
+            world = world.copy()
+            world[:3, :3] = degrade.draw_rotation(mode, world[:3, :3], centre - eye)
+        return drawn, world
+
     def _draw_mesh(self, item, scene, eye, sun) -> None:
         import moderngl
-        _, inst, mesh, sub, state, origin = item
+        _, inst, mesh, sub, state, origin, world = item
         prog = self.mesh_prog
         materials.apply_blend(self.ctx, self._fbo, state)
         scale = tuple(float(c) for c in inst.scale)
@@ -194,9 +215,12 @@ class SceneRenderer:
         dif = mat.diffuse if inst.diffuse is None else inst.diffuse
         self._set_material(prog, mat, alpha=mat.surface_alpha() * (1.0 - inst.translucency),
                            luminosity=lum, diffuse=dif, alpha_ref=state.alpha_ref)
-        prog["u_model"].write(_mat_bytes(inst.world))
+        prog["u_model"].write(_mat_bytes(world))
         set_uniform(prog, "u_scale", scale)
-        set_uniform(prog, "u_uv_offset", tuple(float(c) for c in inst.uv_offset))
+        uv = inst.uv_offset
+        if uv == (0.0, 0.0):
+            uv = scene.texture_offsets.get(mesh.did, uv)
+        set_uniform(prog, "u_uv_offset", tuple(float(c) for c in uv))
         vao = mesh.vaos.get("mesh")
         if vao is None:
             vao = mesh.vaos["mesh"] = self.ctx.vertex_array(
@@ -209,6 +233,8 @@ class SceneRenderer:
         self._set_material(self.particle_prog, mat, alpha=mat.surface_alpha(),
                            luminosity=mat.luminosity, diffuse=mat.diffuse,
                            alpha_ref=draw.state.alpha_ref)
+        set_uniform(self.particle_prog, "u_uv_offset",
+                    tuple(float(c) for c in self._tex_offsets.get(draw.mesh.did, (0.0, 0.0))))
         self.particles.render_batch(draw.mesh, draw.sub, draw.batch)
 
     def release(self) -> None:

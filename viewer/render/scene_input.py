@@ -110,6 +110,8 @@ class SceneInput:
     lights: list[SceneLight] = field(default_factory=list)
     overlays: Overlays = field(default_factory=Overlays)
     time: float = 0.0
+    # CPhysics::UpdateTexVelocity 0x00509820: accumulated UV offset per GfxObj DID
+    texture_offsets: dict[int, tuple[float, float]] = field(default_factory=dict)
 
 
 def frame_matrix(origin, orientation) -> np.ndarray:

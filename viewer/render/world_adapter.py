@@ -139,6 +139,8 @@ def build_scene_input(world) -> SceneInput:
         ov = overlays_for(obj)
         scene.overlays.spheres.extend(ov.spheres)
         scene.overlays.part_axes.extend(ov.part_axes)
+    for gid, tv in (getattr(world, "texture_velocity", None) or {}).items():
+        scene.texture_offsets[int(gid)] = (float(tv[2]), float(tv[3]))
     pool = _pool(world)
     if pool is not None:
         scene.particles = particle_arrays(pool)
