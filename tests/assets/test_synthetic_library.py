@@ -310,3 +310,18 @@ def test_default_scenario_follows_the_contract(records):
     assert motions and int(motions[0]["motion"], 16) == S.MOTION_RECALL
     plays = {e["play"] for e in sc["events"] if "play" in e}
     assert {"Launch", "Explode"} <= plays
+
+
+def test_each_degrade_table_starts_with_the_mesh_that_owns_it(records):
+    """The renderer draws the chosen degrade entry's GfxObj, so level 0 must be the owner and
+    no table may be shared by two meshes (a shared table would swap their meshes)."""
+    owners: dict[int, int] = {}
+    for did, r in records.items():
+        if type(r).__name__ == "GfxObj" and r.did_degrade is not None:
+            assert r.did_degrade not in owners, f"0x{r.did_degrade:08X} shared"
+            owners[r.did_degrade] = did
+            assert records[r.did_degrade].degrades[0].gfxobj_id == did
+            for level in records[r.did_degrade].degrades:
+                assert level.gfxobj_id in records
+    modes = {int(e.degrade_mode) for d in owners for e in records[d].degrades}
+    assert modes == {1, 2, 3, 4, 5}

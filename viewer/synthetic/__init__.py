@@ -86,13 +86,25 @@ SURFACE_SOLID_BACK_FACE = 0x08000207       # the back-face surface of the double
 # --------------------------------------------------------------------------------------------
 # GfxObjDegradeInfo (0x11): billboard modes for particle quads.
 # --------------------------------------------------------------------------------------------
-DEGRADE_MODE1_NONE = 0x11000101      # degrade_mode 1: mesh keeps its own frame
-DEGRADE_MODE2_BILLBOARD = 0x11000102  # degrade_mode 2: full camera-facing billboard
-DEGRADE_MODE3_AXIS_X = 0x11000103    # degrade_mode 3: axis-locked around local X
-DEGRADE_MODE4_AXIS_Y = 0x11000104    # degrade_mode 4: axis-locked around local Y
-DEGRADE_MODE5_AXIS_Z = 0x11000105    # degrade_mode 5: axis-locked around local Z
-DEGRADE_THREE_LEVELS = 0x11000106    # 3 entries: degrade distance = entries[n-2].max_dist
+# Each GfxObj with a DIDDegrade has its own table: an entry names the mesh drawn at that
+# distance (the renderer draws the entry's GfxObj), so level 0 names the quad itself.
+DEGRADE_QUAD_RING = 0x11000101       # degrade_mode 1: mesh keeps its own frame
+DEGRADE_QUAD_SPARK = 0x11000102      # degrade_mode 2: full camera-facing billboard
+DEGRADE_QUAD_SPARK_AXIS_X = 0x11000103  # degrade_mode 3: axis-locked around local X
+DEGRADE_QUAD_SPARK_AXIS_Y = 0x11000104  # degrade_mode 4: axis-locked around local Y
+DEGRADE_QUAD_STREAK = 0x11000105     # degrade_mode 5: axis-locked around local Z
+DEGRADE_THREE_LEVELS = 0x11000106    # smoke: 3 entries, degrade distance = entries[n-2].max_dist
 DEGRADE_TWO_LEVELS = 0x11000107      # 2 entries: degrade distance = entries[0].max_dist
+DEGRADE_QUAD_GLOW = 0x11000108
+DEGRADE_QUAD_AUTO_TRANSLUCENT = 0x11000109
+DEGRADE_QUAD_INVALPHA = 0x1100010A
+DEGRADE_LANTERN_FLAME = 0x1100010B
+# One table per billboard mode (aliases).
+DEGRADE_MODE1_NONE = DEGRADE_QUAD_RING
+DEGRADE_MODE2_BILLBOARD = DEGRADE_QUAD_SPARK
+DEGRADE_MODE3_AXIS_X = DEGRADE_QUAD_SPARK_AXIS_X
+DEGRADE_MODE4_AXIS_Y = DEGRADE_QUAD_SPARK_AXIS_Y
+DEGRADE_MODE5_AXIS_Z = DEGRADE_QUAD_STREAK
 
 # --------------------------------------------------------------------------------------------
 # GfxObjs (0x01)

@@ -123,9 +123,8 @@ def _textures(lib: Library) -> None:
                     f"{stype.name or int(stype)} surface of the {shape} {fmt} texture",
                     ISSUE_RENDER)
         lib.add_did(S.GALLERY_GFXOBJS[key], f"GALLERY_GFXOBJS[{key!r}]",
-                    particle_quad(S.GALLERY_GFXOBJS[key], S.GALLERY_SURFACES[key],
-                                  degrade=S.DEGRADE_MODE2_BILLBOARD),
-                    f"billboard quad showing the {shape} {fmt} texture"
+                    particle_quad(S.GALLERY_GFXOBJS[key], S.GALLERY_SURFACES[key]),
+                    f"XZ quad (no degrade table: mode 1) showing the {shape} {fmt} texture"
                     + (" (its DID packs to the 4-byte PackedDID form)"
                        if S.GALLERY_GFXOBJS[key] - 0x01000000 > 0x3FFF else ""),
                     ISSUE_RENDER)
@@ -180,50 +179,63 @@ def _surfaces(lib: Library) -> None:
 # Degrade infos and GfxObjs
 # =============================================================================================
 
+def _degrade(lib: Library, name: str, levels, what: str) -> int:
+    """A GfxObjDegradeInfo: ``levels`` = (gfxobj, mode, min, ideal, max) per entry."""
+    did = getattr(S, name)
+    lib.add(name, GfxObjDegradeInfo(did, tuple(GfxObjInfo(*lv) for lv in levels)), what,
+            ISSUE_RENDER)
+    return did
+
+
 def _degrades(lib: Library) -> None:
-    single = [("DEGRADE_MODE1_NONE", 1, S.GFX_QUAD_RING), ("DEGRADE_MODE2_BILLBOARD", 2, 0),
-              ("DEGRADE_MODE3_AXIS_X", 3, S.GFX_QUAD_SPARK_AXIS_X),
-              ("DEGRADE_MODE4_AXIS_Y", 4, S.GFX_QUAD_SPARK_AXIS_Y),
-              ("DEGRADE_MODE5_AXIS_Z", 5, S.GFX_QUAD_STREAK)]
+    single = [("DEGRADE_QUAD_RING", 1, S.GFX_QUAD_RING),
+              ("DEGRADE_QUAD_SPARK", 2, S.GFX_QUAD_SPARK),
+              ("DEGRADE_QUAD_SPARK_AXIS_X", 3, S.GFX_QUAD_SPARK_AXIS_X),
+              ("DEGRADE_QUAD_SPARK_AXIS_Y", 4, S.GFX_QUAD_SPARK_AXIS_Y),
+              ("DEGRADE_QUAD_STREAK", 5, S.GFX_QUAD_STREAK),
+              ("DEGRADE_QUAD_GLOW", 2, S.GFX_QUAD_GLOW),
+              ("DEGRADE_QUAD_AUTO_TRANSLUCENT", 2, S.GFX_QUAD_AUTO_TRANSLUCENT),
+              ("DEGRADE_QUAD_INVALPHA", 2, S.GFX_QUAD_INVALPHA),
+              ("DEGRADE_LANTERN_FLAME", 2, S.GFX_LANTERN_FLAME)]
     for name, mode, gfx in single:
-        did = getattr(S, name)
-        lib.add(name, GfxObjDegradeInfo(did, (GfxObjInfo(gfx, mode, 0.0, 25.0, 60.0),)),
-                f"one level, degrade_mode {mode}; degrade distance = max_dist 60"
-                + ("" if gfx else " (gfxobj_id 0: the level names no mesh)"), ISSUE_RENDER)
-    lib.add("DEGRADE_THREE_LEVELS", GfxObjDegradeInfo(S.DEGRADE_THREE_LEVELS, (
-        GfxObjInfo(S.GFX_QUAD_SMOKE, 2, 0.0, 10.0, 20.0),
-        GfxObjInfo(S.GFX_QUAD_SMOKE, 2, 20.0, 30.0, 45.0),
-        GfxObjInfo(S.GFX_QUAD_SMOKE, 1, 45.0, 60.0, 80.0))),
-        "3 levels: particle degrade distance = entries[n-2].max_dist = 45", ISSUE_RENDER)
-    lib.add("DEGRADE_TWO_LEVELS", GfxObjDegradeInfo(S.DEGRADE_TWO_LEVELS, (
-        GfxObjInfo(S.GFX_QUAD_TWO_LEVELS, 2, 0.0, 5.0, 12.0),
-        GfxObjInfo(S.GFX_QUAD_TWO_LEVELS, 2, 12.0, 20.0, 30.0))),
-        "2 levels: particle degrade distance = entries[0].max_dist = 12", ISSUE_RENDER)
+        _degrade(lib, name, [(gfx, mode, 0.0, 25.0, 60.0)],
+                 f"one level naming the quad itself, degrade_mode {mode}; particle degrade "
+                 f"distance = entries[0].max_dist = 60")
+    _degrade(lib, "DEGRADE_THREE_LEVELS",
+             [(S.GFX_QUAD_SMOKE, 2, 0.0, 10.0, 20.0), (S.GFX_QUAD_SMOKE, 2, 20.0, 30.0, 45.0),
+              (S.GFX_QUAD_NO_DEGRADE, 1, 45.0, 60.0, 80.0)],
+             "3 levels (the far one a different mesh, mode 1): particle degrade distance = "
+             "entries[n-2].max_dist = 45")
+    _degrade(lib, "DEGRADE_TWO_LEVELS",
+             [(S.GFX_QUAD_TWO_LEVELS, 2, 0.0, 5.0, 12.0),
+              (S.GFX_QUAD_TWO_LEVELS, 3, 12.0, 20.0, 30.0)],
+             "2 levels (mode 2 near, mode 3 far): particle degrade distance = "
+             "entries[0].max_dist = 12")
 
 
 def _particle_gfxobjs(lib: Library) -> None:
     quads = [
-        ("GFX_QUAD_SPARK", S.SURFACE_SPARK_ADDITIVE, 0.5, "xz", S.DEGRADE_MODE2_BILLBOARD,
+        ("GFX_QUAD_SPARK", S.SURFACE_SPARK_ADDITIVE, 0.5, "xz", S.DEGRADE_QUAD_SPARK,
          "XZ quad, additive spark, mode-2 camera billboard"),
-        ("GFX_QUAD_GLOW", S.SURFACE_GLOW_ALPHA_ADDITIVE, 0.5, "xz", S.DEGRADE_MODE2_BILLBOARD,
+        ("GFX_QUAD_GLOW", S.SURFACE_GLOW_ALPHA_ADDITIVE, 0.5, "xz", S.DEGRADE_QUAD_GLOW,
          "XZ quad, alpha-additive glow, mode-2 billboard"),
         ("GFX_QUAD_SMOKE", S.SURFACE_SMOKE_TRANSLUCENT, 0.6, "xz", S.DEGRADE_THREE_LEVELS,
          "XZ quad, translucent smoke, three degrade levels"),
-        ("GFX_QUAD_RING", S.SURFACE_RING_LUMINOUS, 0.5, "xy", S.DEGRADE_MODE1_NONE,
+        ("GFX_QUAD_RING", S.SURFACE_RING_LUMINOUS, 0.5, "xy", S.DEGRADE_QUAD_RING,
          "flat XY quad (faces +Z), luminous ring, degrade_mode 1 (no billboard)"),
-        ("GFX_QUAD_STREAK", S.SURFACE_STREAK_CLIPMAP, 0.4, "xz", S.DEGRADE_MODE5_AXIS_Z,
+        ("GFX_QUAD_STREAK", S.SURFACE_STREAK_CLIPMAP, 0.4, "xz", S.DEGRADE_QUAD_STREAK,
          "XZ quad, clip-mapped streak, axis-Z (cylindrical) billboard"),
-        ("GFX_QUAD_SPARK_AXIS_X", S.SURFACE_SPARK_ADDITIVE, 0.4, "xz", S.DEGRADE_MODE3_AXIS_X,
+        ("GFX_QUAD_SPARK_AXIS_X", S.SURFACE_SPARK_ADDITIVE, 0.4, "xz", S.DEGRADE_QUAD_SPARK_AXIS_X,
          "axis-X locked billboard"),
-        ("GFX_QUAD_SPARK_AXIS_Y", S.SURFACE_SPARK_ADDITIVE, 0.4, "xz", S.DEGRADE_MODE4_AXIS_Y,
+        ("GFX_QUAD_SPARK_AXIS_Y", S.SURFACE_SPARK_ADDITIVE, 0.4, "xz", S.DEGRADE_QUAD_SPARK_AXIS_Y,
          "axis-Y locked billboard"),
         ("GFX_QUAD_NO_DEGRADE", S.SURFACE_GLOW_ALPHA_ADDITIVE, 0.4, "xz", None,
          "no HasDIDDegrade: degrade mode 1 and particle degrade distance 100"),
         ("GFX_QUAD_TWO_LEVELS", S.SURFACE_GLOW_ALPHA_ADDITIVE, 0.4, "xz", S.DEGRADE_TWO_LEVELS,
          "two degrade levels (cull distance 12)"),
         ("GFX_QUAD_AUTO_TRANSLUCENT", S.SURFACE_SPARK_AUTO_TRANSLUCENT, 0.4, "xz",
-         S.DEGRADE_MODE2_BILLBOARD, "surface whose Translucent bit is set only at load"),
-        ("GFX_QUAD_INVALPHA", S.SURFACE_RING_INVALPHA, 0.5, "xz", S.DEGRADE_MODE2_BILLBOARD,
+         S.DEGRADE_QUAD_AUTO_TRANSLUCENT, "surface whose Translucent bit is set only at load"),
+        ("GFX_QUAD_INVALPHA", S.SURFACE_RING_INVALPHA, 0.5, "xz", S.DEGRADE_QUAD_INVALPHA,
          "InvAlpha surface"),
     ]
     for name, surf, size, plane, deg, what in quads:
@@ -318,7 +330,7 @@ def _object_gfxobjs(lib: Library) -> None:
             "NoUVs) and a physics LEAF BSP", ISSUE_RENDER)
     lib.add("GFX_LANTERN_FLAME",
             particle_quad(S.GFX_LANTERN_FLAME, S.SURFACE_GLOW_ALPHA_ADDITIVE, size=0.25,
-                          degrade=S.DEGRADE_MODE2_BILLBOARD),
+                          degrade=S.DEGRADE_LANTERN_FLAME),
             "billboard Setup part (degrade_mode 2 applies to parts too)", ISSUE_RENDER)
     m = MeshBuilder()
     m.box((0.12, 0.12, 0.12), (0.0, 0.0, 0.06), surface=0)
@@ -674,7 +686,7 @@ def _emitters(lib: Library) -> None:
 
     trail = dict(emitter_type=EmitterType.BirthratePerMeter, particle_type=PT.Still,
                  max_particles=60, lifespan=0.6, lifespan_rand=0.1, min_offset=0.0,
-                 max_offset=0.03, start_scale=0.35, final_scale=0.05, scale_rand=0.05,
+                 max_offset=0.03, start_scale=0.7, final_scale=0.1, scale_rand=0.1,
                  start_trans=0.1, final_trans=1.0)
     E = [
         ("EMIT_TRAIL_PER_METER", dict(trail, gfx=S.GFX_QUAD_GLOW, birthrate=0.15),
@@ -682,21 +694,21 @@ def _emitters(lib: Library) -> None:
         ("EMIT_TRAIL_PARENT_LOCAL", dict(trail, gfx=S.GFX_QUAD_GLOW, birthrate=0.15,
                                          is_parent_local=True),
          "the same trail, parent-local (particles follow the projectile)"),
-        ("EMIT_TRAIL_SMALL", dict(trail, gfx=S.GFX_QUAD_SPARK, birthrate=0.25, start_scale=0.2,
-                                  final_scale=0.02),
+        ("EMIT_TRAIL_SMALL", dict(trail, gfx=S.GFX_QUAD_SPARK, birthrate=0.25, start_scale=0.45,
+                                  final_scale=0.05),
          "small per-meter spark trail (Launch at intensity 0)"),
         ("EMIT_TRAIL_LARGE", dict(trail, gfx=S.GFX_QUAD_GLOW, birthrate=0.1, lifespan=0.8,
-                                  start_scale=0.55, final_scale=0.1),
+                                  start_scale=1.0, final_scale=0.15),
          "large per-meter glow trail (Launch at intensity 1)"),
         ("EMIT_BOLT_CORE", dict(gfx=S.GFX_QUAD_GLOW, birthrate=0.05, max_particles=8,
-                                lifespan=0.3, start_scale=0.4, final_scale=0.6,
+                                lifespan=0.3, start_scale=0.8, final_scale=1.2,
                                 start_trans=0.2, final_trans=1.0, is_parent_local=True),
          "persistent (TotalParticles 0, TotalSeconds 0) parent-local glow on part 0"),
         ("EMIT_EXPLODE_SPARKS", dict(gfx=S.GFX_QUAD_SPARK, particle_type=PT.Explode,
                                      birthrate=0.01, max_particles=32, initial_particles=24,
                                      total_particles=24, lifespan=0.7, lifespan_rand=0.2,
                                      a=(3, 0, 0.5), min_a=0.6, max_a=1.2, b=(0, 0, -2),
-                                     c=(1, 1, 1), start_scale=0.25, final_scale=0.05,
+                                     c=(1, 1, 1), start_scale=0.7, final_scale=0.2,
                                      final_trans=1.0),
          "Explode burst: InitialParticles 24 = TotalParticles 24 (no later births)"),
         ("EMIT_EXPLODE_SMOKE", dict(gfx=S.GFX_QUAD_SMOKE, particle_type=PT.ParabolicGVGA,
@@ -718,15 +730,15 @@ def _emitters(lib: Library) -> None:
         ("EMIT_RECALL", dict(gfx=S.GFX_QUAD_SPARK, particle_type=PT.Swarm, birthrate=0.04,
                              max_particles=50, total_seconds=3.0, lifespan=1.6,
                              lifespan_rand=0.4, max_offset=0.2, a=(0, 0, 0.5), b=(4, 4, 0),
-                             c=(0.5, 0.5, 0), start_scale=0.25, final_scale=0.1,
-                             scale_rand=0.05, start_trans=0.1, final_trans=1.0,
+                             c=(0.5, 0.5, 0), start_scale=0.7, final_scale=0.3,
+                             scale_rand=0.1, start_trans=0.1, final_trans=1.0,
                              is_parent_local=True),
          "recall swirl (Swarm), parent-local, TotalSeconds 3"),
         ("EMIT_LANTERN_FLAME", dict(gfx=S.GFX_QUAD_GLOW, particle_type=PT.LocalVelocity,
                                     birthrate=0.06, max_particles=14, initial_particles=3,
                                     lifespan=0.7, lifespan_rand=0.15, offset_dir=(0, 0, 1),
                                     max_offset=0.03, a=(0, 0, 0.35), min_a=0.7, max_a=1.3,
-                                    start_scale=0.18, final_scale=0.05, start_trans=0.1,
+                                    start_scale=0.45, final_scale=0.1, start_trans=0.1,
                                     final_trans=1.0, is_parent_local=True),
          "persistent parent-local flame with 3 initial particles"),
         ("EMIT_BLOCKING", dict(gfx=S.GFX_QUAD_SPARK, birthrate=0.1, max_particles=10,

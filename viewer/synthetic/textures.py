@@ -1,7 +1,7 @@
 """Procedural particle textures drawn with numpy, and their pixel-format encodings.
 
-Every shape is an intensity field ``I`` in [0, 1] and a colour ramp; the straight-alpha RGBA
-image is ``(ramp(I), I)``. Palettised formats store ``I`` as an index into a palette built
+Every shape is an intensity field ``I`` in [0, 1] and a colour ramp; the RGBA image is
+``(ramp(I) * sqrt(I), I)`` (black where transparent, so additive surfaces work too). Palettised formats store ``I`` as an index into a palette built
 from the same ramp, so every format of one shape decodes to (nearly) the same picture.
 
 Pixel layouts follow dat-format.md 3.8 (``PixelFormatDesc::SetFormat`` 0x0043D0F0): A8R8G8B8
@@ -89,7 +89,7 @@ def intensity(shape: str) -> np.ndarray:
                           _gauss(v / 0.06) * np.clip(1 - np.abs(u), 0, 1) ** 2)
         field = np.clip(core + 0.85 * rays, 0.0, 1.0) * edge
     elif shape == "glow":
-        field = np.clip(1.0 - r, 0.0, 1.0) ** 2
+        field = np.clip(1.0 - r, 0.0, 1.0) ** 1.5
     elif shape == "smoke":
         noise = 0.6 * _hash_noise(w, h, 4, 7) + 0.4 * _hash_noise(w, h, 8, 11)
         field = np.clip(1.0 - r, 0.0, 1.0) ** 0.9 * (0.45 + 0.75 * noise)
@@ -105,10 +105,17 @@ def intensity(shape: str) -> np.ndarray:
     return np.clip(field, 0.0, 1.0)
 
 
+def color(shape: str, t: np.ndarray) -> np.ndarray:
+    """Texel RGB at intensity ``t``: the ramp darkened towards black as ``t`` -> 0, so the
+    texture also works on pure Additive (ONE/ONE) surfaces, where alpha is ignored."""
+    t = np.clip(np.asarray(t, dtype=np.float64), 0.0, 1.0)
+    return ramp(shape, t) * np.sqrt(t)[..., None]
+
+
 def rgba8(shape: str) -> np.ndarray:
-    """Straight-alpha RGBA8 image (h, w, 4) of ``shape``."""
+    """RGBA8 image (h, w, 4) of ``shape``: rgb = color(I), alpha = I."""
     i = intensity(shape)
-    rgba = np.concatenate([ramp(shape, i), i[..., None]], axis=-1)
+    rgba = np.concatenate([color(shape, i), i[..., None]], axis=-1)
     return np.rint(rgba * 255.0).astype(np.uint8)
 
 
@@ -120,7 +127,7 @@ def indices(shape: str, levels: int) -> np.ndarray:
 def palette_argb(shape: str, levels: int) -> list[int]:
     """A ``levels``-entry ColorARGB ramp (u32 0xAARRGGBB): entry k has intensity k/(levels-1)."""
     t = np.arange(levels, dtype=np.float64) / (levels - 1)
-    rgb = np.rint(ramp(shape, t) * 255.0).astype(np.uint32)
+    rgb = np.rint(color(shape, t) * 255.0).astype(np.uint32)
     a = np.rint(t * 255.0).astype(np.uint32)
     argb = (a << 24) | (rgb[:, 0] << 16) | (rgb[:, 1] << 8) | rgb[:, 2]
     return [int(x) for x in argb]
