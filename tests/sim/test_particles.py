@@ -61,36 +61,36 @@ def approx3(v):
 
 @pytest.mark.parametrize("t", [0.0, 0.7])
 def test_Particle_Update_0x0051C290_law_1_Still(t):
-    w, o, em = born(1, **VEC)
+    w, _o, em = born(1, **VEC)
     pos, q = at(w, em, t)
     assert pos == approx3(add(P0, R(HO)))  # only the hook offset ORIGIN, rotated by R
     assert q == (1.0, 0.0, 0.0, 0.0)
 
 
 def test_Particle_Update_0x0051C290_law_2_LocalVelocity():
-    w, o, em = born(2, **VEC)
+    w, _o, em = born(2, **VEC)
     assert at(w, em, 0.7)[0] == approx3(add(P0, R(HO), mul(0.7, R(A0))))
 
 
 def test_Particle_Update_0x0051C290_law_12_GlobalVelocity():
-    w, o, em = born(12, **VEC)
+    w, _o, em = born(12, **VEC)
     assert at(w, em, 0.7)[0] == approx3(add(P0, R(HO), mul(0.7, A0)))
 
 
 def test_Particle_Update_0x0051C290_law_3_ParabolicLVGA():
-    w, o, em = born(3, **VEC)
+    w, _o, em = born(3, **VEC)
     t = 0.7
     assert at(w, em, t)[0] == approx3(add(P0, R(HO), mul(t, R(A0)), mul(0.5 * t * t, B0)))
 
 
 def test_Particle_Update_0x0051C290_law_8_ParabolicLVLA():
-    w, o, em = born(8, **VEC)
+    w, _o, em = born(8, **VEC)
     t = 0.7
     assert at(w, em, t)[0] == approx3(add(P0, R(HO), mul(t, R(A0)), mul(0.5 * t * t, R(B0))))
 
 
 def test_Particle_Update_0x0051C290_law_10_ParabolicGVGA():
-    w, o, em = born(10, **VEC)
+    w, _o, em = born(10, **VEC)
     t = 0.7
     assert at(w, em, t)[0] == approx3(add(P0, R(HO), mul(t, A0), mul(0.5 * t * t, B0)))
 
@@ -100,7 +100,7 @@ def _zq(theta):
 
 
 def test_Particle_Update_0x0051C290_law_4_ParabolicLVGAGR_local_spin_keeps_parent_rotation():
-    w, o, em = born(4, **VEC)
+    w, _o, em = born(4, **VEC)
     t = 0.7
     pos, q = at(w, em, t)
     assert pos == approx3(add(P0, R(HO), mul(t, R(A0)), mul(0.5 * t * t, B0)))
@@ -109,7 +109,7 @@ def test_Particle_Update_0x0051C290_law_4_ParabolicLVGAGR_local_spin_keeps_paren
 
 
 def test_Particle_Update_0x0051C290_law_11_ParabolicGVGAGR():
-    w, o, em = born(11, **VEC)
+    w, _o, em = born(11, **VEC)
     t = 0.4
     pos, q = at(w, em, t)
     assert pos == approx3(add(P0, R(HO), mul(t, A0), mul(0.5 * t * t, B0)))
@@ -117,7 +117,7 @@ def test_Particle_Update_0x0051C290_law_11_ParabolicGVGAGR():
 
 
 def test_Particle_Update_0x0051C290_law_9_ParabolicLVLALR_rotates_c_twice():
-    w, o, em = born(9, a=A0, b=B0, c=(2.0, 0.0, 0.0))
+    w, _o, em = born(9, a=A0, b=B0, c=(2.0, 0.0, 0.0))
     t = 0.5
     pos, q = at(w, em, t)
     assert pos == approx3(add(P0, R(HO), mul(t, R(A0)), mul(0.5 * t * t, R(B0))))
@@ -128,7 +128,7 @@ def test_Particle_Update_0x0051C290_law_9_ParabolicLVLALR_rotates_c_twice():
 
 
 def test_Particle_Update_0x0051C290_law_5_Swarm():
-    w, o, em = born(5, **VEC)
+    w, _o, em = born(5, **VEC)
     t = 0.7
     O = add(P0, R(HO))
     a = R(A0)
@@ -140,7 +140,7 @@ def test_Particle_Update_0x0051C290_law_5_Swarm():
 
 def test_Particle_Init_0x0051C930_law_6_Explode_direction_and_a_x_quirk():
     seed = 11
-    w, o, em = born(6, seed=seed, a=(2.0, 7.0, 0.5), b=B0, c=(1.0, 2.0, 3.0))
+    w, _o, em = born(6, seed=seed, a=(2.0, 7.0, 0.5), b=B0, c=(1.0, 2.0, 3.0))
     rng = RetailRandom(seed)
     for _ in range(12):  # lifespan, trans x2, scale x2, C, B, A, offset z, y, x, magnitude
         rng.rand()
@@ -159,7 +159,7 @@ def test_Particle_Init_0x0051C930_law_6_Explode_direction_and_a_x_quirk():
 
 def test_Particle_Init_0x0051C930_law_7_Implode_t0_is_P_plus_twice_offset():
     c0 = (2.0, 1.0, 0.5)
-    w, o, em = born(7, a=(3.0, 9.0, 9.0), b=B0, c=c0)
+    w, _o, em = born(7, a=(3.0, 9.0, 9.0), b=B0, c=c0)
     O = tuple(x * k for x, k in zip(R(HO), c0))
     assert at(w, em, 0.0)[0] == approx3(add(P0, O, O))
     t = 0.8
@@ -168,12 +168,12 @@ def test_Particle_Init_0x0051C930_law_7_Implode_t0_is_P_plus_twice_offset():
 
 
 def test_Particle_Update_0x0051C290_unknown_type_keeps_position():
-    w, o, em = born(0, **VEC)
+    w, _o, em = born(0, **VEC)
     assert at(w, em, 0.5)[0] == (0.0, 0.0, 0.0)
 
 
 def test_Particle_Update_0x0051C290_scale_and_trans_lerp_then_hold_at_final():
-    w, o, em = born(1, lifespan=2.0, start_scale=1.0, final_scale=3.0, start_trans=0.0,
+    w, _o, em = born(1, lifespan=2.0, start_scale=1.0, final_scale=3.0, start_trans=0.0,
                     final_trans=1.0)
     at(w, em, 0.5)
     idx = em.live_slots()[0][1]
@@ -181,16 +181,16 @@ def test_Particle_Update_0x0051C290_scale_and_trans_lerp_then_hold_at_final():
 
 
 def test_GetRandomStartScale_0x005170D0_clamped_to_0_1_and_10():
-    w, o, em = born(1, start_scale=0.01, final_scale=50.0)
+    w, _o, em = born(1, start_scale=0.01, final_scale=50.0)
     at(w, em, 0.0)
     idx = em.live_slots()[0][1]
     assert (w.pool.start_scale[idx], w.pool.final_scale[idx]) == (0.1, 10.0)
 
 
 def test_EmitParticle_0x0051D010_draw_order_and_count():
-    w, o, em = born(1, max_offset=1.0, min_offset=1.0)
+    w, _o, _em = born(1, max_offset=1.0, min_offset=1.0)
     assert w.rng.draws == 12  # nine helpers + offset z, y, x + magnitude
-    w2, o2, em2 = born(1, offset_dir=(1.0, 1.0, 1.0))
+    w2, _o2, _em2 = born(1, offset_dir=(1.0, 1.0, 1.0))
     # with offset_dir (1,1,1) the projection is not small: magnitude drawn too
     assert w2.rng.draws == 12
 
@@ -213,7 +213,7 @@ def test_GetRandomOffset_0x005174A0_small_projection_gives_zero_without_fourth_d
 
 # -- KillParticle and lifetimes ------------------------------------------------------------
 def test_KillParticle_0x0051C1E0_dies_when_lifetime_reaches_lifespan():
-    w, o, em = born(1, lifespan=0.1)
+    w, _o, em = born(1, lifespan=0.1)
     em.cypt = 0.0
     em.update(w.rng, 0.0999, 0.0999)
     assert em.num_particles == 1
@@ -222,7 +222,7 @@ def test_KillParticle_0x0051C1E0_dies_when_lifetime_reaches_lifespan():
 
 
 def test_KillParticle_lifespan_zero_dies_at_next_update():
-    w, o, em = born(1, lifespan=0.0)
+    w, _o, em = born(1, lifespan=0.0)
     em.cypt = 0.0
     assert em.num_particles == 1
     em.update(w.rng, 0.0, 0.0)
