@@ -214,7 +214,7 @@ def test_future_instance_delete_applies_after_the_new_generation_arrives():
     b.dispatch(2.0, DeleteObject(GUID, 6))
     out = b.dispatch(3.0, make_create(instance=6))
     assert kinds(out) == [("delete", "replaced"), "create", "delete"]
-    assert out[-1].t == 2.0 and GUID not in b.objects
+    assert (out[-1].t, out[-1].received) == (3.0, 2.0) and GUID not in b.objects
 
 
 # -- ParentEvent / PickupEvent --------------------------------------------------------------
@@ -340,7 +340,9 @@ def test_effects_before_create_queued_in_order_and_replayed_after_create():
     b.dispatch(3, SetState(GUID, 0x4000, 1, 1))
     out = b.dispatch(4, make_create(instance=1))
     assert kinds(out) == ["create", "play_script", "play", "set_state"]
-    assert [a.t for a in out] == [4, 1, 2, 3]
+    # applied when the object is created, in arrival order; arrival times kept
+    assert [a.t for a in out] == [4, 4, 4, 4]
+    assert [a.received for a in out] == [None, 1, 2, 3]
     assert not b.pending
 
 

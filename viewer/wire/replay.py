@@ -155,6 +155,8 @@ def _object_entry(t: float, msg: CreateObject, generation: int) -> dict:
 
 def _event(a: Apply) -> dict | None:
     base = {"t": round(a.t, 6), "object": a.guid}
+    if a.received is not None:  # held until its object existed; applied at ``t``
+        base["received"] = round(a.received, 6)
     kind = a.kind
     if kind == "create":
         return {**base, "create": a.generation}

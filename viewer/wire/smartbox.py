@@ -76,6 +76,8 @@ class Apply:
     generation: int | None = None
     detail: tuple = ()   # kind-specific values (see SmartBox methods)
     reason: str = ""
+    received: float | None = None  # capture time of the packet when it was held in a queue
+                                   # (``t`` is then the time it was finally dispatched)
 
 
 @dataclass
@@ -115,22 +117,27 @@ class SmartBox:
         self.global_queue: deque = deque()              # before 0xF746 names the player
         self.generations: dict[int, int] = {}
         self.stats = SmartBoxStats()
+        self._received: float | None = None  # set while a queued packet is re-dispatched
 
     # -- helpers ---------------------------------------------------------------------
     def _queue(self, out: list, t: float, guid: int, msg: Message, reason: str) -> None:
         # SmartBox::QueueBlobForObject 0x00451B90
-        self.pending.setdefault(guid, deque()).append((t, msg))
+        self.pending.setdefault(guid, deque()).append((self._recv(t), msg))
         self.stats.queued += 1
-        out.append(Apply(t, "queued", guid, msg, reason=reason))
+        out.append(Apply(t, "queued", guid, msg, reason=reason, received=self._received))
 
     def _reject(self, out: list, t: float, guid: int | None, msg: Message, reason: str) -> None:
         self.stats.rejected += 1
-        out.append(Apply(t, "rejected", guid, msg, reason=reason))
+        out.append(Apply(t, "rejected", guid, msg, reason=reason, received=self._received))
 
     def _apply(self, out: list, t: float, kind: str, obj: LiveObject, msg: Message,
                detail: tuple = ()) -> None:
         self.stats.applied += 1
-        out.append(Apply(t, kind, obj.guid, msg, obj.generation, detail))
+        out.append(Apply(t, kind, obj.guid, msg, obj.generation, detail,
+                         received=self._received))
+
+    def _recv(self, t: float) -> float:
+        return self._received if self._received is not None else t
 
     def _instance_gate(self, out: list, t: float, guid: int, instance: int, msg: Message
                        ) -> LiveObject | None:
@@ -155,29 +162,38 @@ class SmartBox:
         self._dispatch(out, t, msg)
         return out
 
-    def _dispatch(self, out: list, t: float, msg: Message) -> None:
+    def _dispatch(self, out: list, t: float, msg: Message, received: float | None = None
+                  ) -> None:
+        outer = self._received
+        self._received = received
+        try:
+            self._dispatch_one(out, t, msg)
+        finally:
+            self._received = outer
+
+    def _dispatch_one(self, out: list, t: float, msg: Message) -> None:
         self.stats.dispatched += 1
         # ACSmartBox::IsReadyToDispatchEvent 0x00559590: before the player is known, only
         # CreatePlayer dispatches; everything else waits in order.
         if self.require_player and self.player_id is None and not isinstance(msg, PlayerCreate):
-            self.global_queue.append((t, msg))
+            self.global_queue.append((self._recv(t), msg))
             self.stats.queued += 1
             out.append(Apply(t, "queued", msg.guids()[0] if msg.guids() else None, msg,
-                             reason="player not created"))
+                             reason="player not created", received=self._received))
             return
         handler = _HANDLERS.get(type(msg))
         if handler is not None:
             handler(self, out, t, msg)
 
-    def _drain(self, out: list, guid: int) -> None:
+    def _drain(self, out: list, t: float, guid: int) -> None:
         # SmartBox::ProcessObjectNetBlobs 0x00454B20: take the whole queue, re-dispatch each
-        # packet in order; those still not ready queue again behind.
+        # packet in order, now; those still not ready queue again behind.
         q = self.pending.pop(guid, None)
         if not q:
             return
-        for t, msg in list(q):
+        for received, msg in list(q):
             self.stats.drained += 1
-            self._dispatch(out, t, msg)
+            self._dispatch(out, t, msg, received)
 
     # -- handlers --------------------------------------------------------------------
     def _player_create(self, out: list, t: float, msg: PlayerCreate) -> None:
@@ -186,11 +202,11 @@ class SmartBox:
             self._reject(out, t, msg.guid, msg, "player already created")
             return
         self.player_id = msg.guid
-        out.append(Apply(t, "player", msg.guid, msg))
+        out.append(Apply(t, "player", msg.guid, msg, received=self._received))
         waiting = list(self.global_queue)
         self.global_queue.clear()
-        for qt, qmsg in waiting:
-            self._dispatch(out, qt, qmsg)
+        for received, qmsg in waiting:  # SmartBox::ProcessNetBlobs
+            self._dispatch(out, t, qmsg, received)
 
     def _new_generation(self, out: list, t: float, msg: CreateObject) -> None:
         desc = msg.physics
@@ -205,8 +221,8 @@ class SmartBox:
             obj.parent = desc.parent[0]
         self.objects[msg.guid] = obj
         self.stats.applied += 1
-        out.append(Apply(t, "create", msg.guid, msg, gen))
-        self._drain(out, msg.guid)
+        out.append(Apply(t, "create", msg.guid, msg, gen, received=self._received))
+        self._drain(out, t, msg.guid)
 
     def _create(self, out: list, t: float, msg: CreateObject) -> None:
         # SmartBox::HandleCreateObject 0x00454C80 (0xF7DB UpdateObject forces recreation,
@@ -226,7 +242,8 @@ class SmartBox:
             # a newer Instance begins a new generation and replaces all nine stamps
             del self.objects[msg.guid]
             self.stats.applied += 1
-            out.append(Apply(t, "delete", msg.guid, msg, obj.generation, reason="replaced"))
+            out.append(Apply(t, "delete", msg.guid, msg, obj.generation, reason="replaced",
+                             received=self._received))
             self._new_generation(out, t, msg)
             return
         if obj.instance != desc.instance_ts:
