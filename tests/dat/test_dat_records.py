@@ -459,3 +459,21 @@ def test_Region_hand_built_sky_desc():
     assert r.sky_desc.day_groups[0].sky_time[0].sky_obj_replace[0].transparent == 0.5
     assert r.tail == b"SCENE..."
     assert R.encode(r) == b
+
+
+def test_CSurface_InitEnd_0x00536400_sets_Translucent_above_0_0002():
+    s = R.Surface(R.SurfaceType.Base1Solid, None, None, 0xFF000000, 0.0003, 0.0, 1.0)
+    assert s.as_loaded().type == R.SurfaceType.Base1Solid | R.SurfaceType.Translucent
+    assert s.type == R.SurfaceType.Base1Solid                  # the record keeps the raw value
+    # exactly the threshold (as an f32, as stored) is not above it
+    assert replace(s, translucency=f32(0.0002)).as_loaded().type == R.SurfaceType.Base1Solid
+    assert replace(s, translucency=0.0).as_loaded().type == R.SurfaceType.Base1Solid
+
+
+def test_CPolygon_UnPack_0x00538650_sides_type_1_mirrors_the_front_face():
+    p = R.Polygon(0, R.StipplingType(0), R.CullMode(1), 3, 0, (0, 1, 2), (1, 1, 1), None)
+    loaded = p.as_loaded()
+    assert (loaded.neg_surface, loaded.neg_uv_indices) == (3, (1, 1, 1))
+    assert p.neg_uv_indices is None                            # raw record unchanged
+    two = replace(p, sides_type=R.CullMode(2), neg_uv_indices=(0, 0, 0))
+    assert two.as_loaded() is two

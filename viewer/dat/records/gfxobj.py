@@ -10,7 +10,7 @@ bytes, which is all the viewer needs (no collision or cell queries here).
 from __future__ import annotations
 
 import struct
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from viewer.dat.binary import Reader, Writer
 from viewer.dat.records.common import CullMode, GfxObjFlags, StipplingType, Vec3, as_enum
@@ -130,6 +130,14 @@ class Polygon:
     @property
     def num_pts(self) -> int:
         return len(self.vertex_ids)
+
+    def as_loaded(self) -> Polygon:
+        """The polygon as the client holds it after CPolygon::UnPack 0x00538650: with
+        sides_type 1 the back face mirrors the front (neg_surface := pos_surface,
+        neg_uv_indices := pos_uv_indices)."""
+        if self.sides_type != 1:
+            return self
+        return replace(self, neg_surface=self.pos_surface, neg_uv_indices=self.pos_uv_indices)
 
 
 def _read_polygon(r: Reader) -> Polygon:

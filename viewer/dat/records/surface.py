@@ -3,7 +3,7 @@ dat-format.md 3.6-3.9."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from viewer.dat.binary import Reader, Writer
 from viewer.dat.records.common import PixelFormat, SurfaceType, TextureType, as_enum
@@ -25,6 +25,13 @@ class Surface:
     translucency: float
     luminosity: float
     diffuse: float
+
+    def as_loaded(self) -> Surface:
+        """The surface as the client holds it after CSurface::InitEnd 0x00536400:
+        Translucent is set when translucency > 0.0002."""
+        if self.translucency > 0.0002 and not self.type & SurfaceType.Translucent:
+            return replace(self, type=self.type | SurfaceType.Translucent)
+        return self
 
     @classmethod
     def read(cls, r: Reader) -> Surface:
