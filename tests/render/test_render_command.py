@@ -82,3 +82,17 @@ def test_render_bad_size_is_usage_error(tmp_path, dat):
     with pytest.raises(SystemExit) as e:
         main(["render", dat, "--setup", "1", "--out", str(tmp_path / "x.png"), "--size", "0x5"])
     assert e.value.code == 2
+
+
+def test_default_scenario_frame_golden(gl_ctx, regen_goldens):
+    """One frame (t = 1 s) of the default scenario on the synthetic assets."""
+    from viewer.commands.render import build_parser_args, load_scenario, render_frames
+    from viewer.synthetic import DEFAULT_SCENARIO
+    args = build_parser_args(["--scenario", str(DEFAULT_SCENARIO), "--out", "x.png",
+                              "--size", "160x90", "--seconds", "1.0"])
+    frames = []
+    n = render_frames(load_scenario(args), args, gl_ctx, frames.append)
+    assert n == 31 and len(frames) == 31
+    assert (frames[-1][..., :3].max(axis=-1) > 40).sum() > 200
+    assert_image_matches(frames[-1], "render/default_scenario_1s.png", tol=4,
+                         max_bad_fraction=0.01, regen=regen_goldens)
