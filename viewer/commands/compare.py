@@ -1,0 +1,147 @@
+"""``vfxviewer compare [DAT] (--scenario FILE | --setup DID ...) --reference REC [...]``
+
+Renders the scenario headless, exactly as ``vfxviewer render`` does, and sets each frame
+beside the reference recording's frame at the same timeline time (offset and rate from the
+options, from the scenario's ``"reference"`` entry, or found with ``--align``). Writes the
+per-frame figures (``--csv``, ``--json``: frame, t, recording time, mean absolute difference,
+SSIM) and the composed comparison (``--out``: .mp4, .gif, a folder of PNGs, or a .png of the
+last frame) in one of the view modes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+
+from viewer.commands import render as render_cmd
+from viewer.errors import ScenarioError
+
+
+def _crop(text: str):
+    from viewer.compare.reference import Crop
+    try:
+        x, y, w, h = (int(v) for v in str(text).split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--crop takes x,y,w,h, not {text!r}") from None
+    if w <= 0 or h <= 0:
+        raise argparse.ArgumentTypeError("--crop width and height must be positive")
+    return Crop(x, y, w, h)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    render_cmd.add_arguments(parser)
+    for action in parser._actions:  # --out is optional here: figures alone are fine
+        if action.dest == "out":
+            action.required = False
+            action.help = "comparison video (.mp4/.gif), PNG folder, or last frame .png"
+    parser.add_argument("--reference", help="recording: a video file or a folder of images "
+                        "(default: the scenario's \"reference\" entry)")
+    parser.add_argument("--reference-fps", type=float,
+                        help="frame rate of an image-folder recording (30)")
+    parser.add_argument("--offset", type=float,
+                        help="recording seconds at timeline t = 0 (scenario or 0)")
+    parser.add_argument("--rate", type=float,
+                        help="recording seconds per timeline second (scenario or 1)")
+    parser.add_argument("--align", action="store_true",
+                        help="find the offset that best lines the recording up")
+    parser.add_argument("--crop", type=_crop, help="x,y,w,h of the recording to compare")
+    parser.add_argument("--mode", default="side_by_side",
+                        choices=["side_by_side", "overlay", "wipe", "onion", "difference"])
+    parser.add_argument("--opacity", type=float, default=0.5, help="overlay opacity")
+    parser.add_argument("--split", type=float, default=0.5, help="wipe split (0..1)")
+    parser.add_argument("--csv", help="write per-frame figures as CSV")
+    parser.add_argument("--json", dest="json_out", help="write per-frame figures as JSON")
+
+
+def _reference(args, sc):
+    from viewer.compare.reference import Crop, ReferenceTrack
+    entry = sc.extra.get("reference") or {}
+    path = args.reference or entry.get("path")
+    if not path:
+        raise ScenarioError("give --reference REC or a scenario \"reference\" entry")
+    if not args.reference and sc.path is not None and not Path(path).is_absolute():
+        path = str(Path(sc.path).parent / path)
+    crop = args.crop if args.crop is not None else Crop.from_json(entry.get("crop"))
+    offset = args.offset if args.offset is not None else float(entry.get("offset", 0.0))
+    rate = args.rate if args.rate is not None else float(entry.get("rate", 1.0))
+    if not (math.isfinite(rate) and rate > 0):
+        raise ScenarioError("--rate must be a positive number")
+    return ReferenceTrack.load(path, fps=args.reference_fps, offset=offset, rate=rate,
+                               crop=crop)
+
+
+def compare_frames(render_times, rendered, track, *, mode="side_by_side", align=False,
+                   view_opts=None):
+    """Figures and composed frames for rendered frames against a reference track.
+    Returns ``(rows, composed, offset)``."""
+    from viewer.compare.align import estimate_offset
+    from viewer.compare.metrics import frame_figures
+    from viewer.compare.views import compose
+    if align:
+        track.offset, _ = estimate_offset(np.asarray(render_times), rendered, track)
+    rows, composed = [], []
+    history: list[np.ndarray] = []
+    for k, (t, image) in enumerate(zip(render_times, rendered)):
+        rgb = image[..., :3]
+        ref = track.frame_at(t, size=(rgb.shape[1], rgb.shape[0]))
+        row = {"frame": k, "t": round(float(t), 6),
+               "recording_t": round(track.recording_time(t), 6)}
+        if ref is None:
+            row.update(mad=None, ssim=None)
+            ref = np.zeros_like(rgb)
+        else:
+            row.update({key: round(v, 6) for key, v in frame_figures(rgb, ref).items()})
+        rows.append(row)
+        opts = dict(view_opts or {})
+        if mode == "onion":
+            opts["previous"] = history[-3:][::-1]
+        composed.append(compose(mode, rgb, ref, **opts))
+        history.append(rgb)
+    return rows, composed, track.offset
+
+
+def write_figures(rows, csv_path=None, json_path=None, *, offset=0.0, rate=1.0) -> None:
+    if csv_path:
+        with open(csv_path, "w", newline="") as fh:
+            w = csv.DictWriter(fh, fieldnames=["frame", "t", "recording_t", "mad", "ssim"])
+            w.writeheader()
+            w.writerows(rows)
+    if json_path:
+        with open(json_path, "w") as fh:
+            json.dump({"offset": offset, "rate": rate, "frames": rows}, fh, indent=1)
+
+
+def run(args) -> int:
+    import moderngl
+
+    from viewer.media import FrameWriter
+    sc = render_cmd.load_scenario(args)
+    track = _reference(args, sc)
+    ctx = moderngl.create_standalone_context(backend="egl", require=330)
+    rendered: list[np.ndarray] = []
+    try:
+        render_cmd.render_frames(sc, args, ctx, lambda rgba: rendered.append(rgba.copy()))
+    finally:
+        ctx.release()
+    times = [k / float(sc.fps) for k in range(len(rendered))]
+    view_opts = {"overlay": {"opacity": args.opacity},
+                 "wipe": {"split": args.split}}.get(args.mode, {})
+    rows, composed, offset = compare_frames(times, rendered, track, mode=args.mode,
+                                            align=args.align, view_opts=view_opts)
+    write_figures(rows, args.csv, args.json_out, offset=offset, rate=track.rate)
+    if args.out:
+        with FrameWriter(args.out, fps=float(sc.fps)) as writer:
+            for image in composed:
+                writer.write(image)
+    valid = [r["mad"] for r in rows if r["mad"] is not None]
+    summary = {"frames": len(rows), "offset": round(offset, 6), "rate": track.rate,
+               "mean_mad": round(float(np.mean(valid)), 6) if valid else None,
+               "worst_frame": (max((r for r in rows if r["mad"] is not None),
+                                   key=lambda r: r["mad"])["frame"] if valid else None)}
+    print(json.dumps(summary))
+    return 0
