@@ -117,3 +117,10 @@ def test_bad_guid_is_usage_error(capsys):
     with pytest.raises(SystemExit) as exc:
         main(["replay", str(CAPS / "enter-world.pcap"), "--guid", "zz"])
     assert exc.value.code == 2
+
+
+def test_ports_option_changes_the_AC_filter(capsys):
+    _, out, _ = run(capsys, CAPS / "enter-world.pcap", "--json", "--ports", "7000-7001")
+    assert out == ""
+    _, out, _ = run(capsys, CAPS / "enter-world.pcap", "--json", "--ports", "9000-9001")
+    assert out.count("0xF745") == 136

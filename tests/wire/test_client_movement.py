@@ -185,3 +185,13 @@ def test_RawMotionState_pack_unpack_round_trip(fwd, fs, ts, hold, n):
     assert (dec.forward_command if dec.forward_command is not None else 0x41000003) == fwd
     assert (dec.forward_speed if dec.forward_speed is not None else 1.0) == fs
     assert dec.actions == s.actions
+
+
+def test_Jump_with_a_non_retail_tail_keeps_extent_and_velocity_only():
+    # ACE layout (wire.md 4.5.2): extent, velocity, four stamps, guid, spell
+    payload = (pack_jump(0.5, (0.0, 0.0, 4.0), POS, instance_ts=1, server_control_ts=2,
+                         teleport_ts=3, force_position_ts=4)[:16]
+               + H("0100020003000400" "01000050" "00000000"))
+    dec = decode_message(game_action(7, JUMP, payload))
+    assert dec.extent == 0.5 and dec.velocity == (0.0, 0.0, 4.0)
+    assert dec.position is None and dec.instance_ts is None and len(dec.other_tail) == 16

@@ -17,6 +17,7 @@ import tempfile
 from pathlib import Path
 
 from viewer.errors import WireError
+from viewer.wire.capture import AC_PORTS
 from viewer.wire.pipeline import ReplayStats, iter_messages
 from viewer.wire.replay import capture_scenario, message_json, message_text, wants
 
@@ -28,6 +29,18 @@ def _int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
 
 
+def _ports(text: str) -> range:
+    try:
+        lo, _, hi = text.partition("-")
+        lo_i = int(lo, 0)
+        hi_i = int(hi, 0) if hi else lo_i
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port range: {text!r}") from None
+    if not 0 <= lo_i <= hi_i <= 0xFFFF:
+        raise argparse.ArgumentTypeError(f"not a port range: {text!r}")
+    return range(lo_i, hi_i + 1)
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("capture", help="pcap or pcapng capture of an Asheron's Call session")
     parser.add_argument("--guid", type=_int, default=None,
@@ -37,6 +50,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="JSON Lines output")
     parser.add_argument("--all", action="store_true",
                         help="also list messages outside the decoded set")
+    parser.add_argument("--ports", type=_ports, default=AC_PORTS, metavar="LO-HI",
+                        help="server port range that marks AC traffic (default 9000-10013)")
     parser.add_argument("--stats", action="store_true",
                         help="print transport and decode counters on stderr at the end")
     parser.add_argument("--scenario-out", default=None, metavar="FILE",
@@ -64,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
 def _print_messages(args: argparse.Namespace) -> int:
     stats = ReplayStats()
     out = sys.stdout
-    for item in iter_messages(args.capture, stats):
+    for item in iter_messages(args.capture, stats, ports=args.ports):
         if item.message is None and not args.all:
             continue
         if not wants(item.message, args.guid):

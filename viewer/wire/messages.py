@@ -268,18 +268,23 @@ class MoveToState(Message):
 @dataclass(frozen=True, slots=True)
 class Jump(Message):
     """0xF61B inside 0xF7B1 (JumpPack::UnPack 0x00516DF0: extent, velocity, Position,
-    four stamps, align4; seed 004 D4)."""
+    four stamps, align4; seed 004 D4).
+
+    Non-retail clients send other tails (wire.md 9: ACE's stamps + guid + spell); for those
+    only extent and velocity are read (wire.md 4.5.2 replay rule), the rest is kept in
+    ``other_tail`` and the retail fields are ``None``."""
     OPCODE: ClassVar[int] = 0xF61B
     NAME: ClassVar[str] = "Jump"
     DIR: ClassVar[str] = "c2s"
     sequence: int
     extent: float
     velocity: tuple[float, float, float]
-    position: Position
-    instance_ts: int
-    server_control_ts: int
-    teleport_ts: int
-    force_position_ts: int
+    position: Position | None
+    instance_ts: int | None
+    server_control_ts: int | None
+    teleport_ts: int | None
+    force_position_ts: int | None
+    other_tail: bytes | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -357,9 +362,15 @@ def _move_to_state(r: Reader, seq: int) -> MoveToState:
     return MoveToState(seq, raw, pos, *stamps, bool(byte & 1), bool(byte & 2))
 
 
+JUMP_RETAIL_TAIL = 40  # Position (32) + four u16 stamps (8), already 4-aligned
+
+
 def _jump(r: Reader, seq: int) -> Jump:
     extent = r.f32("Jump extent")
     velocity = r.vec3("Jump velocity")
+    if r.remaining != JUMP_RETAIL_TAIL:
+        return Jump(seq, extent, velocity, None, None, None, None, None,
+                    r.raw(r.remaining, "Jump tail"))
     pos = Position.read(r)
     stamps = r.stamps4("Jump timestamps")
     r.align4()
