@@ -8,6 +8,7 @@ section 5, PhysicsScriptTableData::GetScript 0x00521A20): prints the script DID 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 
 from viewer.errors import ScenarioError
@@ -31,6 +32,9 @@ def _intensity(text: str) -> float:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    # "-inf" (and "-nan") are intensities here, not options
+    parser._negative_number_matcher = re.compile(r"^-(\d+|\d*\.\d+|inf(inity)?|nan)$",
+                                                 re.IGNORECASE)
     parser.add_argument("dat", metavar="DAT", help="a DAT file")
     parser.add_argument("table", metavar="TABLE_DID", type=_did, help="PhysicsScriptTable DID")
     parser.add_argument("play_script", metavar="PLAYSCRIPT",
