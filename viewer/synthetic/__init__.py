@@ -36,7 +36,8 @@ MAIN_FORMATS = ("A8R8G8B8", "R8G8B8", "A8", "DXT1", "DXT3", "DXT5", "P8", "INDEX
 #: Further formats the reader decodes, drawn for the glow shape only.
 EXTRA_FORMATS = ("X8R8G8B8", "R5G6B5", "X1R5G5B5", "A1R5G5B5", "A4R4G4B4", "X4R4G4B4",
                  "A8B8G8R8", "X8B8G8R8", "CUSTOM_A8B8G8R8", "CUSTOM_B8G8R8",
-                 "CUSTOM_LSCAPE_R8G8B8", "CUSTOM_LSCAPE_ALPHA")
+                 "CUSTOM_LSCAPE_R8G8B8", "CUSTOM_LSCAPE_ALPHA", "R3G3B2", "A8R3G3B2", "L8",
+                 "A8L8", "A4L4")
 ALL_FORMATS = MAIN_FORMATS + EXTRA_FORMATS
 
 

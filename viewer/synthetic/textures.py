@@ -114,7 +114,7 @@ def color(shape: str, t: np.ndarray) -> np.ndarray:
 
 def rgba8(shape: str) -> np.ndarray:
     """RGBA8 image (h, w, 4) of ``shape``: rgb = color(I), alpha = I."""
-    i = intensity(shape)
+    i = np.rint(intensity(shape) * 255.0) / 255.0      # alpha 0 gives black exactly
     rgba = np.concatenate([color(shape, i), i[..., None]], axis=-1)
     return np.rint(rgba * 255.0).astype(np.uint8)
 
@@ -142,6 +142,12 @@ def _premultiplied(img: np.ndarray) -> np.ndarray:
     return (img[..., :3].astype(np.uint32) * img[..., 3:4].astype(np.uint32) + 127) // 255
 
 
+def luminance(r: np.ndarray, g: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Integer Rec. 601 luma of 8-bit channels (for the L8 family)."""
+    return (77 * r.astype(np.uint32) + 150 * g.astype(np.uint32) + 29 * b.astype(np.uint32)
+            + 128) >> 8
+
+
 def _u16(a: np.ndarray) -> bytes:
     return a.astype("<u2").tobytes()
 
@@ -154,14 +160,17 @@ def _bits(c: np.ndarray, n: int) -> np.ndarray:
 def encode_uncompressed(img: np.ndarray, fmt: str) -> bytes:
     """Pixel bytes of an RGBA8 image in an uncompressed PixelFormat (name)."""
     r, g, b, a = (img[..., k].astype(np.uint32) for k in range(4))
-    if fmt in ("A8R8G8B8", "X8R8G8B8"):
-        alpha = a if fmt == "A8R8G8B8" else np.full_like(a, 0xFF)
-        return np.stack([b, g, r, alpha], axis=-1).astype(np.uint8).tobytes()
-    if fmt in ("A8B8G8R8", "CUSTOM_A8B8G8R8", "X8B8G8R8"):
-        alpha = np.full_like(a, 0xFF) if fmt == "X8B8G8R8" else a
-        return np.stack([r, g, b, alpha], axis=-1).astype(np.uint8).tobytes()
+    if fmt == "A8R8G8B8":
+        return np.stack([b, g, r, a], axis=-1).astype(np.uint8).tobytes()
+    if fmt in ("A8B8G8R8", "CUSTOM_A8B8G8R8"):
+        return np.stack([r, g, b, a], axis=-1).astype(np.uint8).tobytes()
     pm = _premultiplied(img)
     pr, pg, pb = pm[..., 0], pm[..., 1], pm[..., 2]
+    ff = np.full_like(a, 0xFF)
+    if fmt == "X8R8G8B8":
+        return np.stack([pb, pg, pr, ff], axis=-1).astype(np.uint8).tobytes()
+    if fmt == "X8B8G8R8":
+        return np.stack([pr, pg, pb, ff], axis=-1).astype(np.uint8).tobytes()
     if fmt in ("R8G8B8", "CUSTOM_LSCAPE_R8G8B8"):
         return np.stack([pb, pg, pr], axis=-1).astype(np.uint8).tobytes()
     if fmt == "CUSTOM_B8G8R8":
@@ -177,6 +186,16 @@ def encode_uncompressed(img: np.ndarray, fmt: str) -> bytes:
         return _u16((a1 << 15) | (_bits(r, 5) << 10) | (_bits(g, 5) << 5) | _bits(b, 5))
     if fmt == "A4R4G4B4":
         return _u16((_bits(a, 4) << 12) | (_bits(r, 4) << 8) | (_bits(g, 4) << 4) | _bits(b, 4))
+    if fmt == "R3G3B2":
+        return ((_bits(pr, 3) << 5) | (_bits(pg, 3) << 2) | _bits(pb, 2)).astype(np.uint8).tobytes()
+    if fmt == "A8R3G3B2":
+        return _u16((a << 8) | (_bits(r, 3) << 5) | (_bits(g, 3) << 2) | _bits(b, 2))
+    if fmt == "L8":
+        return luminance(pr, pg, pb).astype(np.uint8).tobytes()
+    if fmt == "A8L8":
+        return _u16((a << 8) | luminance(r, g, b))
+    if fmt == "A4L4":
+        return ((_bits(a, 4) << 4) | _bits(luminance(r, g, b), 4)).astype(np.uint8).tobytes()
     if fmt == "X4R4G4B4":
         return _u16((0xF << 12) | (_bits(pr, 4) << 8) | (_bits(pg, 4) << 4) | _bits(pb, 4))
     raise KeyError(f"no uncompressed encoder for pixel format {fmt}")
@@ -206,12 +225,26 @@ def _from565(v: np.ndarray) -> np.ndarray:
 
 
 def _color_block(px: np.ndarray, punch_through: bool) -> bytes:
-    """One BC1 colour block (8 bytes) for 16 RGBA texels."""
+    """One BC1 colour block (8 bytes) for 16 RGBA texels.
+
+    Endpoints: the best pair (least squared error, first on ties) among the block's own
+    colours quantised to 565, searched exhaustively with integer arithmetic, so the result is
+    the same on every machine.
+    """
     opaque = px[:, 3] >= 128 if punch_through else np.ones(16, dtype=bool)
     transparent_mode = punch_through and not opaque.all()
     src = px[opaque, :3] if opaque.any() else np.zeros((1, 3), dtype=np.int64)
-    c0 = int(_to565(src.max(axis=0)))
-    c1 = int(_to565(src.min(axis=0)))
+    q = np.unique(_to565(src).astype(np.int64))
+    cand = _from565(q.astype(np.uint32))                     # (k, 3) expanded colours
+    ia, ib = np.triu_indices(len(q))                          # pairs a <= b (incl. a == b)
+    a, b = cand[ia], cand[ib]
+    if transparent_mode:
+        pal = np.stack([a, b, (a + b) // 2], axis=1)          # (P, 3, 3)
+    else:
+        pal = np.stack([a, b, (2 * a + b) // 3, (a + 2 * b) // 3], axis=1)   # (P, 4, 3)
+    d = ((src[None, :, None, :] - pal[:, None, :, :]) ** 2).sum(axis=-1)      # (P, n, m)
+    best = int(d.min(axis=2).sum(axis=1).argmin())
+    c0, c1 = int(q[ia[best]]), int(q[ib[best]])
     if transparent_mode:
         if c0 > c1:
             c0, c1 = c1, c0                       # color0 <= color1: 3 colours + transparent
@@ -219,13 +252,13 @@ def _color_block(px: np.ndarray, punch_through: bool) -> bytes:
         c0, c1 = c1, c0                           # color0 > color1: 4-colour mode
     p0, p1 = _from565(np.array([c0, c1], dtype=np.uint32))
     if c0 > c1:
-        pal = np.array([p0, p1, (2 * p0 + p1) // 3, (p0 + 2 * p1) // 3])
-        usable = 4
+        pal1 = np.array([p0, p1, (2 * p0 + p1) // 3, (p0 + 2 * p1) // 3])
+    elif transparent_mode:
+        pal1 = np.array([p0, p1, (p0 + p1) // 2])
     else:
-        pal = np.array([p0, p1, (p0 + p1) // 2, [0, 0, 0]])
-        usable = 3
-    d = ((px[:, None, :3] - pal[None, :usable, :]) ** 2).sum(axis=-1)
-    idx = d.argmin(axis=1)
+        pal1 = np.array([p0])                     # c0 == c1 in an opaque block: index 0 only
+    dd = ((px[:, None, :3] - pal1[None, :, :]) ** 2).sum(axis=-1)
+    idx = dd.argmin(axis=1)
     if transparent_mode:
         idx = np.where(opaque, idx, 3)
     bits = 0
@@ -293,4 +326,5 @@ def bits_per_pixel(fmt: str) -> int:
             "CUSTOM_A8B8G8R8": 32, "R8G8B8": 24, "CUSTOM_B8G8R8": 24,
             "CUSTOM_LSCAPE_R8G8B8": 24, "R5G6B5": 16, "X1R5G5B5": 16, "A1R5G5B5": 16,
             "A4R4G4B4": 16, "X4R4G4B4": 16, "INDEX16": 16, "A8": 8, "CUSTOM_LSCAPE_ALPHA": 8,
-            "P8": 8, "DXT1": 4, "DXT3": 8, "DXT5": 8}[fmt]
+            "P8": 8, "DXT1": 4, "DXT3": 8, "DXT5": 8, "R3G3B2": 8, "A8R3G3B2": 16, "L8": 8,
+            "A8L8": 16, "A4L4": 8}[fmt]
