@@ -115,6 +115,15 @@ def message_text(item: Decoded) -> str:
         parts.append(f"state={hex32(p.state)} instance={p.instance_ts}")
         return " ".join(parts)
     fields = []
+    body = getattr(msg, "body", None) or getattr(msg, "raw_motion_state", None)
+    if body is not None:  # a short motion summary: the present, non-empty fields
+        inner = getattr(body, "state", None) or body
+        for f in dataclasses.fields(inner):
+            v = getattr(inner, f.name)
+            if v is not None and f.name != "actions" and not dataclasses.is_dataclass(v):
+                fields.append(f"{f.name}={to_json(v, f.name)}")
+        if getattr(inner, "actions", ()):
+            fields.append(f"actions={len(inner.actions)}")
     for f in dataclasses.fields(msg):
         v = getattr(msg, f.name)
         if dataclasses.is_dataclass(v) or isinstance(v, (tuple, bytes)) and len(str(v)) > 60:
