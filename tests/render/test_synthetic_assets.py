@@ -31,7 +31,7 @@ def test_every_pixel_format_uploads(gl_ctx, db):
             (sub,) = mesh.subsets
             mat = sub.material
             assert mat.texture is not None, key
-            shape, fmt = key
+            _shape, fmt = key
             want = "compressed" if fmt in ("DXT1", "DXT3", "DXT5") else "decoded"
             if want == "compressed" and "GL_EXT_texture_compression_s3tc" not in gl_ctx.extensions:
                 want = "decoded"
