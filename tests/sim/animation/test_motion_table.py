@@ -213,3 +213,42 @@ def test_sequence_reports_AnimationDone_to_manager_through_staged_sentinel():
                 mgr.animation_done(True)
     assert seen and mgr.state.actions == []
     assert ids(seq) == [IDLE]
+
+
+def test_CheckForCompletedMotions_0x0051BE00_retires_zero_anim_motions_at_once():
+    mgr, seq = fresh()
+    mgr.do_object_motion(JUMP_MOD, seq)            # a modifier adds no animation
+    mgr.check_for_completed_motions()
+    assert [m for m, _ in mgr.completed] == [READY, JUMP_MOD]
+    assert mgr.pending_animations == []
+
+
+def test_StopObjectCompletely_0x00523ED0_drops_modifiers_and_returns_to_default():
+    mgr, seq = fresh()
+    mgr.do_object_motion(WALK_FORWARD, seq)
+    mgr.do_object_motion(JUMP_MOD, seq)
+    mgr.stop_completely(seq)
+    assert mgr.state.modifiers == []
+    assert mgr.state.substate == READY
+    assert seq.first_cyclic.anim_id == IDLE
+    assert seq.velocity == (0.0, 0.0, 0.0)
+
+
+def test_StopSequenceMotion_0x00522FC0_current_substate_goes_to_style_default():
+    mgr, seq = fresh()
+    mgr.do_object_motion(WALK_FORWARD, seq)
+    assert mgr.stop_object_motion(WALK_FORWARD, seq)
+    assert mgr.state.substate == READY
+    assert ids(seq)[-2:] == [W2R, IDLE]
+    assert not mgr.stop_object_motion(WALK_FORWARD, seq)   # no longer current
+
+
+def test_negative_speed_substate_uses_reverse_link_played_backwards():
+    """Walking backwards (speed < 0): the signs differ, so the link comes from
+    get_link(style, Ready, 1, WalkForward, -1), which looks up Links[(style, to)][from]: the
+    Walk->Ready link, played backwards into the reversed walk cycle."""
+    mgr, seq = fresh()
+    mgr.do_object_motion(WALK_FORWARD, seq, -1.0)
+    assert ids(seq) == [W2R, WALK]
+    assert seq.anim_list[0].framerate == pytest.approx(-30.0)
+    assert seq.first_cyclic.framerate == pytest.approx(-30.0)
