@@ -25,12 +25,20 @@ from imgui_bundle import imgui
 
 from viewer.render.framebuffer import OffscreenTarget
 from viewer.render.grid import GridPass
+from viewer.ui import commands as c
 from viewer.ui import layout
+from viewer.ui.assets_panel import AssetIndex, AssetsState, RecentFiles, draw_assets_panel
 from viewer.ui.controller import Controller, ViewState
+from viewer.ui.emitters_panel import draw_emitters_panel, emitters_view
 from viewer.ui.error_panel import ErrorLog, draw_error_panel
+from viewer.ui.hidden_panel import draw_hidden_panel
 from viewer.ui.imgui_backend import ImGuiInput, ImGuiRenderer
+from viewer.ui.inspect_adapter import live_emitters, object_summaries, state_transitions
+from viewer.ui.object_panel import ObjectPanelState, draw_object_panel
+from viewer.ui.script_table_panel import ScriptTableView, draw_script_table_panel
 from viewer.ui.stats_panel import FrameStats, draw_stats_panel
-from viewer.ui.viewport_panel import draw_viewport_panel
+from viewer.ui.timeline import draw_timeline
+from viewer.ui.viewport_panel import draw_viewport_panel, pick_particle
 
 BACKGROUND = (0.11, 0.12, 0.14, 1.0)
 HEADLESS_DT = 1.0 / 60.0
@@ -64,7 +72,19 @@ class ViewerApp:
         self.viewport = OffscreenTarget(ctx, (640, 480))
         self.renderer.register_texture(self.viewport.color)
         self.grid = GridPass(ctx)
-        self.scene_renderer = None   # set by attach_scene_renderer when render/ provides one
+        self.scene_renderer = None   # viewer.render.renderer.SceneRenderer for session.db
+        self._scene_db = None
+        self.use_scene_renderer = True
+        # UI-only state of the panels (text boxes, tree state): never simulation state.
+        self.table_state: dict = {}
+        self.assets_state = AssetsState()
+        self.object_state = ObjectPanelState()
+        self.recent = RecentFiles(None if ini_path is None
+                                  else Path(ini_path).parent / "recent.json")
+        self._asset_index: AssetIndex | None = None
+        self._asset_index_db = None
+        self._viewport_rect = None   # (x, y, w, h) of the 3D view in window pixels
+        self.controller.opener = self._open
         self.frame_count = 0
         self._want_viewport = self.viewport.size
         self._layout_done = False
@@ -134,16 +154,29 @@ class ViewerApp:
 
     def _render_scene(self) -> None:
         target = self.viewport
+        camera = self.controller.view.camera
+        session = self.session
+        renderer = self._scene_renderer_for(session)
+        if renderer is not None:
+            from viewer.render.world_adapter import build_scene_input
+            info = renderer.render(build_scene_input(session.world), camera, target) or {}
+            self.stats.draw_calls = int(info.get("draw_calls", 0)) + 1
+            self.stats.instances = int(info.get("instances", 0))
+            return
         target.use()
         target.clear(BACKGROUND)
-        camera = self.controller.view.camera
-        view_proj = camera.view_projection(target.aspect)
-        self.grid.draw(view_proj, camera.eye())
+        self.grid.draw(camera.view_projection(target.aspect), camera.eye())
         self.stats.draw_calls, self.stats.instances = 1, 0
-        if self.scene_renderer is not None and self.session is not None:
-            info = self.scene_renderer(self.session, camera, target) or {}
-            self.stats.draw_calls += int(info.get("draw_calls", 0))
-            self.stats.instances = int(info.get("instances", 0))
+
+    def _scene_renderer_for(self, session):
+        """The scene renderer for the session's database (rebuilt when it changes)."""
+        if session is None or not self.use_scene_renderer:
+            return None
+        if self.scene_renderer is None or self._scene_db is not session.db:
+            from viewer.render.renderer import SceneRenderer
+            self.scene_renderer = SceneRenderer(self.ctx, session.db)
+            self._scene_db = session.db
+        return self.scene_renderer
 
     # --- UI ---------------------------------------------------------------------------------
     def _build_ui(self) -> None:
@@ -153,6 +186,7 @@ class ViewerApp:
             node = imgui.internal.dock_builder_get_node(dock_id)
             if node is None or not node.is_split_node():
                 layout.build_default_layout(dock_id, self.display_size)
+                self._focus_defaults = 2
             self._layout_done = True
         apply = self.controller.apply_all
         for name, panel in self.panels():
@@ -162,19 +196,104 @@ class ViewerApp:
                 self.errors.report(err, f"panel {name}")
                 continue
             apply(commands, f"panel {name}")
+        if getattr(self, "_focus_defaults", 0):
+            # A fresh layout shows the main tab of each dock node.
+            self._focus_defaults -= 1
+            if self._focus_defaults == 0:
+                layout.bring_to_front(layout.FRONT)
         if self.show_demo:
             self.show_demo = imgui.show_demo_window(True) or False
 
     def panels(self):
         """(name, callable returning commands) for every panel, in draw order."""
         yield "Viewport", self._viewport_panel
+        yield "Timeline", lambda: draw_timeline(
+            self.session.timeline_view() if self.session is not None else None)
+        yield "Assets", self._assets_panel
+        yield "Object", self._object_panel
+        yield "Script Table", self._script_table_panel
+        yield "Emitters", self._emitters_panel
+        yield "Hidden / UnHide", self._hidden_panel
         yield "Stats", lambda: draw_stats_panel(self.stats)
         yield "Errors", lambda: draw_error_panel(self.errors)
 
+    # view-models: read the session, hand frozen values to the panels
     def _viewport_panel(self):
-        commands, size = draw_viewport_panel(self.viewport.color.glo)
+        overlay = self._selected_particle_screen()
+        commands, size, click = draw_viewport_panel(self.viewport.color.glo, overlay)
         self._want_viewport = size
+        if click is not None and self.session is not None:
+            picked = pick_particle(live_emitters(self.session.world, with_particles=True),
+                                   self.controller.view.camera, size, click)
+            if picked is not None:
+                commands.append(c.Select("particle", picked))
         return commands
+
+    def _selected_particle_screen(self):
+        """The selected particle's position in viewport pixels, or None."""
+        sel = self.controller.view.selection
+        if self.session is None or sel is None or sel[0] != "particle":
+            return None
+        handle, slot = sel[1]
+        for em in live_emitters(self.session.world, with_particles=True):
+            if em.handle == handle:
+                for p in em.particles:
+                    if p.slot == slot:
+                        from viewer.ui.viewport_panel import project
+                        return project(self.controller.view.camera, self.viewport.size,
+                                       p.position)
+        return None
+
+    def _assets_panel(self):
+        s = self.session
+        db = None if s is None else s.db
+        if db is not None and self._asset_index_db is not db:
+            self._asset_index, self._asset_index_db = AssetIndex(db), db
+        return draw_assets_panel(db, self._asset_index, self.assets_state, self.recent,
+                                 None if s is None else s.selected_object,
+                                 () if s is None else s.dat_paths)
+
+    def _object_panel(self):
+        s = self.session
+        objs = [] if s is None else object_summaries(s.world)
+        return draw_object_panel(objs, None if s is None else s.selected_object,
+                                 self.object_state)
+
+    def _script_table_panel(self):
+        s = self.session
+        table = obj_id = None
+        if s is not None and s.selected_object in s.world.objects:
+            obj_id = s.selected_object
+            table = s.world.objects[obj_id].table
+        view = ScriptTableView(table, 0x04 if s is None else s.play_script_type,
+                               self.controller.view.intensity, obj_id)
+        return draw_script_table_panel(view, self.table_state)
+
+    def _emitters_panel(self):
+        s = self.session
+        live = [] if s is None else live_emitters(s.world, with_particles=True)
+        return draw_emitters_panel(emitters_view(live, None if s is None else s.tracks,
+                                                 self.controller.view.selection))
+
+    def _hidden_panel(self):
+        s = self.session
+        if s is None:
+            return draw_hidden_panel(None, [])
+        objs = {o.id: o for o in object_summaries(s.world)}
+        obj = objs.get(s.selected_object)
+        return draw_hidden_panel(obj, state_transitions(s.events(), s.selected_object))
+
+    def _open(self, kind: str, value):
+        """Controller hook for commands that replace the session."""
+        from viewer.ui.session import open_session
+        if kind == "dat":
+            session = open_session(value[0])
+            for p in value:
+                self.recent.add(str(p))
+        else:
+            session = open_session(None, value)
+        self.session = session
+        return session
 
     def _main_menu(self) -> None:
         if imgui.begin_main_menu_bar():

@@ -6,18 +6,26 @@ import numpy as np
 import pytest
 
 from imagecheck import assert_image_matches, load_png
+from viewer.app import render_headless
 from viewer.cli import main
 from viewer_checks import assert_viewer_visible
 
 
-def test_screenshot_command_writes_viewer_png(tmp_path, capsys, regen_goldens):
+def test_screenshot_command_writes_viewer_png(tmp_path, capsys):
+    # No arguments: the synthetic default scenario when it exists, else an empty viewer;
+    # either way the grid, axes and panels show.
     out = tmp_path / "shot.png"
-    assert main(["screenshot", "--out", str(out), "--size", "400x260"]) == 0
+    assert main(["screenshot", "--out", str(out), "--size", "640x400"]) == 0
     assert capsys.readouterr().out.strip() == str(out)
     img = load_png(out)
-    assert img.shape == (260, 400, 4)
+    assert img.shape == (400, 640, 4)
     assert_viewer_visible(img)
-    assert_image_matches(img, "app/screenshot_default_400x260.png", tol=3,
+
+
+def test_empty_viewer_matches_golden(regen_goldens):
+    img = render_headless((400, 260), session=None)
+    assert_viewer_visible(img)
+    assert_image_matches(img, "app/screenshot_empty_400x260.png", tol=3,
                          max_bad_fraction=0.002, regen=regen_goldens)
 
 

@@ -44,4 +44,4 @@ def assert_viewer_visible(img) -> None:
     assert all(n >= 3 for n in axes.values()), f"world axes not visible: {axes}"
     assert grid_pixels(img) > 200, f"ground grid not visible ({grid_pixels(img)} px)"
     assert title_bar_pixels(img) > 100, "no panel title bars / tabs"
-    assert text_pixels(img, 0.6, 1.0) > 100, "no panel text on the right"
+    assert text_pixels(img) > 100, "no panel text"

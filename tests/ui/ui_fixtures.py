@@ -21,7 +21,8 @@ from viewer.dat.records.physics_script import (PhysicsScript, PhysicsScriptData,
                                                ScriptAndModData)
 from viewer.dat.records.setup import Setup
 
-GFX = 0x010005E8
+GFX = 0x01000100       # a unit quad with a solid-colour surface, no degrades
+SURFACE = 0x08000100
 SETUP = 0x02000100
 TABLE = 0x34000100
 SCRIPT = 0x33000100
@@ -45,7 +46,14 @@ def script(did, *entries):
 
 
 def records() -> dict:
+    import dataclasses
+
+    from viewer.dat import records as R
+
     recs = {k: v for k, v in samples.sample_records().items() if k >> 24 not in (0x02, 0x09)}
+    recs[SURFACE] = samples.sample_surface_solid()
+    recs[GFX] = dataclasses.replace(samples.sample_gfxobj(GFX), flags=R.GfxObjFlags(0x3),
+                                    surfaces=(SURFACE,), did_degrade=None)
     recs[SETUP] = Setup(SETUP, SetupFlags(0), (GFX,), None, None, (), (),
                         ((0x65, AnimationFrame((RFrame((0.0, 0.0, 0.5)),))),), (), (),
                         1.0, 0.5, 0.0, 0.0, Sphere((0, 0, 0.5), 1.0), Sphere((0, 0, 0.5), 1.0),

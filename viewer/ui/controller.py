@@ -31,6 +31,8 @@ class Controller:
         self.view = view or ViewState()
         self.session = session
         self.errors = errors or ErrorLog()
+        # opener(kind, value) -> session: "dat" (paths) or "scenario" (path); set by the app
+        self.opener = None
 
     def apply_all(self, commands, context: str = "") -> None:
         for command in commands:
@@ -78,6 +80,10 @@ class Controller:
                 self.errors.clear()
             case c.TakeScreenshot(path):
                 v.screenshot_requests.append(path)
+            case c.OpenDat(paths) if self.opener is not None:
+                self.session = self.opener("dat", tuple(paths))
+            case c.LoadScenario(path) if self.opener is not None:
+                self.session = self.opener("scenario", path)
             case _:
                 if self.session is None:
                     raise _no_session(cmd)

@@ -13,6 +13,8 @@ LEFT = ("Assets", "Object")
 RIGHT = ("Script Table", "Emitters", "Hidden / UnHide", "Stats")
 BOTTOM = ("Timeline", "###Errors")
 CENTER = ("Viewport",)
+# The tab brought to the front in each node of the default layout (Viewport last: focused).
+FRONT = ("Timeline", "Assets", "Script Table", "Viewport")
 
 
 def user_config_dir() -> Path:
@@ -42,3 +44,18 @@ def build_default_layout(dockspace_id: int, size) -> None:
         for name in names:
             internal.dock_builder_dock_window(name, node)
     internal.dock_builder_finish(dockspace_id)
+
+
+def bring_to_front(names) -> None:
+    """Select each named window's tab in its dock node (SetWindowFocus does not switch
+    dock tabs in this ImGui version), focusing the last."""
+    from imgui_bundle import imgui
+
+    for name in names:
+        window = imgui.internal.find_window_by_name(name)
+        if window is None:
+            continue
+        node = window.dock_node
+        if node is not None and node.tab_bar is not None:
+            node.tab_bar.next_selected_tab_id = window.tab_id
+        imgui.set_window_focus(name)

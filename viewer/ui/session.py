@@ -23,6 +23,7 @@ from viewer.ui import commands as c
 from viewer.ui.timeline import Playback, TimelineTracks, TimelineView
 
 DEFAULT_SECONDS = 5.0
+PS_LAUNCH = 0x04   # PlayScript.Launch
 
 
 class SimHandle:
@@ -72,7 +73,7 @@ class Session:
         self.dat_paths = [str(p) for p in dat_paths]
         self.snapshot_every = snapshot_every
         self.selected_object: int | None = scenario.objects[0].id if scenario.objects else None
-        self.play_script_type: int = 0x0D   # Launch; the table inspector's type
+        self.play_script_type: int = PS_LAUNCH   # the table inspector's type
         self.generation = 0                  # bumps whenever the scenario changes
         self._build(prepass)
 

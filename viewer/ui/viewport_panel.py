@@ -4,6 +4,7 @@ viewport focused W/A/S/D/Q/E fly, F frames the selection)."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from viewer.ui.commands import (CameraFly, CameraFrameSelected, CameraOrbit, CameraPan,
@@ -49,8 +50,47 @@ def camera_commands(inp: ViewportInput) -> list[Command]:
     return out
 
 
-def draw_viewport_panel(texture_id: int | None) -> tuple[list[Command], tuple[int, int]]:
-    """Returns (commands, the content size the 3D view should have next frame)."""
+def project(camera, size, position) -> tuple[float, float] | None:
+    """World position -> viewport pixels (x right, y down), or None behind the eye."""
+    import numpy as np
+
+    w, h = size
+    clip = camera.view_projection(w / max(h, 1)) @ np.array([*position, 1.0])
+    if clip[3] <= 1e-9:
+        return None
+    ndc = clip[:3] / clip[3]
+    return (float((ndc[0] + 1) / 2 * w), float((1 - ndc[1]) / 2 * h))
+
+
+def pick_particle(emitters, camera, size, click, radius_px: float = 8.0):
+    """The (handle, slot) of the live particle drawn nearest to ``click`` (viewport
+    pixels) within ``radius_px``; nearer the eye wins a tie. None when nothing is close."""
+    import numpy as np
+
+    best, best_key = None, None
+    eye = camera.eye()
+    for em in emitters:
+        for p in em.particles:
+            xy = project(camera, size, p.position)
+            if xy is None:
+                continue
+            d = math.hypot(xy[0] - click[0], xy[1] - click[1])
+            if d > radius_px:
+                continue
+            key = (round(d, 3), float(np.linalg.norm(np.asarray(p.position) - eye)))
+            if best_key is None or key < best_key:
+                best, best_key = (em.handle, p.slot), key
+    return best
+
+
+_press: dict[str, tuple[float, float]] = {}   # UI-only: where the left button went down
+
+
+def draw_viewport_panel(texture_id: int | None, overlay=None
+                        ) -> tuple[list[Command], tuple[int, int], tuple[float, float] | None]:
+    """Returns (commands, the content size the 3D view should have next frame, a left
+    click without drag in viewport pixels or None). ``overlay``: viewport pixels of the
+    selected particle, ringed."""
     from imgui_bundle import imgui
 
     imgui.push_style_var(imgui.StyleVar_.window_padding, imgui.ImVec2(0, 0))
@@ -59,6 +99,7 @@ def draw_viewport_panel(texture_id: int | None) -> tuple[list[Command], tuple[in
     imgui.pop_style_var()
     commands: list[Command] = []
     size = (1, 1)
+    click = None
     try:
         if visible:
             avail = imgui.get_content_region_avail()
@@ -76,6 +117,19 @@ def draw_viewport_panel(texture_id: int | None) -> tuple[list[Command], tuple[in
                                    | imgui.ButtonFlags_.mouse_button_right
                                    | imgui.ButtonFlags_.mouse_button_middle)
             io = imgui.get_io()
+            top_left = imgui.get_item_rect_min()
+            local = (io.mouse_pos.x - top_left.x, io.mouse_pos.y - top_left.y)
+            if imgui.is_item_activated() and imgui.is_mouse_down(imgui.MouseButton_.left):
+                _press["left"] = local
+            if imgui.is_item_deactivated() and "left" in _press:
+                px, py = _press.pop("left")
+                if math.hypot(local[0] - px, local[1] - py) <= 3.0:
+                    click = local
+            if overlay is not None:
+                dl = imgui.get_window_draw_list()
+                centre = imgui.ImVec2(top_left.x + overlay[0], top_left.y + overlay[1])
+                dl.add_circle(centre, 7.0, imgui.get_color_u32(imgui.ImVec4(1, 1, 0.2, 1)),
+                              16, 2.0)
             active = imgui.is_item_active()
             hovered = imgui.is_item_hovered()
             focused = imgui.is_window_focused()
@@ -103,4 +157,4 @@ def draw_viewport_panel(texture_id: int | None) -> tuple[list[Command], tuple[in
             commands = camera_commands(inp)
     finally:
         imgui.end()
-    return commands, size
+    return commands, size, click

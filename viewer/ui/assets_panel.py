@@ -1,0 +1,300 @@
+"""Asset browser: open DAT files (file dialog, typed path, recent list), filter by type,
+search by hex DID, PlayScript names of tables, reverse references (which scripts create
+this emitter, which tables use this script, which Setups use this table), and
+double-click to load a Setup or play a script.
+
+``AssetIndex`` (the reverse references) and ``filter_dids`` are GL-free and tested
+directly; ``draw_assets_panel`` is the view.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from viewer.errors import ViewerError, format_did
+from viewer.ui import commands as c
+
+TYPE_NAMES: dict[int, str] = {
+    0x01: "GfxObj", 0x02: "Setup", 0x03: "Animation", 0x04: "Palette",
+    0x05: "SurfaceTexture", 0x06: "RenderSurface", 0x08: "Surface", 0x09: "MotionTable",
+    0x0A: "Wave", 0x11: "GfxObjDegradeInfo", 0x13: "Region", 0x20: "SoundTable",
+    0x32: "ParticleEmitterInfo", 0x33: "PhysicsScript", 0x34: "PhysicsScriptTable",
+}
+EFFECT_TYPES = (0x02, 0x32, 0x33, 0x34)
+
+
+def type_name(did: int) -> str:
+    return TYPE_NAMES.get((did >> 24) & 0xFF, f"type 0x{(did >> 24) & 0xFF:02X}")
+
+
+def parse_hex_query(text: str) -> str:
+    """The hex digits of a DID search ('0x3300', '33000719', ' 719 ') upper-cased."""
+    t = text.strip().upper()
+    if t.startswith("0X"):
+        t = t[2:]
+    return "".join(ch for ch in t if ch in "0123456789ABCDEF")
+
+
+def filter_dids(dids, type_prefix: int | None = None, query: str = "",
+                limit: int | None = None) -> list[int]:
+    """DIDs of ``type_prefix`` (None: all) whose 8-digit hex contains the query digits; a
+    query typed with ``0x`` must match from the start."""
+    digits = parse_hex_query(query)
+    anchored = query.strip().lower().startswith("0x")
+    out = []
+    for did in dids:
+        if type_prefix is not None and (did >> 24) & 0xFF != type_prefix:
+            continue
+        text = f"{did & 0xFFFFFFFF:08X}"
+        if digits and not (text.startswith(digits) if anchored else digits in text):
+            continue
+        out.append(did)
+        if limit is not None and len(out) >= limit:
+            break
+    return out
+
+
+@dataclass
+class AssetIndex:
+    """Reverse references over one database, built per kind on first use. Records that
+    fail to decode are skipped and listed in ``errors`` (the viewer keeps going)."""
+
+    db: object
+    errors: list[ViewerError] = field(default_factory=list)
+    _creators: dict[int, list[int]] | None = None       # emitter -> scripts
+    _table_users: dict[int, list[int]] | None = None    # script -> tables
+    _setup_users: dict[int, list[int]] | None = None    # table -> setups
+    _pes_callers: dict[int, list[int]] | None = None    # script -> scripts (CallPES)
+
+    def _records(self, prefix: int):
+        for did in self.db.dids(prefix):
+            try:
+                yield did, self.db.get(did)
+            except ViewerError as err:
+                self.errors.append(err)
+
+    def _scan_scripts(self) -> None:
+        self._creators, self._pes_callers = {}, {}
+        for did, script in self._records(0x33):
+            for data in script.script_data:
+                hook = data.hook
+                info = getattr(hook, "emitter_info_id", None)
+                if info:
+                    lst = self._creators.setdefault(int(info), [])
+                    if did not in lst:
+                        lst.append(did)
+                pes = getattr(hook, "pes_id", None)
+                if pes:
+                    lst = self._pes_callers.setdefault(int(pes), [])
+                    if did not in lst:
+                        lst.append(did)
+
+    def scripts_creating(self, emitter: int) -> list[int]:
+        if self._creators is None:
+            self._scan_scripts()
+        return list(self._creators.get(emitter, []))
+
+    def scripts_calling(self, script: int) -> list[int]:
+        if self._pes_callers is None:
+            self._scan_scripts()
+        return list(self._pes_callers.get(script, []))
+
+    def tables_using(self, script: int) -> list[int]:
+        if self._table_users is None:
+            self._table_users = {}
+            for did, table in self._records(0x34):
+                for _, data in table.entries:
+                    for entry in data.scripts:
+                        lst = self._table_users.setdefault(int(entry.script_id), [])
+                        if did not in lst:
+                            lst.append(did)
+        return list(self._table_users.get(script, []))
+
+    def setups_using(self, table: int) -> list[int]:
+        if self._setup_users is None:
+            self._setup_users = {}
+            for did, setup in self._records(0x02):
+                t = int(getattr(setup, "default_script_table", 0) or 0)
+                if t:
+                    self._setup_users.setdefault(t, []).append(did)
+        return list(self._setup_users.get(table, []))
+
+    def references(self, did: int) -> list[tuple[str, list[int]]]:
+        """(label, DIDs) reverse references that make sense for ``did``'s type."""
+        kind = (did >> 24) & 0xFF
+        if kind == 0x32:
+            return [("scripts creating it", self.scripts_creating(did))]
+        if kind == 0x33:
+            return [("tables using it", self.tables_using(did)),
+                    ("scripts calling it (CallPES)", self.scripts_calling(did))]
+        if kind == 0x34:
+            return [("Setups using it", self.setups_using(did))]
+        return []
+
+
+def describe(db, did: int) -> list[str]:
+    """A few lines about one record for the browser's detail view."""
+    from viewer.sim.script_table import play_script_name
+
+    rec = db.get(did)
+    kind = (did >> 24) & 0xFF
+    lines = [f"{format_did(did)} {type_name(did)}"]
+    if kind == 0x33:
+        lines.append(f"{len(rec.script_data)} hooks, length {rec.length:g} s")
+        for d in rec.script_data:
+            lines.append(f"  {d.start_time:7.3f} s  {type(d.hook).__name__.removesuffix('Hook')}")
+    elif kind == 0x34:
+        for key, data in rec.entries:
+            name = play_script_name(int(key)) or str(int(key))
+            pairs = ", ".join(f"{e.mod:g}->{format_did(e.script_id)}" for e in data.scripts)
+            lines.append(f"  {name} (0x{int(key):02X}): {pairs}")
+    elif kind == 0x32:
+        lines.append(f"  type {getattr(rec.emitter_type, 'name', rec.emitter_type)}, "
+                     f"particle {getattr(rec.particle_type, 'name', rec.particle_type)}")
+        lines.append(f"  birthrate {rec.birthrate:g}, max {rec.max_particles}, "
+                     f"total {rec.total_particles}, lifespan {rec.lifespan:g}")
+        lines.append(f"  hw_gfxobj {format_did(rec.hw_gfxobj_id)}")
+    elif kind == 0x02:
+        lines.append(f"  {len(rec.parts)} parts, table {format_did(rec.default_script_table)}, "
+                     f"default script {format_did(rec.default_script)}")
+        lines.append(f"  {len(rec.lights)} lights, motion table "
+                     f"{format_did(rec.default_motion_table)}")
+    return lines
+
+
+class RecentFiles:
+    """Recently opened DAT paths (newest first), kept in the user config dir."""
+
+    def __init__(self, path: Path | None, limit: int = 10) -> None:
+        self.path = path
+        self.limit = limit
+        self.items: list[str] = []
+        if path is not None and path.is_file():
+            try:
+                data = json.loads(path.read_text(encoding="utf-8"))
+                self.items = [str(p) for p in data if isinstance(p, str)][:limit]
+            except (OSError, ValueError):
+                self.items = []
+
+    def add(self, item: str) -> None:
+        self.items = [item] + [p for p in self.items if p != item]
+        del self.items[self.limit:]
+        if self.path is not None:
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self.path.write_text(json.dumps(self.items, indent=1), encoding="utf-8")
+            except OSError:
+                pass
+
+
+@dataclass
+class AssetsState:
+    """UI-only state of the browser (text boxes, selection)."""
+    type_index: int = 0            # index into the filter combo (0 = effects)
+    query: str = ""
+    path_text: str = ""
+    selected: int | None = None
+    details: list[str] = field(default_factory=list)
+    refs: list[tuple[str, list[int]]] = field(default_factory=list)
+
+
+FILTERS: list[tuple[str, int | None]] = [
+    ("PhysicsScript (0x33)", 0x33), ("PhysicsScriptTable (0x34)", 0x34),
+    ("ParticleEmitterInfo (0x32)", 0x32), ("Setup (0x02)", 0x02), ("GfxObj (0x01)", 0x01),
+    ("Animation (0x03)", 0x03), ("All", None)]
+
+
+def activate(did: int, object_id: int | None) -> list[c.Command]:
+    """What double-clicking an asset does."""
+    kind = (did >> 24) & 0xFF
+    if kind == 0x02:
+        return [c.LoadSetup(did)]
+    if kind == 0x33 and object_id is not None:
+        return [c.PlayScript(object_id, did)]
+    return [c.Select("asset", did)]
+
+
+def draw_assets_panel(db, index: AssetIndex | None, state: AssetsState, recent: RecentFiles,
+                      object_id: int | None, dat_paths=()) -> list[c.Command]:
+    from imgui_bundle import imgui
+
+    out: list[c.Command] = []
+    visible, _ = imgui.begin("Assets")
+    try:
+        if not visible:
+            return out
+        imgui.set_next_item_width(-70)
+        _, state.path_text = imgui.input_text("##datpath", state.path_text)
+        imgui.same_line()
+        if imgui.button("Open") and state.path_text.strip():
+            out.append(c.OpenDat((state.path_text.strip(),)))
+        if imgui.button("Browse..."):
+            picked = _file_dialog()
+            if picked:
+                out.append(c.OpenDat(tuple(picked)))
+        if recent.items:
+            imgui.same_line()
+            if imgui.begin_combo("##recent", "Recent", imgui.ComboFlags_.no_preview
+                                 if hasattr(imgui.ComboFlags_, "no_preview") else 0):
+                for p in recent.items:
+                    if imgui.selectable(p, False)[0]:
+                        out.append(c.OpenDat((p,)))
+                imgui.end_combo()
+        if dat_paths:
+            imgui.text_disabled(", ".join(Path(p).name for p in dat_paths))
+        if db is None:
+            imgui.text_disabled("No DAT open.")
+            return out
+        imgui.set_next_item_width(170)
+        _, state.type_index = imgui.combo("##type", state.type_index, [n for n, _ in FILTERS])
+        imgui.same_line()
+        imgui.set_next_item_width(-1)
+        _, state.query = imgui.input_text_with_hint("##q", "hex DID", state.query)
+        prefix = FILTERS[state.type_index][1]
+        dids = filter_dids(db.dids(prefix) if prefix is not None else db.dids(),
+                           None, state.query, limit=2000)
+        imgui.begin_child("list", imgui.ImVec2(0, imgui.get_content_region_avail().y * 0.55))
+        for did in dids:
+            sel = did == state.selected
+            clicked, _ = imgui.selectable(f"{format_did(did)}  {type_name(did)}", sel,
+                                          imgui.SelectableFlags_.allow_double_click)
+            if clicked:
+                if state.selected != did:
+                    state.selected = did
+                    out.append(c.Select("asset", did))
+                    _refresh_details(db, index, state)
+                if imgui.is_mouse_double_clicked(imgui.MouseButton_.left):
+                    out.extend(activate(did, object_id))
+        imgui.end_child()
+        imgui.separator()
+        for line in state.details:
+            imgui.text(line)
+        for label, refs in state.refs:
+            imgui.text(f"{label}: {len(refs)}")
+            for r in refs[:50]:
+                if imgui.small_button(f"{format_did(r)}##{label}"):
+                    state.selected = r
+                    _refresh_details(db, index, state)
+    finally:
+        imgui.end()
+    return out
+
+
+def _refresh_details(db, index, state: AssetsState) -> None:
+    try:
+        state.details = describe(db, state.selected)
+        state.refs = index.references(state.selected) if index is not None else []
+    except ViewerError as err:
+        state.details = [f"cannot decode: {err}"]
+        state.refs = []
+
+
+def _file_dialog() -> list[str]:
+    try:
+        from imgui_bundle import portable_file_dialogs as pfd
+        return list(pfd.open_file("Open DAT", "", ["DAT files", "*.dat", "All", "*"],
+                                  pfd.opt.multiselect).result())
+    except Exception:  # noqa: BLE001 - no dialog helper on this desktop: type the path
+        return []

@@ -1,0 +1,119 @@
+"""Emitter inspector: every emitter (live, and finished ones from the event log), the
+selected one's ParticleEmitterInfo fields, owner, part, offset, logical id, state
+(running / stopped / finished), alive / emitted / total counts, and its particle table
+(age, lifespan, position, scale, translucency) with click-to-select."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from viewer.errors import format_did
+from viewer.ui import commands as c
+from viewer.ui.inspect_adapter import EmitterView, emitter_info_fields
+
+
+@dataclass(frozen=True)
+class FinishedEmitter:
+    handle: int
+    owner: int
+    info_did: int
+    logical_id: int
+    created: float
+    finished: float
+
+
+@dataclass(frozen=True)
+class EmittersView:
+    live: tuple[EmitterView, ...]
+    finished: tuple[FinishedEmitter, ...]
+    selected_handle: int | None
+    selected_particle: tuple[int, int] | None   # (handle, slot)
+
+
+def emitters_view(live, tracks, selection) -> EmittersView:
+    """Join the live emitters with the timeline's finished bars; ``selection`` is the
+    controller's (kind, key)."""
+    live_handles = {e.handle for e in live}
+    finished = []
+    if tracks is not None:
+        for bar in tracks.bars.values():
+            if bar.handle not in live_handles and bar.finished is not None:
+                finished.append(FinishedEmitter(bar.handle, bar.owner, bar.info,
+                                                bar.logical_id, bar.created, bar.finished))
+    handle = particle = None
+    if selection is not None:
+        kind, key = selection
+        if kind == "emitter":
+            handle = key
+        elif kind == "particle":
+            handle, particle = key[0], tuple(key)
+    return EmittersView(tuple(live), tuple(finished), handle, particle)
+
+
+def draw_emitters_panel(view: EmittersView) -> list[c.Command]:
+    from imgui_bundle import imgui
+
+    out: list[c.Command] = []
+    visible, _ = imgui.begin("Emitters")
+    try:
+        if not visible:
+            return out
+        if not view.live and not view.finished:
+            imgui.text_disabled("No emitters.")
+            return out
+        flags = imgui.TableFlags_.borders | imgui.TableFlags_.row_bg | \
+            imgui.TableFlags_.sizing_fixed_fit
+        if imgui.begin_table("emitters", 6, flags):
+            for name in ("handle", "owner", "id", "info", "state", "alive/emitted/total"):
+                imgui.table_setup_column(name)
+            imgui.table_headers_row()
+            for em in view.live:
+                imgui.table_next_row()
+                imgui.table_next_column()
+                if imgui.selectable(f"{em.handle}##em{em.handle}",
+                                    em.handle == view.selected_handle,
+                                    imgui.SelectableFlags_.span_all_columns)[0]:
+                    out.append(c.Select("emitter", em.handle))
+                for text in (str(em.owner), str(em.logical_id), format_did(em.info_did),
+                             em.state, f"{em.alive}/{em.emitted}/{em.total or '-'}"):
+                    imgui.table_next_column()
+                    imgui.text(text)
+            for em in view.finished:
+                imgui.table_next_row()
+                for text in (str(em.handle), str(em.owner), str(em.logical_id),
+                             format_did(em.info_did), "finished",
+                             f"{em.created:.2f}-{em.finished:.2f} s"):
+                    imgui.table_next_column()
+                    imgui.text_disabled(text)
+            imgui.end_table()
+        sel = next((e for e in view.live if e.handle == view.selected_handle), None)
+        if sel is None:
+            return out
+        imgui.separator()
+        imgui.text(f"Emitter {sel.handle}: owner {sel.owner}, part {sel.part}, "
+                   f"offset ({sel.offset[0]:.3f}, {sel.offset[1]:.3f}, {sel.offset[2]:.3f})")
+        if imgui.tree_node("ParticleEmitterInfo"):
+            for name, value in emitter_info_fields(sel.info):
+                imgui.text(f"{name:>18}  {value}")
+            imgui.tree_pop()
+        if imgui.begin_table("particles", 7, flags | imgui.TableFlags_.scroll_y,
+                             imgui.ImVec2(0, 160)):
+            for name in ("slot", "age", "lifespan", "x", "y", "z", "scale / trans"):
+                imgui.table_setup_column(name)
+            imgui.table_headers_row()
+            for p in sel.particles:
+                imgui.table_next_row()
+                imgui.table_next_column()
+                key = (sel.handle, p.slot)
+                if imgui.selectable(f"{p.slot}##p{p.slot}", view.selected_particle == key,
+                                    imgui.SelectableFlags_.span_all_columns)[0]:
+                    out.append(c.Select("particle", key))
+                for text in (f"{p.age:.3f}", f"{p.lifespan:.3f}", f"{p.position[0]:.3f}",
+                             f"{p.position[1]:.3f}", f"{p.position[2]:.3f}",
+                             f"{p.scale:.3f} / {p.translucency:.3f}"):
+                    imgui.table_next_column()
+                    imgui.text(text)
+            imgui.end_table()
+    finally:
+        imgui.end()
+    return out

@@ -1,0 +1,55 @@
+"""Hidden / UnHide panel: the selected object's PhysicsState bits as toggles (each toggle
+is a set_state event at the current time, CPhysicsObj::set_state 0x00514DD0), the Hidden
+and UnHide scripts its table resolves (set_hidden 0x00514C60 resolves at intensity 1.0),
+its children's NoDraw, and the log of state transitions with the scripts they played."""
+
+from __future__ import annotations
+
+from viewer.errors import format_did
+from viewer.ui import commands as c
+from viewer.ui.inspect_adapter import ObjectSummary, StateTransition, state_bits
+
+
+def toggle_state(obj_id: int, state: int, bit: int) -> c.SetState:
+    return c.SetState(obj_id, (state ^ bit) & 0xFFFFFFFF)
+
+
+def draw_hidden_panel(obj: ObjectSummary | None,
+                      transitions: list[StateTransition]) -> list[c.Command]:
+    from imgui_bundle import imgui
+
+    out: list[c.Command] = []
+    visible, _ = imgui.begin("Hidden / UnHide")
+    try:
+        if not visible:
+            return out
+        if obj is None:
+            imgui.text_disabled("No object selected.")
+            return out
+        imgui.text(f"Object {obj.id}: state 0x{obj.state:08X}"
+                   f"{'  HIDDEN' if obj.hidden else ''}")
+        imgui.text(f"Hidden script: {format_did(obj.hidden_script) if obj.hidden_script else 'none'}"
+                   f"   UnHide script: "
+                   f"{format_did(obj.unhide_script) if obj.unhide_script else 'none'}")
+        if obj.children:
+            for child, part, nodraw in obj.children:
+                imgui.text(f"child {child} on part {part}: NoDraw {'on' if nodraw else 'off'}")
+        else:
+            imgui.text_disabled("No children.")
+        if imgui.tree_node_ex("PhysicsState bits", imgui.TreeNodeFlags_.default_open):
+            for i, (name, bit, on) in enumerate(state_bits(obj.state)):
+                if i % 2:
+                    imgui.same_line(200)
+                changed, _ = imgui.checkbox(f"{name}##{bit}", on)
+                if changed:
+                    out.append(toggle_state(obj.id, obj.state, bit))
+            imgui.tree_pop()
+        imgui.separator()
+        imgui.text("Transitions")
+        for tr in transitions:
+            scripts = ", ".join(f"{n} {format_did(d) if d else 'none'}" for n, d in tr.scripts)
+            imgui.text(f"{tr.t:7.3f} s  0x{tr.state:08X}  {'hidden' if tr.hidden else 'shown'}"
+                       f"{'  ' + scripts if scripts else ''}")
+    finally:
+        imgui.end()
+    return out

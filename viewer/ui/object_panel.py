@@ -1,0 +1,92 @@
+"""Object panel: the selected object's Setup, table, default script, lights, parts with
+their poses; play a typed effect with an intensity; play a motion command."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from viewer.errors import format_did
+from viewer.ui import commands as c
+from viewer.ui.inspect_adapter import ObjectSummary
+from viewer.ui.script_table_panel import format_intensity, parse_intensity
+
+
+@dataclass
+class ObjectPanelState:
+    play_text: str = "Launch"
+    intensity_text: str = "0.5"
+    motion_text: str = "0x10000153"
+
+
+def play_commands(obj_id: int, state: ObjectPanelState) -> list[c.Command]:
+    """The "Play effect" button: a typed effect (name or number) with the typed intensity."""
+    from viewer.sim.script_table import play_script_number
+
+    intensity = parse_intensity(state.intensity_text)
+    if intensity is None:
+        return []
+    try:
+        number = play_script_number(state.play_text)
+    except ValueError:
+        return []
+    return [c.PlayTyped(obj_id, number, intensity)]
+
+
+def motion_commands(obj_id: int, state: ObjectPanelState) -> list[c.Command]:
+    try:
+        return [c.PlayMotion(obj_id, int(state.motion_text.strip(), 0))]
+    except ValueError:
+        return []
+
+
+def draw_object_panel(objects: list[ObjectSummary], selected: int | None,
+                      state: ObjectPanelState) -> list[c.Command]:
+    from imgui_bundle import imgui
+
+    out: list[c.Command] = []
+    visible, _ = imgui.begin("Object")
+    try:
+        if not visible:
+            return out
+        if not objects:
+            imgui.text_disabled("No objects: load a Setup from the asset browser.")
+            return out
+        for o in objects:
+            if imgui.selectable(f"object {o.id}  {format_did(o.setup_did)}", o.id == selected)[0]:
+                out.append(c.Select("object", o.id))
+        obj = next((o for o in objects if o.id == selected), None)
+        if obj is None:
+            return out
+        imgui.separator()
+        imgui.text(f"Setup {format_did(obj.setup_did)}")
+        imgui.text(f"Table {format_did(obj.table_did) if obj.table_did else 'none'}")
+        imgui.text(f"Default script "
+                   f"{format_did(obj.default_script) if obj.default_script else 'none'}")
+        imgui.text(f"Lights {obj.lights}   position ({obj.position[0]:.2f}, "
+                   f"{obj.position[1]:.2f}, {obj.position[2]:.2f})")
+        if imgui.tree_node(f"Parts ({len(obj.parts)})"):
+            for index, gfx, origin in obj.parts:
+                imgui.text(f"{index:3d} {format_did(gfx)} ({origin[0]:.3f}, {origin[1]:.3f}, "
+                           f"{origin[2]:.3f})")
+            imgui.tree_pop()
+        imgui.separator()
+        imgui.set_next_item_width(120)
+        _, state.play_text = imgui.input_text("PlayScript##obj", state.play_text)
+        imgui.same_line()
+        imgui.set_next_item_width(80)
+        _, state.intensity_text = imgui.input_text("intensity##obj", state.intensity_text)
+        imgui.same_line()
+        if imgui.button("Play effect"):
+            out.extend(play_commands(obj.id, state))
+        imgui.set_next_item_width(120)
+        _, state.motion_text = imgui.input_text("motion##obj", state.motion_text)
+        imgui.same_line()
+        if imgui.button("Do motion"):
+            out.extend(motion_commands(obj.id, state))
+    finally:
+        imgui.end()
+    return out
+
+
+__all__ = ["ObjectPanelState", "draw_object_panel", "format_intensity", "motion_commands",
+           "play_commands"]
