@@ -130,3 +130,12 @@ def test_enter_world_player_create_precedes_its_CreateObject(captures):
     mine = next(m for m in msgs if isinstance(m, CreateObject) and m.guid == player)
     assert mine.physics.setup == 0x02000001 and mine.physics.motion_table == 0x09000001
     assert any(isinstance(m, UpdateMotion) for m in msgs)
+
+
+@pytest.mark.parametrize("name", ["effects-burst", "enter-world"])
+def test_plain_checksums_verify_test_vector_2(captures, name):
+    from viewer.wire.transport import plain_checksum_ok
+    _, _, path = captures[name]
+    results = [plain_checksum_ok(locate_udp(r).payload) for r in read_capture(path)]
+    plain = [ok for ok in results if ok is not None]
+    assert plain and all(plain)

@@ -393,3 +393,50 @@ def test_real_captures_run_through_the_layer_without_surprises(path):
     else:
         assert sum(a.kind == "queued" and isinstance(a.message, PlayScriptType)
                    for a in out) == 515
+
+
+_guid = st.sampled_from([GUID, PLAYER, 0x80000002])
+_ts = st.integers(0, 0xFFFF) | st.sampled_from([0, 1, 2, 0x7FFF, 0x8000, 0xFFFF])
+_msgs = st.one_of(
+    st.builds(lambda g, i, s: make_create(guid=g, instance=i, stamps=s), _guid, _ts,
+              st.tuples(*[_ts] * 9)),
+    st.builds(lambda g, i, s: make_create(guid=g, instance=i, stamps=s, update=True), _guid,
+              _ts, st.tuples(*[_ts] * 9)),
+    st.builds(DeleteObject, _guid, _ts),
+    st.builds(SetState, _guid, st.integers(0, 0xFFFFFFFF), _ts, _ts),
+    st.builds(VectorUpdate, _guid, st.just((0.0, 0.0, 0.0)), st.just((0.0, 0.0, 0.0)), _ts,
+              _ts),
+    st.builds(PickupEvent, _guid, _ts, _ts),
+    st.builds(lambda p, c, a, b: ParentEvent(p, c, 1, 0, a, b), _guid, _guid, _ts, _ts),
+    st.builds(lambda g, i, m, s, a: _motion(g, i, m, s, a), _guid, _ts, _ts, _ts,
+              st.integers(0, 1)),
+    st.builds(lambda g, f, i, p, t, fp: UpdatePosition(g, f, POS, None, None, i, p, t, fp),
+              _guid, st.integers(0, 0x7F), _ts, _ts, _ts, _ts),
+    st.builds(PlayScriptId, _guid, st.integers(0, 0xFFFFFFFF)),
+    st.builds(lambda g, ty: PlayScriptType(g, ty, 1.0, 0x3F800000), _guid,
+              st.integers(0, 0xFFFFFFFF)),
+    st.builds(PlayerTeleport, _ts),
+    st.builds(PlayerCreate, _guid),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(_msgs, max_size=40))
+def test_random_message_sequences_keep_the_layer_consistent(msgs):
+    b = SmartBox()
+    total = 0
+    for i, m in enumerate(msgs):
+        out = b.dispatch(float(i), m)
+        total += len(out)
+        for a in out:
+            assert a.kind in {"create", "delete", "set_state", "vector", "movement",
+                              "position", "parent", "pickup", "objdesc", "play_script",
+                              "play", "sound", "teleport_wait", "player", "queued",
+                              "rejected"}
+            assert a.t == float(i)
+            assert a.received is None or a.received <= a.t
+    for obj in b.objects.values():
+        assert all(0 <= v <= 0xFFFF for v in obj.update_times)
+        assert obj.instance == obj.create.physics.instance_ts  # Instance only from a create
+    if b.player_id is not None and b.player_id in b.objects:
+        assert b.objects[b.player_id].generation >= 1

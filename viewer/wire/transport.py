@@ -255,3 +255,50 @@ class Reassembler:
                 break
             del self._pending[key]
             self.stats.expired_messages += 1
+
+
+# ----------------------------------------------------------------------------------------
+# checksum (wire.md 2.4): replay never needs it; a debugging aid for unkeyed packets
+
+CHECKSUM_SEED = 0xBADD70DD
+
+
+def hash32(data: bytes) -> int:
+    """Start with len << 16, add each complete LE u32, then the 1-3 tail bytes shifted into
+    the high end (first tail byte << 24, next << 16, next << 8)."""
+    n = len(data)
+    total = (n << 16) & 0xFFFFFFFF
+    whole = n & ~3
+    if whole:
+        total += sum(struct.unpack_from(f"<{whole // 4}I", data, 0))
+    shift = 24
+    for b in data[whole:]:
+        total += b << shift
+        shift -= 8
+    return total & 0xFFFFFFFF
+
+
+def plain_checksum_ok(payload: bytes) -> bool | None:
+    """Verify a packet's checksum when it is not ISAAC-keyed (flag 0x2 clear).
+
+    Returns None for keyed or unparseable packets. header_hash is Hash32 of the 20-byte
+    header with the checksum field replaced by 0xBADD70DD; payload_hash is Hash32 of the
+    optional-section bytes plus, per fragment, Hash32(header) + Hash32(data)."""
+    if len(payload) < 20:
+        return None
+    hdr = PacketHeader(*HEADER.unpack_from(payload, 0))
+    if hdr.flags & ENCRYPTED_CHECKSUM or 20 + hdr.size > len(payload):
+        return None
+    header = bytearray(payload[:20])
+    struct.pack_into("<I", header, 8, CHECKSUM_SEED)
+    packet = parse_packet(payload[:20 + hdr.size])
+    if packet is None or not packet.exact:
+        return None
+    frag_bytes = sum(f.size for f in packet.fragments)
+    sections_end = 20 + hdr.size - frag_bytes
+    total = hash32(bytes(header)) + hash32(payload[20:sections_end])
+    pos = sections_end
+    for f in packet.fragments:
+        total += hash32(payload[pos:pos + 16]) + hash32(f.data)
+        pos += f.size
+    return (total & 0xFFFFFFFF) == hdr.checksum
