@@ -20,13 +20,24 @@ enter them the nearest retail outcome is used and the comment says so.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 from viewer.errors import ScenarioError
 from viewer.sim import physics as ph
-from viewer.sim.frame import (EPS, Frame, Vec3, quat_normalize, vec_add, vec_cross, vec_dot,
-                              vec_length, vec_scale, vec_sub)
+from viewer.sim.frame import (
+    EPS,
+    Frame,
+    Vec3,
+    quat_normalize,
+    vec_add,
+    vec_cross,
+    vec_dot,
+    vec_length,
+    vec_scale,
+    vec_sub,
+)
 
 # TransitionState
 INVALID_TS, OK_TS, COLLIDED_TS, ADJUSTED_TS, SLID_TS = 0, 1, 2, 3, 4
@@ -92,7 +103,7 @@ class CollisionInfo:
     collide_objects: list = field(default_factory=list)
     frames_stationary_fall: int = 0
     # not retail: which world shape last set the collision normal (for the trace's impacts)
-    hit_shape: "Shape | None" = None
+    hit_shape: Shape | None = None
 
     def set_contact_plane(self, plane: Plane, is_water: bool) -> None:
         """COLLISIONINFO::set_contact_plane 0x00509D80."""
@@ -111,7 +122,7 @@ class CollisionInfo:
         self.sliding_normal = (_normalize_check_small((normal[0], normal[1], 0.0))
                                or (0.0, 0.0, 0.0))
 
-    def add_object(self, obj: "ObjectDesc", ts: int) -> None:
+    def add_object(self, obj: ObjectDesc, ts: int) -> None:
         """COLLISIONINFO::add_object 0x0050D6A0 (kept once per object)."""
         if obj not in self.collide_objects:
             self.collide_objects.append(obj)
@@ -155,12 +166,12 @@ def missile_ignore(mover_state: int, target_id: int, other: ObjectDesc) -> bool:
         return False         # the designated target always collides
     if other.state & ph.ETHEREAL and other.has_weenie:
         return True
-    if target_id and other.has_weenie and other.is_creature:
+    if target_id and other.has_weenie and other.is_creature:  # noqa: SIM103 (retail tree)
         return True          # a creature that is not the designated target
     return False
 
 
-def get_object_info(body: ph.PhysicsBody, tr: "CTransition") -> int:
+def get_object_info(body: ph.PhysicsBody, tr: CTransition) -> int:
     """CPhysicsObj::get_object_info 0x00511CC0 (non-admin move)."""
     state = 0
     if body.state & ph.EDGE_SLIDE:
@@ -310,14 +321,14 @@ class PlaneShape(Shape):
         self.plane: Plane = (n, d / scale)
         self.index = index
 
-    def find_collisions(self, tr: "CTransition") -> int:
+    def find_collisions(self, tr: CTransition) -> int:
         if abs(self.plane[0][2]) <= EPS:
             return _env_bsp(tr, self, [(self.plane, None)])
         return validate_walkable(tr, tr.sphere_path.global_sphere[0], self.plane, False, 0.0,
                                  WORLD_CELL, self)
 
 
-def validate_walkable(tr: "CTransition", check_pos: Sphere, plane: Plane, is_water: bool,
+def validate_walkable(tr: CTransition, check_pos: Sphere, plane: Plane, is_water: bool,
                       water_depth: float, cell_id: int, shape: Shape | None = None) -> int:
     """OBJECTINFO::validate_walkable 0x0050D010 (the non-viewer branch)."""
     oi, path, ci = tr.object_info, tr.sphere_path, tr.collision_info
@@ -400,7 +411,7 @@ def polygon_hits_sphere_slow_but_sure(plane: Plane, verts: Sequence[Vec3] | None
     return False
 
 
-def _bsp_find_collisions(tr: "CTransition", shape: Shape,
+def _bsp_find_collisions(tr: CTransition, shape: Shape,
                          polys: Sequence[tuple[Plane, Sequence[Vec3] | None]]) -> int:
     """BSPTREE::find_collisions 0x0053A440 for the transition insert (first sphere)."""
     path, ci, oi = tr.sphere_path, tr.collision_info, tr.object_info
@@ -441,7 +452,7 @@ def _bsp_find_collisions(tr: "CTransition", shape: Shape,
     return COLLIDED_TS
 
 
-def _env_bsp(tr: "CTransition", shape: Shape, polys) -> int:
+def _env_bsp(tr: CTransition, shape: Shape, polys) -> int:
     """CEnvCell::find_env_collisions 0x0052C130: a BSP result other than OK marks an
     environment collision unless the mover is in contact."""
     ts = _bsp_find_collisions(tr, shape, polys)
@@ -476,7 +487,7 @@ class BoxShape(Shape):
             polys.append((plane_through(n, v[0]), v))
         self.polys = polys
 
-    def find_collisions(self, tr: "CTransition") -> int:
+    def find_collisions(self, tr: CTransition) -> int:
         return _env_bsp(tr, self, self.polys)
 
 
@@ -493,7 +504,7 @@ class ObjectShape(Shape):
     def name(self) -> str:
         return self.desc.id if isinstance(self.desc.id, str) else str(self.desc.id)
 
-    def find_collisions(self, tr: "CTransition") -> int:
+    def find_collisions(self, tr: CTransition) -> int:
         """CPhysicsObj::FindObjCollisions 0x0050F050 for one object."""
         desc, oi, path, ci = self.desc, tr.object_info, tr.sphere_path, tr.collision_info
         if desc.state & ph.ETHEREAL and desc.state & ph.IGNORE_COLLISIONS:
@@ -531,7 +542,7 @@ class SphereShape(ObjectShape):
         super().__init__(desc, index)
         self.sphere = Sphere(tuple(center), float(radius))
 
-    def intersects(self, tr: "CTransition", is_creature: bool) -> int:
+    def intersects(self, tr: CTransition, is_creature: bool) -> int:
         """CSphere::intersects_sphere 0x00537A80 (first sphere)."""
         path, ci, oi = tr.sphere_path, tr.collision_info, tr.object_info
         me = path.global_sphere[0]
@@ -576,7 +587,7 @@ class CylinderShape(ObjectShape):
                 and sphere.radius - EPS + self.height * 0.5
                 >= abs(self.height * 0.5 - disp[2]))
 
-    def normal_of_collision(self, tr: "CTransition", sphere: Sphere, disp: Vec3,
+    def normal_of_collision(self, tr: CTransition, sphere: Sphere, disp: Vec3,
                             radsum: float) -> Vec3:
         """CCylSphere::normal_of_collision 0x0053AB70 (from where the sphere was)."""
         old = vec_sub(tr.sphere_path.global_curr_center[0], self.low_pt)
@@ -584,7 +595,7 @@ class CylinderShape(ObjectShape):
             return (old[0], old[1], 0.0)
         return (0.0, 0.0, 1.0) if disp[2] - old[2] <= 0.0 else (0.0, 0.0, -1.0)
 
-    def intersects(self, tr: "CTransition", is_creature: bool) -> int:
+    def intersects(self, tr: CTransition, is_creature: bool) -> int:
         """CCylSphere::intersects_sphere 0x0053B540 (first sphere)."""
         path, ci, oi = tr.sphere_path, tr.collision_info, tr.object_info
         me = path.global_sphere[0]
@@ -802,7 +813,7 @@ class CTransition:
     def find_transitional_position(self) -> bool:
         path, ci, oi = self.sphere_path, self.collision_info, self.object_info
         ts = OK_TS
-        offset, per_step, num_steps = self.calc_num_steps()
+        _offset, per_step, num_steps = self.calc_num_steps()
         free = bool(oi.state & OI_FREE_ROTATE)
         if free:
             path.curr_pos = Frame(path.curr_pos.origin, path.end_pos.orientation)
@@ -815,9 +826,9 @@ class CTransition:
             return True
         for step in range(num_steps):
             path.global_offset = self.adjust_offset(per_step)
-            if not oi.state & OI_IS_VIEWER:
-                if vec_dot(path.global_offset, path.global_offset) < EPS * EPS:
-                    return step != 0 and ts == OK_TS
+            if (not oi.state & OI_IS_VIEWER
+                    and vec_dot(path.global_offset, path.global_offset) < EPS * EPS):
+                return step != 0 and ts == OK_TS
             if not free:
                 q = interpolate_rotation(path.begin_pos, path.end_pos,
                                          (step + 1) / num_steps)

@@ -17,8 +17,9 @@ bit for bit (runtime spec 0.2 allows this).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Protocol, Sequence
+from typing import Protocol
 
 import numpy as np
 
@@ -300,7 +301,7 @@ def commit_with_spheres(body, candidate: Frame, quantum: float,
         return result
     candidate = align_frame(body, old.origin, candidate)
     if world is None:
-        from viewer.sim.collision import EMPTY_WORLD   # empty space: nothing to hit
+        from viewer.sim.collision import EMPTY_WORLD  # empty space: nothing to hit
         world = EMPTY_WORLD
     tr = world.transition(body, old, candidate)
     if tr is not None:

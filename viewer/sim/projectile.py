@@ -66,7 +66,7 @@ def _num(value, what: str, *, positive=False) -> float:
 def _state(value, what: str) -> int:
     try:
         if isinstance(value, bool):
-            raise ValueError
+            raise ValueError  # noqa: TRY004 (turned into a ScenarioError below)
         return (value if isinstance(value, int) else int(str(value), 0)) & 0xFFFFFFFF
     except ValueError:
         raise ScenarioError(f"launch: {what} is not a state: {value!r}") from None
@@ -87,7 +87,7 @@ class LaunchSpec:
     delete_after: float | None = DEFAULT_DELETE_AFTER
 
     @staticmethod
-    def parse(data: Any, intensity: float | None = None) -> "LaunchSpec":
+    def parse(data: Any, intensity: float | None = None) -> LaunchSpec:
         """From a scenario ``launch`` value; ``intensity`` is the event's own key."""
         if not isinstance(data, dict):
             raise ScenarioError(f"launch must be an object, not {data!r}")

@@ -10,9 +10,13 @@ from viewer.dat.records.common import Frame as RFrame
 from viewer.dat.records.common import PlayScript, SetupFlags, Sphere
 from viewer.dat.records.hooks import CreateParticleHook
 from viewer.dat.records.particle_emitter import ParticleEmitterInfo
-from viewer.dat.records.physics_script import (PhysicsScript, PhysicsScriptData,
-                                               PhysicsScriptTable, PhysicsScriptTableData,
-                                               ScriptAndModData)
+from viewer.dat.records.physics_script import (
+    PhysicsScript,
+    PhysicsScriptData,
+    PhysicsScriptTable,
+    PhysicsScriptTableData,
+    ScriptAndModData,
+)
 from viewer.dat.records.setup import Setup
 from viewer.errors import DatError
 

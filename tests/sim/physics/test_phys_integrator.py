@@ -9,7 +9,7 @@ import pytest
 from viewer.sim import physics as ph
 from viewer.sim.frame import EPS, Frame, axis_angle_quat, quat_mul
 
-APPROX = dict(rel=1e-12, abs=1e-12)
+APPROX = {"rel": 1e-12, "abs": 1e-12}
 
 
 def body(**kw) -> ph.PhysicsBody:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+import phys_builders as pb
 import pytest
 
-import phys_builders as pb
 from viewer.dat.records.common import PlayScript
 from viewer.errors import ScenarioError
 from viewer.sim import physics as ph

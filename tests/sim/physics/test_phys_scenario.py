@@ -3,6 +3,7 @@ target; its trace (``vfxviewer trace``) and its render (``vfxviewer render``).""
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 from pathlib import Path
@@ -86,7 +87,7 @@ def test_poses_follow_the_flight_and_align_with_it(events):
     poses = [e for e in of(events, "pose", owner=2, part=-1) if 0.45 < e["t"] < 0.9]
     assert len(poses) >= 10
     xs = [p["origin"][0] for p in poses]
-    assert all(b > a for a, b in zip(xs, xs[1:]))
+    assert all(b > a for a, b in itertools.pairwise(xs))
     w, x, y, z = poses[-1]["orientation"]       # heading 90: local +Y along +X
     fwd = (2 * (x * y - w * z), 1 - 2 * (x * x + z * z), 2 * (y * z + w * x))
     assert fwd == pytest.approx((1.0, 0.0, 0.0), abs=1e-6)
@@ -106,5 +107,5 @@ def test_render_shows_the_bolt_trail_mid_flight(gl_ctx, tmp_path):
                      "--target", "4,3,1"]) == 0
         shots[name] = np.asarray(Image.open(out).convert("RGB"), dtype=np.int16)
     # the trail is orange-bright: red clearly above blue
-    warm = lambda a: int(((a[..., 0] - a[..., 2]) > 60).sum())   # noqa: E731
+    warm = lambda a: int(((a[..., 0] - a[..., 2]) > 60).sum())
     assert warm(shots["flight"]) > warm(shots["before"]) + 3

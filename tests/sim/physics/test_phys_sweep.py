@@ -39,7 +39,7 @@ def _steps(dx, r=0.1):
 
 
 def test_calc_num_steps_0x0050A0B0_one_radius_per_step_no_cap():
-    offset, per, n = _steps(10.0)
+    _offset, per, n = _steps(10.0)
     assert n == 100 and per == pytest.approx((0.1, 0.0, 0.0), abs=1e-12)
 
 
