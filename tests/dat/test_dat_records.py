@@ -477,3 +477,14 @@ def test_CPolygon_UnPack_0x00538650_sides_type_1_mirrors_the_front_face():
     assert p.neg_uv_indices is None                            # raw record unchanged
     two = replace(p, sides_type=R.CullMode(2), neg_uv_indices=(0, 0, 0))
     assert two.as_loaded() is two
+
+
+def test_Setup_holding_location_part_id_is_signed():
+    data = bytearray(_setup_bytes(0x8))
+    # holding location part_id sits after id, flags, count, 2 parts, holding count and key
+    off = 12 + 8 + 4 + 4
+    assert struct.unpack_from("<I", data, off)[0] == 0
+    struct.pack_into("<i", data, off, -1)
+    s = R.decode(0x02000124, bytes(data))
+    assert s.holding_locations[0][1].part_id == -1
+    assert R.encode(s) == bytes(data)

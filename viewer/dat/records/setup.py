@@ -90,7 +90,7 @@ class Setup:
             m = r.count(r.u32(f"num_{what}"), 36, what)
             out = []
             for _ in range(m):
-                key, part = r.fmt("iI", what)
+                key, part = r.fmt("ii", what)   # LocationType.part_id is an i32
                 out.append((as_enum(ParentLocation, key), LocationType(part, Frame.read(r))))
             return tuple(out)
 
@@ -145,7 +145,7 @@ class Setup:
             w.u32(len(locs))
             for key, loc in locs:
                 w.i32(int(key))
-                w.u32(loc.part_id)
+                w.i32(loc.part_id)
                 loc.frame.write(w)
         w.u32(len(self.placement_frames))
         for key, frame in self.placement_frames:
