@@ -140,17 +140,23 @@ class MotionController:
         or the object has no motion table."""
         if self.manager is None:
             return False
-        return self.manager.do_object_motion(self.resolve(command), self.sequence, speed)
+        ok = self.manager.do_object_motion(self.resolve(command), self.sequence, speed)
+        # CMotionInterp::PerformMovement 0x00528E80 checks for completed motions after each
+        self.manager.check_for_completed_motions()
+        return ok
 
     def stop_motion(self, command, speed: float = 1.0) -> bool:
         if self.manager is None:
             return False
-        return self.manager.stop_object_motion(self.resolve(command), self.sequence, speed)
+        ok = self.manager.stop_object_motion(self.resolve(command), self.sequence, speed)
+        self.manager.check_for_completed_motions()
+        return ok
 
     def stop_completely(self) -> bool:
         if self.manager is None:
             return False
         self.manager.stop_completely(self.sequence)
+        self.manager.check_for_completed_motions()
         return True
 
     # -- inspection ---------------------------------------------------------------------
