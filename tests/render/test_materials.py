@@ -30,12 +30,12 @@ def test_SetSurface_0x0059C4D0_additive_alone_is_one_one():
     assert s.blend == (M.ONE, M.ONE) and s.additive and not s.depth_write
 
 
-def test_SetSurface_0x0059C4D0_clipmap_alpha_test_refs_100_and_200_dxt():
-    s = M.surface_blend(M.BASE1_CLIPMAP)
+def test_SetSurface_0x0059C4D0_clipmap_alpha_test_ref_100_paletted_else_200():
+    s = M.surface_blend(M.BASE1_CLIPMAP, paletted=True)
     assert s.alpha_ref == M.ALPHA_REF_PALETTED == 100
     assert s.blend == (M.ONE, M.INVSRCALPHA) and s.depth_write
     assert s.draw_list == M.LIST_CLIP
-    assert M.surface_blend(M.BASE1_CLIPMAP, is_dxt=True).alpha_ref == 200
+    assert M.surface_blend(M.BASE1_CLIPMAP, paletted=False).alpha_ref == 200
 
 
 def test_SetSurface_0x0059C4D0_translucent_on_plain_surface_is_srcalpha_invsrcalpha():

@@ -101,3 +101,26 @@ def test_CSurface_InitEnd_0x00536400_translucency_sets_translucent_bit(gl_ctx):
     solid_surface(db, 0x08000002, 0xFFFFFFFF, translucency=0.0001)
     assert not cache.surface(0x08000002).surface_type & 0x10
     cache.release()
+
+
+def test_SetSolidColorTextureColor_alpha_comes_from_translucency_not_the_colour(gl_ctx):
+    db = FakeDB()
+    solid_surface(db, 0x08000001, 0x00FF0000)                 # alpha byte 0: still opaque
+    solid_surface(db, 0x08000002, 0xFFFF0000, translucency=0.25)
+    cache = MeshCache(gl_ctx, db)
+    a, b = cache.surface(0x08000001), cache.surface(0x08000002)
+    assert a.color[3] == 1.0 and a.surface_alpha() == 1.0
+    assert b.surface_alpha() == pytest.approx(0.75)
+    cache.release()
+
+
+def test_clipmap_alpha_ref_follows_the_palette(gl_ctx):
+    from tests.render.fakes import textured_surface
+    db = FakeDB()
+    textured_surface(db, 0x08000001, 0x06000001, 0x29, 2, 2, bytes(4), surface_type=0x4,
+                     palette=[0xFF000000, 0xFFFFFFFF])
+    textured_surface(db, 0x08000002, 0x06000002, 0x15, 2, 2, bytes(16), surface_type=0x4)
+    cache = MeshCache(gl_ctx, db)
+    assert cache.surface(0x08000001).blend().alpha_ref == 100
+    assert cache.surface(0x08000002).blend().alpha_ref == 200
+    cache.release()

@@ -1,6 +1,6 @@
 """Blend, alpha-test and depth-write state of a surface, as retail's D3D path chooses it.
 
-Pure logic, no GL: ``surface_blend(surface_type, is_dxt, part_translucent)`` returns a
+Pure logic, no GL: ``surface_blend(surface_type, paletted, part_translucent)`` returns a
 ``BlendState``; the passes turn it into moderngl calls. Runtime spec 3.5 item 4 with review
 I2 / I3 (`D3DPolyRender::SetSurface` 0x0059C4D0).
 """
@@ -23,8 +23,8 @@ ADDITIVE = 0x10000
 # D3DBLEND names -> the GL factors the passes use
 ZERO, ONE, SRCALPHA, INVSRCALPHA = "ZERO", "ONE", "SRCALPHA", "INVSRCALPHA"
 
-ALPHA_REF_PALETTED = 100   # s_256AlphaTestRef
-ALPHA_REF_DXT = 200        # s_ddsAlphaTestRef
+ALPHA_REF_PALETTED = 100   # s_256AlphaTestRef: the texture has a palette (P8 / INDEX16)
+ALPHA_REF_DXT = 200        # s_ddsAlphaTestRef: every other texture, and no texture
 
 # Which deferred list a subset goes to (review I3): opaque now, clip list, then alpha list.
 LIST_OPAQUE, LIST_CLIP, LIST_ALPHA = 0, 1, 2
@@ -42,7 +42,7 @@ class BlendState:
         return self.blend is not None and self.blend[1] == ONE
 
 
-def surface_blend(surface_type: int, *, is_dxt: bool = False,
+def surface_blend(surface_type: int, *, paletted: bool = True,
                   part_translucent: bool = False) -> BlendState:
     """The retail render state for a subset drawn with this surface type.
 
@@ -62,7 +62,8 @@ def surface_blend(surface_type: int, *, is_dxt: bool = False,
     alpha_ref = None
     # CLIPMAP: alpha test, ONE/INVSRCALPHA when no blend was chosen above
     if st & BASE1_CLIPMAP:
-        alpha_ref = ALPHA_REF_DXT if is_dxt else ALPHA_REF_PALETTED
+        # 0x0059C4D0: s_256AlphaTestRef only when the texture has a palette
+        alpha_ref = ALPHA_REF_PALETTED if paletted else ALPHA_REF_DXT
         if blend is None:
             blend = (ONE, INVSRCALPHA)
     # TRANSLUCENT (review I2): `if (skipChk || !blend || alphatest)` -> SRCALPHA/INVSRCALPHA,

@@ -117,11 +117,11 @@ class SurfaceMaterial:
     translucency: float
     luminosity: float
     diffuse: float
-    is_dxt: bool = False
+    paletted: bool = False                   # P8 / INDEX16 texture (alpha-test ref 100)
     texture_mode: str = ""                   # "compressed" / "decoded" / ""
 
     def blend(self, part_translucent: bool = False) -> materials.BlendState:
-        return materials.surface_blend(self.surface_type, is_dxt=self.is_dxt,
+        return materials.surface_blend(self.surface_type, paletted=self.paletted,
                                        part_translucent=part_translucent)
 
     def surface_alpha(self) -> float:
@@ -191,7 +191,7 @@ class MeshCache:
             st |= materials.TRANSLUCENT
         tex = None
         color = (1.0, 1.0, 1.0, 1.0)
-        is_dxt = False
+        paletted = False
         mode = ""
         if st & (materials.BASE1_IMAGE | materials.BASE1_CLIPMAP):
             stex = self._get(int(s.orig_texture_id))
@@ -209,12 +209,15 @@ class MeshCache:
             tex = textures.upload(self.ctx, fmt, int(rs.width), int(rs.height),
                                   bytes(rs.source_data), pal, did=rs_did,
                                   allow_compressed=self.allow_compressed)
-            is_dxt = fmt in textures.GL_COMPRESSED
+            paletted = fmt in (textures.P8, textures.INDEX16)
             mode = getattr(tex, "extra", "")
         else:
-            color = argb_to_rgba(s.color_value)
+            # SetSolidColorTextureColor: colour_value's RGB, alpha from translucency (applied
+            # through surface_alpha(); the stored alpha byte is not used)
+            r, g, b, _ = argb_to_rgba(s.color_value or 0)
+            color = (r, g, b, 1.0)
         return SurfaceMaterial(st, tex, color, trans, float(s.luminosity), float(s.diffuse),
-                               is_dxt, mode)
+                               paletted, mode)
 
     def mesh(self, did: int) -> GpuMesh:
         m = self.meshes.get(did)
