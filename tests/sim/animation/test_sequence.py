@@ -288,3 +288,23 @@ def test_frame_number_stays_inside_current_node(ticks, fr):
     n = s.curr_anim
     lo, hi = min(n.low_frame, n.high_frame), max(n.low_frame, n.high_frame)
     assert lo <= s.frame_number < hi + 1
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 6), st.integers(-3, 8), st.integers(-2, 8),
+                          st.floats(-60.0, 60.0, allow_nan=False)), min_size=1, max_size=4),
+       st.lists(st.floats(0.0, 2.0, allow_nan=False), min_size=1, max_size=8))
+def test_update_terminates_and_never_raises_on_odd_frame_ranges(nodes, dts):
+    """Empty animations, negative / inverted ranges, zero and tiny framerates, long quanta:
+    the sequencer always returns (bounded leftover loop) and poses stay readable."""
+    recs = [anim(0x03000100 + i, 1, n, hooks={k: [sound(k)] for k in range(n)},
+                 pos=[RFrame((0.0, 0.01, 0.0))] * n)
+            for i, (n, _, _, _) in enumerate(nodes)]
+    s = seq_with(*recs)
+    for i, (_, lo, hi, fr) in enumerate(nodes):
+        s.append_animation(AnimData(0x03000100 + i, lo, hi, fr))
+    for dt in dts:
+        out = s.update(dt, IDENTITY)
+        assert out is not None and all(math.isfinite(c) for c in out.origin)
+        s.get_curr_animframe()
+        s.drain_hooks()
