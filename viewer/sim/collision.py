@@ -866,10 +866,11 @@ class CollisionWorld:
     whose Setups have spheres."""
 
     def __init__(self, shapes: Sequence[Shape] = (), options: AdjustOptions | None = None,
-                 object_source=None):
+                 object_source=None, clock=None):
         self.shapes = list(shapes)
         self.options = options or AdjustOptions()
         self.object_source = object_source
+        self.clock = clock   # PhysicsTimer::curr_time, for the collision table
 
     def transition(self, body: ph.PhysicsBody, old: Frame, new: Frame,
                    extra: Sequence[Shape] = ()) -> CTransition | None:
@@ -887,6 +888,7 @@ class CollisionWorld:
     def set_position_internal(self, body: ph.PhysicsBody, tr: CTransition,
                               quantum: float) -> list[Impact]:
         ci, path = tr.collision_info, tr.sphere_path
+        body._physics_clock = getattr(body, "_physics_clock", 0.0) + quantum
         prev_on_walkable = bool(body.transient_state & ph.ON_WALKABLE)
         prev_contact = bool(body.transient_state & ph.CONTACT)
         body.frame = path.curr_pos
@@ -923,14 +925,30 @@ class CollisionWorld:
         impacts: list[Impact] = []
         apply_bounce = (not prev_on_walkable or not body.transient_state & ph.ON_WALKABLE
                         or bool(body.state & ph.SLEDDING))
+        now = self._now(body, tr)
+        table = _collision_table(body)
         for obj in ci.collide_objects:
-            # track_object_collision -> report_object_collision 0x00513060
+            # CPhysicsObj::track_object_collision 0x00513DD0: an object already in the
+            # collision table is only touched again; a new one is reported
+            if obj.state & ph.STATIC:
+                impacts += self._report_environment(body, tr, obj.id)
+                continue
+            known = obj.id in table
+            table[obj.id] = (now, bool(obj.state & ph.ETHEREAL))
+            if known:
+                continue
+            # CPhysicsObj::report_object_collision 0x00513060
             if obj.state & ph.REPORT_COLLISIONS_AS_ENVIRONMENT:
                 impacts += self._report_environment(body, tr, obj.id)
             elif not obj.state & ph.IGNORE_COLLISIONS:
                 impacts.append(self._impact(tr, obj.id, False))
                 if body.state & ph.MISSILE:
                     body.state &= ~(ph.MISSILE | ph.ALIGNPATH | ph.PATHCLIPPED)
+        # CPhysicsObj::report_collision_end 0x00513FD0: untouched for a second (ethereal:
+        # at once) ends the record
+        for oid, (touched, ethereal) in list(table.items()):
+            if now - touched > 1.0 or ethereal and now - touched > 0.0:
+                del table[oid]
         if body.colliding_with_environment:
             body.colliding_with_environment = ci.collided_with_environment
         elif ci.collided_with_environment or (not prev_on_walkable
@@ -958,6 +976,13 @@ class CollisionWorld:
             body.transient_state |= ph.STATIONARY_STOP
         return impacts
 
+    def _now(self, body, tr: CTransition) -> float:
+        """PhysicsTimer::curr_time: the world's clock when it has one, else the body's own
+        running total of quanta."""
+        if self.clock is not None:
+            return float(self.clock())
+        return getattr(body, "_physics_clock", 0.0)
+
     def _report_environment(self, body: ph.PhysicsBody, tr: CTransition,
                             other_id) -> list[Impact]:
         """CPhysicsObj::report_environment_collision 0x00512FC0: once per contact; a missile
@@ -983,6 +1008,15 @@ class CollisionWorld:
 
 
 EMPTY_WORLD = CollisionWorld()
+
+
+def _collision_table(body) -> dict:
+    """CPhysicsObj::collision_table: object id -> (touched time, ethereal)."""
+    table = getattr(body, "collision_table", None)
+    if table is None:
+        table = {}
+        body.collision_table = table
+    return table
 
 
 def object_shapes(objects, mover) -> list[Shape]:

@@ -111,6 +111,7 @@ class PhysicsBody:
     has_weenie: bool = False
     is_creature: bool = False
     free_rotate: bool = False   # CPartArray::AllowsFreeHeading -> OBJECTINFO 0x10
+    collision_table: dict = field(default_factory=dict)   # object id -> (touched, ethereal)
 
     # -- state helpers -------------------------------------------------------------------
     def has(self, bits: int) -> bool:

@@ -73,7 +73,8 @@ class World:
         self.updates = 0
         # [physics] the scenario "world" shapes plus every other object's Setup spheres
         self.collision = collision.CollisionWorld(
-            object_source=lambda body: collision.object_shapes(self.objects.values(), body))
+            object_source=lambda body: collision.object_shapes(self.objects.values(), body),
+            clock=lambda: self.physics_time)
         self.last_quantum = 0.0
 
     # -- events ------------------------------------------------------------------------------

@@ -286,3 +286,29 @@ def test_world_from_scenario_absent_is_empty_space():
     b = missile(v=(0.0, 0.0, -50.0), state=ph.MISSILE | ph.GRAVITY_PS)
     ph.update_object_internal(b, 0.2, co.world_from_scenario([]))
     assert b.frame.origin[2] < -9.0   # no ground unless listed
+
+
+# -- track_object_collision 0x00513DD0 / report_collision_end 0x00513FD0 -----------------------
+def test_track_object_collision_reports_an_object_once_while_touched():
+    w = world({"sphere": {"center": [0, 0, 0], "radius": 2.0}})
+    b = missile(pos=(0.0, 0.0, 3.0), v=(0.0, 0.0, -5.0), state=ph.REPORT_COLLISIONS)
+    reports = 0
+    for _ in range(20):   # resting against the target: touched every quantum
+        reports += len(ph.update_object_internal(b, 1 / 30, w).impacts)
+        ph.set_velocity(b, (0.0, 0.0, -5.0))
+    assert reports == 1
+    assert "world:0" in b.collision_table
+
+
+def test_report_collision_end_forgets_after_one_second():
+    w = world({"sphere": {"center": [0, 0, 0], "radius": 2.0}})
+    b = missile(pos=(0.0, 0.0, 2.2), v=(0.0, 0.0, -5.0), state=ph.REPORT_COLLISIONS)
+    assert len(ph.update_object_internal(b, 1 / 30, w).impacts) == 1
+    b.frame = Frame((0.0, 0.0, 10.0))
+    for _ in range(40):   # 1.33 s away from it, moving slowly sideways
+        ph.set_velocity(b, (1.0, 0.0, 0.0))
+        ph.update_object_internal(b, 1 / 30, w)
+    assert "world:0" not in b.collision_table
+    b.frame = Frame((0.0, 0.0, 2.2))
+    ph.set_velocity(b, (0.0, 0.0, -5.0))
+    assert len(ph.update_object_internal(b, 1 / 30, w).impacts) == 1
