@@ -65,3 +65,17 @@ def test_heading_convention():
     # rotation of +90 deg about Z (counter-clockwise) faces west: heading 270
     h = math.sqrt(0.5)
     assert heading_deg((h, 0.0, 0.0, h)) == 270.0
+
+
+def test_capture_scenario_stand_in_for_a_mid_session_capture():
+    from viewer.sim.scenario import Scenario
+    from viewer.wire.replay import capture_scenario
+    assert capture_scenario(CAPS / "effects-burst.pcap", 0x50002B16)["events"] == []
+    s = capture_scenario(CAPS / "effects-burst.pcap", 0x50002B16,
+                         stand_in=(0x02000001, 0x34000004))
+    first, *rest = s["events"]
+    assert first["t"] == 0.0 and first["create"]["stand_in"] is True
+    assert first["create"]["setup"] == "0x02000001" and first["create"]["table"] == "0x34000004"
+    plays = [e for e in rest if "play" in e]
+    assert len(plays) == sum(1 for e in rest) and plays[0]["play"] == 0x37
+    assert Scenario.from_json(s).events

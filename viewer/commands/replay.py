@@ -41,6 +41,11 @@ def _ports(text: str) -> range:
     return range(lo_i, hi_i + 1)
 
 
+def _stand_in(text: str) -> tuple[int, int | None]:
+    setup, _, table = text.partition(":")
+    return _int(setup), (_int(table) if table else None)
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("capture", help="pcap or pcapng capture of an Asheron's Call session")
     parser.add_argument("--guid", type=_int, default=None,
@@ -58,6 +63,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="save the captured objects and effects as a scenario")
     parser.add_argument("--trace", action="store_true",
                         help="with --dat: run the scenario headless, print its trace lines")
+    parser.add_argument("--stand-in", type=_stand_in, default=None, metavar="SETUP[:TABLE]",
+                        help="for objects the capture never creates (mid-session captures): "
+                             "play their effects on this Setup / PhysicsScriptTable")
     parser.add_argument("--gui", action="store_true",
                         help="with --dat: play the capture in the interactive viewer")
 
@@ -65,7 +73,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.scenario_out or (args.dat is not None and (args.trace or args.gui)):
         scenario = capture_scenario(args.capture, args.guid,
-                                    dat=[args.dat] if args.dat else None)
+                                    dat=[args.dat] if args.dat else None,
+                                    stand_in=args.stand_in)
         if args.scenario_out:
             Path(args.scenario_out).write_text(json.dumps(scenario, indent=1) + "\n",
                                                encoding="utf-8")

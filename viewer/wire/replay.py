@@ -270,7 +270,8 @@ def world_xyz(pos: Position) -> tuple[float, float, float]:
 
 
 def capture_scenario(path: str | Path, guid: int | None = None, *,
-                     dat: list[str] | None = None) -> dict:
+                     dat: list[str] | None = None,
+                     stand_in: tuple[int, int | None] | None = None) -> dict:
     """The capture as a scenario (contract section 4) for the simulation: every object
     created in the capture (or only ``guid``) appears at its capture time with the Setup,
     PhysicsScriptTable (``null`` when the PhysicsDesc has none: the network table replaces the
@@ -280,11 +281,23 @@ def capture_scenario(path: str | Path, guid: int | None = None, *,
     origin. Objects never created in the capture (no Setup known) are left out, and so are
     objects that never enter the world: retail calls ``enter_world`` only for a PhysicsDesc
     with a position cell and no parent (SmartBox::HandleCreateObject 0x00454C80); contained
-    and wielded items are not drawn in the world (parenting is not expressed here yet)."""
-    timeline = replay_events(path, guid, include_uncreated=False)
+    and wielded items are not drawn in the world (parenting is not expressed here yet).
+
+    ``stand_in`` = (setup, table) gives objects the capture never created (a capture that
+    starts mid-session) a stand-in body, marked ``"stand_in": true``, created at t = 0 at the
+    origin, so their captured effects can still be watched; nothing about that body is from
+    the capture."""
+    timeline = replay_events(path, guid, include_uncreated=stand_in is not None)
     anchor = None
     creates: dict[int, dict] = {}
     for obj in timeline["objects"]:
+        if obj.get("created") is False:
+            if stand_in is not None:
+                creates[obj["id"]] = {"id": obj["id"], "setup": hex32(stand_in[0]),
+                                      "table": None if stand_in[1] is None
+                                      else hex32(stand_in[1]),
+                                      "guid": obj["guid"], "stand_in": True}
+            continue
         pd = obj["physics_desc"]
         if (obj["setup"] is None or pd["position"] is None or pd["parent"] is not None
                 or int(pd["position"]["cell"], 16) == 0):
@@ -309,6 +322,10 @@ def capture_scenario(path: str | Path, guid: int | None = None, *,
         creates[obj["id"]] = spec
     events: list[dict] = []
     live: set[int] = set()
+    for oid, spec in creates.items():
+        if spec.get("stand_in"):
+            live.add(oid)
+            events.append({"t": 0.0, "object": oid, "create": spec})
     for ev in timeline["events"]:
         oid = ev["object"]
         if oid not in creates:
