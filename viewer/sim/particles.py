@@ -234,18 +234,26 @@ class ParticlePool:
             self._evaluated = self.version
             return live
         rows = self.emitter[live]
-        T = self.em_time[rows]
-        t = self.acc[live] + T - self.birth[live]
+        t = self.acc[live] + self.em_time[rows] - self.birth[live]
         self.lifetime[live] = t
-        local = self.em_parent_local[rows]
-        P = np.where(local[:, None], self.em_origin[rows], self.start_origin[live])
-        Q = np.where(local[:, None], self.em_quat[rows], self.start_quat[live])
         types = self.ptype[live]
-        for ptype in np.unique(types):
-            m = types == ptype
-            sel = live[m]
-            pos, rot = particle_law(int(ptype), t[m], P[m], Q[m], self.offset[sel],
-                                    self.a[sel], self.b[sel], self.c[sel])
+        counts = np.bincount(types)
+        for ptype in np.flatnonzero(counts):
+            if counts[ptype] == live.size:
+                sel, ts, rs = live, t, rows
+            else:
+                m = types == ptype
+                sel, ts, rs = live[m], t[m], rows[m]
+            P = self.start_origin[sel]
+            gr = int(ptype) in GR_TYPES
+            Q = self.start_quat[sel] if gr else None
+            local = self.em_parent_local[rs]
+            if local.any():  # parent-local: the parent's frame at the last update
+                P[local] = self.em_origin[rs[local]]
+                if gr:
+                    Q[local] = self.em_quat[rs[local]]
+            pos, rot = particle_law(int(ptype), ts, P, Q, self.offset[sel], self.a[sel],
+                                    self.b[sel], self.c[sel])
             if pos is not None:
                 self.position[sel] = pos
             if rot is not None:

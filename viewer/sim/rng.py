@@ -47,14 +47,20 @@ class RetailRandom:
 
     def rand(self) -> float:
         """Random::rand 0x0042C4C0: a double in [0, 0.99999988]."""
-        self._seed = _step1(self._seed)
-        v = _IA2 * self._idum2 - _IM2 * int(self._idum2 / _IQ2)
+        s = self._seed  # Schrage steps written as the client does (no 32-bit overflow)
+        s = _IA1 * s - _IM1 * int(s / _IQ1)
+        if s < 0:
+            s += _IM1
+        self._seed = s
+        v = self._idum2
+        v = _IA2 * v - _IM2 * int(v / _IQ2)
         if v < 0:
             v += _IM2
         self._idum2 = v
+        iv = self._iv
         j = self._iy // _NDIV
-        iy = self._iv[j] - v
-        self._iv[j] = self._seed
+        iy = iv[j] - v
+        iv[j] = s
         if iy < 1:
             iy += _IM1 - 1
         self._iy = iy

@@ -1,0 +1,153 @@
+"""Particle runtime speed: ticks per second and CPU time per tick.
+
+Live particle counts 1k, 10k, 100k and 1M, spread over 10 and 1,000 emitters. Each
+emitter keeps emitting (one birth per update, as retail) and its particles outlive the run,
+so the live count stays at the target. Two figures per case:
+
+* ``sim``: one object update tick (World.tick: per-emitter update, births, deaths);
+* ``sim+eval``: the tick plus ``ParticlePool.evaluate()`` (every live particle's position,
+  rotation, scale and translucency: what the renderer reads each frame).
+
+The figure that matters is how the per-tick cost scales with the live count: the sim tick
+should not grow with live particles (Python work scales with emitters and births), only the
+vectorised evaluate does.
+
+Run: ``.venv/bin/python bench/particles.py [--quick]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import heapq
+import sys
+import time
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from viewer.dat.records.animation import AnimationFrame
+from viewer.dat.records.common import Frame as RFrame
+from viewer.dat.records.common import SetupFlags, Sphere
+from viewer.dat.records.particle_emitter import ParticleEmitterInfo
+from viewer.dat.records.setup import Setup
+from viewer.sim.frame import Frame
+from viewer.sim.world import World
+
+GFX = 0x01000001
+
+
+class DB:
+    def __init__(self, records):
+        self.records = records
+
+    def get(self, did):
+        if did == GFX:
+            return type("G", (), {"did_degrade": None})()
+        return self.records[did]
+
+
+def _info(did, ptype, max_particles):
+    return ParticleEmitterInfo(did, 0, 1, ptype, GFX, GFX, 0.0001, max_particles, 0, 0, 0.0,
+                               1e6, 0.0, (0.0, 0.0, 1.0), 0.1, 0.5, (0.0, 1.0, 0.2), 1.0, 2.0,
+                               (0.0, 0.0, -1.0), 1.0, 1.0, (0.0, 0.0, 1.0), 1.0, 1.0, 1.0,
+                               0.5, 0.1, 0.0, 1.0, 0.1, False)
+
+
+def _setup():
+    return Setup(0x02000001, SetupFlags(0), (GFX,), None, None, (), (),
+                 ((0x65, AnimationFrame((RFrame(),))),), (), (), 1.0, 1.0, 0.0, 0.0,
+                 Sphere((0, 0, 0), 1.0), Sphere((0, 0, 0), 1.0), (), 0, 0, 0, 0, 0)
+
+
+def _fill(world, em, n, t):
+    """Give ``em`` n live particles at once (vectorised; bench setup only)."""
+    pool = world.pool
+    while len(pool._free) < n:
+        pool._alloc_particles(pool.capacity * 2)
+    idx = np.array([pool._free.pop() for _ in range(n)], dtype=np.int64)
+    rng = np.random.default_rng(em.handle)
+    pool.alive[idx] = True
+    pool.emitter[idx] = em.row
+    pool.slot[idx] = np.arange(n)
+    pool.ptype[idx] = em.ptype
+    pool.birth[idx] = t - rng.uniform(0, 1, n)
+    pool.acc[idx] = 0.0
+    pool.lifespan[idx] = 1e6
+    pool.start_origin[idx] = em.parent_frame.origin
+    pool.start_quat[idx] = em.parent_frame.orientation
+    pool.offset[idx] = rng.normal(size=(n, 3))
+    pool.a[idx] = rng.normal(size=(n, 3))
+    pool.b[idx] = rng.normal(size=(n, 3))
+    pool.c[idx] = rng.normal(size=(n, 3))
+    pool.start_scale[idx] = 1.0
+    pool.final_scale[idx] = 0.5
+    pool.start_trans[idx] = 0.0
+    pool.final_trans[idx] = 1.0
+    pool.live_count += n
+    pool.version += 1
+    em.slots[:n] = idx.tolist()
+    em._free_slots = list(range(n, em.max_particles))
+    em._deaths = [(float(pool.birth[i]) + 1e6, s, int(i)) for s, i in enumerate(idx)]
+    heapq.heapify(em._deaths)
+    em.num_particles = n
+    em.total_emitted = n
+
+
+def run_case(live, emitters, ticks):
+    per = live // emitters
+    records = {0x02000001: _setup()}
+    for k, ptype in enumerate((2, 4)):  # half LocalVelocity, half ParabolicLVGAGR
+        records[0x32000001 + k] = _info(0x32000001 + k, ptype, per + ticks + 4)
+    world = World(DB(records), seed=1)
+    owners = max(1, emitters // 10)
+    objs = [world.create_object(i + 1, 0x02000001, position=(float(i), 0.0, 0.0))
+            for i in range(owners)]
+    for e in range(emitters):
+        o = objs[e % owners]
+        world.create_particle_emitter(o, 0x32000001 + (e % 2), -1, Frame(), 0)
+    for o in objs:
+        for _, em in o.particle_manager.emitters():
+            _fill(world, em, per, 0.0)
+    frame = 0
+    world.tick(Fraction(0))  # render pass: emitters visible from the first update
+    sim_cpu = sim_wall = eval_cpu = eval_wall = 0.0
+    for _ in range(ticks):
+        frame += 1
+        c0, w0 = time.process_time(), time.perf_counter()
+        world.tick(Fraction(frame, 30))
+        c1, w1 = time.process_time(), time.perf_counter()
+        world.pool.evaluate()
+        c2, w2 = time.process_time(), time.perf_counter()
+        sim_cpu += c1 - c0
+        sim_wall += w1 - w0
+        eval_cpu += c2 - c1
+        eval_wall += w2 - w1
+    n_live = world.pool.live_count
+    return {"live": n_live, "emitters": world.pool.emitter_count, "ticks": ticks,
+            "sim_ms": 1000 * sim_cpu / ticks, "sim_tps": ticks / sim_wall,
+            "total_ms": 1000 * (sim_cpu + eval_cpu) / ticks,
+            "total_tps": ticks / (sim_wall + eval_wall)}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="fewer ticks, skip 1M")
+    args = ap.parse_args(argv)
+    lives = (1_000, 10_000, 100_000) if args.quick else (1_000, 10_000, 100_000, 1_000_000)
+    print(f"{'live':>9} {'emitters':>8} {'ticks':>5} | {'sim ms/tick':>11} {'sim ticks/s':>11}"
+          f" | {'sim+eval ms/tick':>16} {'sim+eval ticks/s':>16}")
+    for emitters in (10, 1_000):
+        for live in lives:
+            ticks = 10 if live >= 1_000_000 else (20 if args.quick else 30)
+            r = run_case(live, emitters, ticks)
+            print(f"{r['live']:>9} {r['emitters']:>8} {r['ticks']:>5} | {r['sim_ms']:>11.3f}"
+                  f" {r['sim_tps']:>11.1f} | {r['total_ms']:>16.3f} {r['total_tps']:>16.1f}",
+                  flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
