@@ -189,3 +189,36 @@ def test_child_at_holding_location_follows_parent_part_pose_UpdateChild_0x00512D
 def test_unknown_holding_location_is_a_ScenarioError():
     with pytest.raises(ScenarioError):
         held_run("Shield")
+
+
+def test_emitter_on_a_part_reads_that_parts_published_pose_each_tick():
+    """CreateParticle on part 1 of an animation whose part 1 sweeps along +X: the emitter's
+    parent frame is the part's published world frame after every tick."""
+    from anim_builders import anim, md
+
+    from viewer.dat.records.common import AnimationHookDir
+    from viewer.dat.records.hooks import CreateParticleHook
+    from viewer.dat.records.motion_table import MotionTable
+
+    def frames(i, k):
+        return RFrame((0.2 * k if i == 1 else 0.0, 0.0, 1.0))
+    sweep = anim(0x03000050, 2, 20, frames=frames, hooks={1: [CreateParticleHook(
+        AnimationHookDir.Both, RECALL_EMITTER, 1, RFrame(), 7)]})
+    table = MotionTable(0x09000050, 0x8000003D, ((0x8000003D, 0x41000003),),
+                        ((0x003D0003, md((sweep.id, 0, -1, 10.0))),), (), ())
+    s = setup(0x02000050, 2, motion_table=table.id)
+    db = RaisingDB(sweep, table, s)
+    db[RECALL_EMITTER] = emitter_info(RECALL_EMITTER, True)
+    sc = Scenario.from_json({"fps": 30, "seconds": 1.0,
+                             "objects": [{"id": 1, "setup": "0x02000050"}]})
+    runner = ScenarioRunner(sc, db)
+    seen = []
+    while runner.time < 1.0:
+        runner.step_frame()
+        obj = runner.world.objects[1]
+        pm = obj.particle_manager
+        if pm is not None and pm.emitters():
+            (_, em), = pm.emitters()
+            assert em.frame.origin == pytest.approx(obj.parts[1].frame.origin)
+            seen.append(em.frame.origin[0])
+    assert len(seen) > 5 and seen[-1] > seen[0] + 0.5    # it moved with the part
