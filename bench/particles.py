@@ -111,11 +111,9 @@ def run_case(live, emitters, ticks):
     for o in objs:
         for _, em in o.particle_manager.emitters():
             _fill(world, em, per, 0.0)
-    frame = 0
     world.tick(Fraction(0))  # render pass: emitters visible from the first update
     sim_cpu = sim_wall = eval_cpu = eval_wall = 0.0
-    for _ in range(ticks):
-        frame += 1
+    for frame in range(1, ticks + 1):
         c0, w0 = time.process_time(), time.perf_counter()
         world.tick(Fraction(frame, 30))
         c1, w1 = time.process_time(), time.perf_counter()
