@@ -1026,6 +1026,8 @@ def object_shapes(objects, mover) -> list[Shape]:
     for obj in objects:
         if obj is mover or getattr(obj, "parent", None) is not None:
             continue
+        if int(obj.state) & ph.HIDDEN:
+            continue   # set_hidden takes the object out of its cell: nothing to hit
         spheres = getattr(obj, "spheres", ())
         if not spheres:
             continue

@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from viewer.errors import ScenarioError
 from viewer.sim import collision as co
@@ -312,3 +314,32 @@ def test_report_collision_end_forgets_after_one_second():
     b.frame = Frame((0.0, 0.0, 2.2))
     ph.set_velocity(b, (0.0, 0.0, -5.0))
     assert len(ph.update_object_internal(b, 1 / 30, w).impacts) == 1
+
+
+def test_hidden_objects_are_not_collision_targets():
+    class Obj:
+        def __init__(self, oid, state):
+            self.id, self.state, self.parent, self.scale = oid, state, None, 1.0
+            self.spheres, self.frame = ARROW, Frame((5.0, 0.0, 1.0))
+    shapes = co.object_shapes([Obj(2, 0), Obj(3, ph.HIDDEN)], mover=None)
+    assert [s.desc.id for s in shapes] == [2]
+
+
+def test_UpdateObjectInternal_0x005156B0_sledding_heads_along_velocity():
+    b = ph.PhysicsBody(state=ph.SLEDDING, spheres=ARROW)
+    ph.set_velocity(b, (3.0, 3.0, 0.0))
+    ph.update_object_internal(b, 0.1, None)
+    assert b.frame.get_heading() == pytest.approx(45.0, abs=1e-9)
+
+
+# -- no tunnelling, any speed / quantum / thin wall (hypothesis) ------------------------------------
+@settings(max_examples=40, deadline=None)
+@given(speed=st.floats(1.0, 200.0), quantum=st.floats(1 / 30, 0.2),
+       thickness=st.floats(0.005, 0.05), start=st.floats(0.0, 3.0),
+       y=st.floats(-1.5, 1.5))
+def test_sweep_never_tunnels_a_thin_wall(speed, quantum, thickness, start, y):
+    w = world({"box": {"min": [4.0, -2.0, 0.0], "max": [4.0 + thickness, 2.0, 3.0]}})
+    b = missile(pos=(start, y, 1.0), v=(speed, 0.0, 0.0))
+    for _ in range(3):
+        ph.update_object_internal(b, quantum, w)
+        assert b.frame.origin[0] < 4.0
