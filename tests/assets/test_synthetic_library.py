@@ -11,9 +11,17 @@ import pytest
 
 from viewer import synthetic as S
 from viewer.dat.container import DatFile
-from viewer.dat.records import (AnimationHookType, CreateBlockingParticleHook,
-                                CreateParticleHook, EmitterType, ParticleType, PlayScript,
-                                ReplaceObjectHook, decode, encode)
+from viewer.dat.records import (
+    AnimationHookType,
+    CreateBlockingParticleHook,
+    CreateParticleHook,
+    EmitterType,
+    ParticleType,
+    PlayScript,
+    ReplaceObjectHook,
+    decode,
+    encode,
+)
 from viewer.synthetic import generate as G
 
 

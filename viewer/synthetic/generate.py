@@ -22,27 +22,68 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from viewer import synthetic as S
-from viewer.dat.records import (AnimData, Animation, AnimationFlags, AnimationFrame,
-                                AnimationHookDir, CylSphere, EmitterType, GfxObjDegradeInfo,
-                                GfxObjInfo, LightInfo, LocationType, MotionData,
-                                MotionDataFlags, MotionTable, Palette, ParentLocation,
-                                ParticleEmitterInfo, ParticleType, PhysicsScript,
-                                PhysicsScriptData, PhysicsScriptTable, PhysicsScriptTableData,
-                                PixelFormat, Placement, PlayScript, RenderSurface,
-                                ScriptAndModData, Setup, SetupFlags, SoundEntry, SoundTable,
-                                SoundTableData, Sphere, StipplingType, Surface,
-                                SurfaceTexture, SurfaceType, TextureType, Wave, encode)
+from viewer.dat.records import (
+    Animation,
+    AnimationFlags,
+    AnimationFrame,
+    AnimationHookDir,
+    AnimData,
+    CylSphere,
+    EmitterType,
+    GfxObjDegradeInfo,
+    GfxObjInfo,
+    LightInfo,
+    LocationType,
+    MotionData,
+    MotionDataFlags,
+    MotionTable,
+    Palette,
+    ParentLocation,
+    ParticleEmitterInfo,
+    ParticleType,
+    PhysicsScript,
+    PhysicsScriptData,
+    PhysicsScriptTable,
+    PhysicsScriptTableData,
+    PixelFormat,
+    Placement,
+    PlayScript,
+    RenderSurface,
+    ScriptAndModData,
+    Setup,
+    SetupFlags,
+    SoundEntry,
+    SoundTable,
+    SoundTableData,
+    Sphere,
+    StipplingType,
+    Surface,
+    SurfaceTexture,
+    SurfaceType,
+    TextureType,
+    Wave,
+    encode,
+)
 from viewer.dat.records import hooks as H
 from viewer.dat.writer import build_dat
 from viewer.synthetic import textures as T
-from viewer.synthetic.geometry import (IDENTITY, MeshBuilder, forward_kinematics, frame,
-                                       particle_quad, quat_axis, quat_rotate, r6)
+from viewer.synthetic.geometry import (
+    IDENTITY,
+    MeshBuilder,
+    forward_kinematics,
+    frame,
+    particle_quad,
+    quat_axis,
+    quat_rotate,
+    r6,
+)
 
 BOTH = AnimationHookDir.Both
 FORWARD = AnimationHookDir.Forward
 BACKWARD = AnimationHookDir.Backward
 NO_PART = -1            # part index -1: the object's root frame
 ANON = 0                # emitter id 0: an anonymous emitter (auto id from 0xFFFF0000)
+NO_SETUP_FLAGS = SetupFlags(0)
 CD_FLOAT = struct.unpack("<f", b"\xCD\xCD\xCD\xCD")[0]  # retail's uninitialised cone_angle
 
 # Issues that will use assets no test uses yet (MANIFEST "used by" column).
@@ -360,7 +401,7 @@ def _placement(n: int, frames=None):
     return AnimationFrame(tuple(frames) if frames else tuple(frame() for _ in range(n)))
 
 
-def _setup(did, parts, *, flags=SetupFlags(0), parent_index=None, default_scale=None,
+def _setup(did, parts, *, flags=NO_SETUP_FLAGS, parent_index=None, default_scale=None,
            holding=(), connection=(), placements=None, cylspheres=(), spheres=(),
            height=0.0, radius=0.0, step=(0.0, 0.0), sorting=((0.0, 0.0, 0.0), 0.5),
            selection=None, lights=(), anim=0, script=0, mtable=0, stable=0, ptable=0):
@@ -628,10 +669,19 @@ def _sounds(lib: Library) -> None:
 # Emitters
 # =============================================================================================
 
+def _kw(**kw) -> dict:
+    """Keyword arguments as a dict (reads like the ParticleEmitterInfo fields they set)."""
+    return kw
+
+
+def _with(base: dict, **kw) -> dict:
+    return {**base, **kw}
+
+
 def pei(did: int, **kw) -> ParticleEmitterInfo:
     """A ParticleEmitterInfo with the constructor defaults of runtime.md 1.1 (all zero except
     min/max of A, B, C = 1 and start/final scale = 1), overridden by ``kw``."""
-    base = dict(id=did, unknown=0, emitter_type=EmitterType.BirthratePerSec,
+    base = _kw(id=did, unknown=0, emitter_type=EmitterType.BirthratePerSec,
                 particle_type=ParticleType.Still, gfxobj_id=0, hw_gfxobj_id=0, birthrate=0.1,
                 max_particles=10, initial_particles=0, total_particles=0, total_seconds=0.0,
                 lifespan=1.0, lifespan_rand=0.0, offset_dir=(0.0, 0.0, 0.0), min_offset=0.0,
@@ -651,30 +701,30 @@ def pei(did: int, **kw) -> ParticleEmitterInfo:
 PT = ParticleType
 
 _GALLERY = {
-    1: dict(gfx=S.GFX_QUAD_SPARK, offset_dir=(0, 0, 1), min_offset=0.1, max_offset=0.4,
+    1: _kw(gfx=S.GFX_QUAD_SPARK, offset_dir=(0, 0, 1), min_offset=0.1, max_offset=0.4,
             start_scale=0.3, final_scale=0.1),
-    2: dict(gfx=S.GFX_QUAD_GLOW, a=(0, 0, 1), min_a=0.5, max_a=1.0, is_parent_local=True,
+    2: _kw(gfx=S.GFX_QUAD_GLOW, a=(0, 0, 1), min_a=0.5, max_a=1.0, is_parent_local=True,
             start_scale=0.3, final_scale=0.1),
-    3: dict(gfx=S.GFX_QUAD_SPARK, a=(0, 1, 1.5), min_a=0.8, max_a=1.2, b=(0, 0, -3)),
-    4: dict(gfx=S.GFX_SHARD, a=(0, 0, 1.5), min_a=0.8, max_a=1.2, b=(0, 0, -2), c=(0, 0, 6),
+    3: _kw(gfx=S.GFX_QUAD_SPARK, a=(0, 1, 1.5), min_a=0.8, max_a=1.2, b=(0, 0, -3)),
+    4: _kw(gfx=S.GFX_SHARD, a=(0, 0, 1.5), min_a=0.8, max_a=1.2, b=(0, 0, -2), c=(0, 0, 6),
             min_c=0.5, max_c=1.5),
-    5: dict(gfx=S.GFX_QUAD_GLOW, a=(0, 0, 0.3), b=(3, 3, 2), c=(0.3, 0.3, 0.1),
+    5: _kw(gfx=S.GFX_QUAD_GLOW, a=(0, 0, 0.3), b=(3, 3, 2), c=(0.3, 0.3, 0.1),
             is_parent_local=True),
-    6: dict(gfx=S.GFX_QUAD_SPARK, a=(1.5, 0, 0.3), min_a=0.8, max_a=1.2, b=(0, 0, -1.5),
+    6: _kw(gfx=S.GFX_QUAD_SPARK, a=(1.5, 0, 0.3), min_a=0.8, max_a=1.2, b=(0, 0, -1.5),
             c=(1, 1, 1)),
-    7: dict(gfx=S.GFX_QUAD_GLOW, a=(3, 0, 0), b=(0, 0, 0.2), c=(1, 1, 1),
+    7: _kw(gfx=S.GFX_QUAD_GLOW, a=(3, 0, 0), b=(0, 0, 0.2), c=(1, 1, 1),
             min_offset=0.5, max_offset=0.8),
-    8: dict(gfx=S.GFX_QUAD_SPARK, a=(0, 1, 1), b=(0, -1, 0)),
-    9: dict(gfx=S.GFX_SHARD, a=(0, 0.5, 1), b=(0, 0, -1), c=(0, 4, 0), is_parent_local=True),
-    10: dict(gfx=S.GFX_QUAD_SMOKE, a=(0.5, 0, 2), min_a=0.5, max_a=1.0, b=(0, 0, -2)),
-    11: dict(gfx=S.GFX_CUBE_SMALL, a=(0.3, 0, 2), b=(0, 0, -2.5), c=(0, 0, 3)),
-    12: dict(gfx=S.GFX_QUAD_STREAK, a=(0, 0, 0.8)),
+    8: _kw(gfx=S.GFX_QUAD_SPARK, a=(0, 1, 1), b=(0, -1, 0)),
+    9: _kw(gfx=S.GFX_SHARD, a=(0, 0.5, 1), b=(0, 0, -1), c=(0, 4, 0), is_parent_local=True),
+    10: _kw(gfx=S.GFX_QUAD_SMOKE, a=(0.5, 0, 2), min_a=0.5, max_a=1.0, b=(0, 0, -2)),
+    11: _kw(gfx=S.GFX_CUBE_SMALL, a=(0.3, 0, 2), b=(0, 0, -2.5), c=(0, 0, 3)),
+    12: _kw(gfx=S.GFX_QUAD_STREAK, a=(0, 0, 0.8)),
 }
 
 
 def _emitters(lib: Library) -> None:
     for pt in range(1, 13):
-        kw = dict(birthrate=0.08, max_particles=30, lifespan=1.5, lifespan_rand=0.3,
+        kw = _kw(birthrate=0.08, max_particles=30, lifespan=1.5, lifespan_rand=0.3,
                   start_scale=0.25, final_scale=0.15, final_trans=1.0)
         kw.update(_GALLERY[pt])
         did = S.EMIT_BY_PARTICLE_TYPE[pt]
@@ -684,34 +734,34 @@ def _emitters(lib: Library) -> None:
                     f"ParticleType {pt} {PT(pt).name}{local}, BirthratePerSec 0.08",
                     ISSUE_RUNTIME)
 
-    trail = dict(emitter_type=EmitterType.BirthratePerMeter, particle_type=PT.Still,
+    trail = _kw(emitter_type=EmitterType.BirthratePerMeter, particle_type=PT.Still,
                  max_particles=60, lifespan=0.6, lifespan_rand=0.1, min_offset=0.0,
                  max_offset=0.03, start_scale=0.7, final_scale=0.1, scale_rand=0.1,
                  start_trans=0.1, final_trans=1.0)
     E = [
-        ("EMIT_TRAIL_PER_METER", dict(trail, gfx=S.GFX_QUAD_GLOW, birthrate=0.15),
+        ("EMIT_TRAIL_PER_METER", _with(trail, gfx=S.GFX_QUAD_GLOW, birthrate=0.15),
          "BirthratePerMeter trail (0.15 m between births; world-space particles)"),
-        ("EMIT_TRAIL_PARENT_LOCAL", dict(trail, gfx=S.GFX_QUAD_GLOW, birthrate=0.15,
+        ("EMIT_TRAIL_PARENT_LOCAL", _with(trail, gfx=S.GFX_QUAD_GLOW, birthrate=0.15,
                                          is_parent_local=True),
          "the same trail, parent-local (particles follow the projectile)"),
-        ("EMIT_TRAIL_SMALL", dict(trail, gfx=S.GFX_QUAD_SPARK, birthrate=0.25, start_scale=0.45,
+        ("EMIT_TRAIL_SMALL", _with(trail, gfx=S.GFX_QUAD_SPARK, birthrate=0.25, start_scale=0.45,
                                   final_scale=0.05),
          "small per-meter spark trail (Launch at intensity 0)"),
-        ("EMIT_TRAIL_LARGE", dict(trail, gfx=S.GFX_QUAD_GLOW, birthrate=0.1, lifespan=0.8,
+        ("EMIT_TRAIL_LARGE", _with(trail, gfx=S.GFX_QUAD_GLOW, birthrate=0.1, lifespan=0.8,
                                   start_scale=1.0, final_scale=0.15),
          "large per-meter glow trail (Launch at intensity 1)"),
-        ("EMIT_BOLT_CORE", dict(gfx=S.GFX_QUAD_GLOW, birthrate=0.05, max_particles=8,
+        ("EMIT_BOLT_CORE", _kw(gfx=S.GFX_QUAD_GLOW, birthrate=0.05, max_particles=8,
                                 lifespan=0.3, start_scale=0.8, final_scale=1.2,
                                 start_trans=0.2, final_trans=1.0, is_parent_local=True),
          "persistent (TotalParticles 0, TotalSeconds 0) parent-local glow on part 0"),
-        ("EMIT_EXPLODE_SPARKS", dict(gfx=S.GFX_QUAD_SPARK, particle_type=PT.Explode,
+        ("EMIT_EXPLODE_SPARKS", _kw(gfx=S.GFX_QUAD_SPARK, particle_type=PT.Explode,
                                      birthrate=0.01, max_particles=32, initial_particles=24,
                                      total_particles=24, lifespan=0.7, lifespan_rand=0.2,
                                      a=(3, 0, 0.5), min_a=0.6, max_a=1.2, b=(0, 0, -2),
                                      c=(1, 1, 1), start_scale=0.7, final_scale=0.2,
                                      final_trans=1.0),
          "Explode burst: InitialParticles 24 = TotalParticles 24 (no later births)"),
-        ("EMIT_EXPLODE_SMOKE", dict(gfx=S.GFX_QUAD_SMOKE, particle_type=PT.ParabolicGVGA,
+        ("EMIT_EXPLODE_SMOKE", _kw(gfx=S.GFX_QUAD_SMOKE, particle_type=PT.ParabolicGVGA,
                                     birthrate=0.05, max_particles=20, initial_particles=4,
                                     total_seconds=0.8, lifespan=1.4, lifespan_rand=0.3,
                                     offset_dir=(0, 0, 1), max_offset=0.3, a=(0, 0, 0.6),
@@ -719,54 +769,54 @@ def _emitters(lib: Library) -> None:
                                     final_scale=1.4, scale_rand=0.1, start_trans=0.3,
                                     final_trans=1.0, trans_rand=0.1),
          "rising smoke, TotalSeconds 0.8, 4 initial particles"),
-        ("EMIT_EXPLODE_RING", dict(gfx=S.GFX_QUAD_RING, birthrate=1.0, max_particles=1,
+        ("EMIT_EXPLODE_RING", _kw(gfx=S.GFX_QUAD_RING, birthrate=1.0, max_particles=1,
                                    initial_particles=1, total_particles=1, lifespan=0.5,
                                    start_scale=0.2, final_scale=3.0, final_trans=1.0),
          "one flat ring growing 0.2 -> 3.0 (degrade_mode 1 mesh)"),
-        ("EMIT_COLLISION_FLASH", dict(gfx=S.GFX_QUAD_GLOW, birthrate=1.0, max_particles=1,
+        ("EMIT_COLLISION_FLASH", _kw(gfx=S.GFX_QUAD_GLOW, birthrate=1.0, max_particles=1,
                                       initial_particles=1, total_particles=1, lifespan=0.25,
                                       start_scale=1.2, final_scale=2.0, final_trans=1.0),
          "one short flash"),
-        ("EMIT_RECALL", dict(gfx=S.GFX_QUAD_SPARK, particle_type=PT.Swarm, birthrate=0.04,
+        ("EMIT_RECALL", _kw(gfx=S.GFX_QUAD_SPARK, particle_type=PT.Swarm, birthrate=0.04,
                              max_particles=50, total_seconds=3.0, lifespan=1.6,
                              lifespan_rand=0.4, max_offset=0.2, a=(0, 0, 0.5), b=(4, 4, 0),
                              c=(0.5, 0.5, 0), start_scale=0.7, final_scale=0.3,
                              scale_rand=0.1, start_trans=0.1, final_trans=1.0,
                              is_parent_local=True),
          "recall swirl (Swarm), parent-local, TotalSeconds 3"),
-        ("EMIT_LANTERN_FLAME", dict(gfx=S.GFX_QUAD_GLOW, particle_type=PT.LocalVelocity,
+        ("EMIT_LANTERN_FLAME", _kw(gfx=S.GFX_QUAD_GLOW, particle_type=PT.LocalVelocity,
                                     birthrate=0.06, max_particles=14, initial_particles=3,
                                     lifespan=0.7, lifespan_rand=0.15, offset_dir=(0, 0, 1),
                                     max_offset=0.03, a=(0, 0, 0.35), min_a=0.7, max_a=1.3,
                                     start_scale=0.45, final_scale=0.1, start_trans=0.1,
                                     final_trans=1.0, is_parent_local=True),
          "persistent parent-local flame with 3 initial particles"),
-        ("EMIT_BLOCKING", dict(gfx=S.GFX_QUAD_SPARK, birthrate=0.1, max_particles=10,
+        ("EMIT_BLOCKING", _kw(gfx=S.GFX_QUAD_SPARK, birthrate=0.1, max_particles=10,
                                lifespan=0.5, start_scale=0.2, final_scale=0.2),
          "persistent sparks for the blocking-create script"),
-        ("EMIT_UNKNOWN_EMITTER_TYPE", dict(gfx=S.GFX_QUAD_SPARK_AXIS_X,
+        ("EMIT_UNKNOWN_EMITTER_TYPE", _kw(gfx=S.GFX_QUAD_SPARK_AXIS_X,
                                            emitter_type=EmitterType.Unknown, max_particles=5,
                                            initial_particles=5, min_offset=0.2, max_offset=0.4,
                                            start_scale=0.3, final_scale=0.3),
          "EmitterType 0: neither &1 nor &2, so only the 5 initial particles ever appear"),
-        ("EMIT_NO_HW_GFXOBJ", dict(gfxobj_id=S.GFX_QUAD_SPARK, hw_gfxobj_id=0),
+        ("EMIT_NO_HW_GFXOBJ", _kw(gfxobj_id=S.GFX_QUAD_SPARK, hw_gfxobj_id=0),
          "hw_gfxobj_id 0 (gfxobj_id set): ParticleEmitter::SetInfo fails, no emitter"),
-        ("EMIT_TOTAL_PARTICLES", dict(gfx=S.GFX_QUAD_SPARK_AXIS_Y,
+        ("EMIT_TOTAL_PARTICLES", _kw(gfx=S.GFX_QUAD_SPARK_AXIS_Y,
                                       particle_type=PT.LocalVelocity, birthrate=0.1,
                                       max_particles=10, total_particles=10, lifespan=2.0,
                                       a=(0, 0, 0.5), start_scale=0.3, final_scale=0.3),
          "TotalParticles 10: stops after 10 births, then drains"),
-        ("EMIT_TOTAL_SECONDS", dict(gfx=S.GFX_QUAD_NO_DEGRADE, particle_type=PT.LocalVelocity,
+        ("EMIT_TOTAL_SECONDS", _kw(gfx=S.GFX_QUAD_NO_DEGRADE, particle_type=PT.LocalVelocity,
                                     birthrate=0.1, max_particles=20, total_seconds=1.5,
                                     lifespan=1.0, a=(0, 0, 0.5), start_scale=0.3,
                                     final_scale=0.1),
          "TotalSeconds 1.5: stops 1.5 s after creation, then drains"),
-        ("EMIT_INITIAL_BURST", dict(gfx=S.GFX_QUAD_TWO_LEVELS, birthrate=1.0, max_particles=12,
+        ("EMIT_INITIAL_BURST", _kw(gfx=S.GFX_QUAD_TWO_LEVELS, birthrate=1.0, max_particles=12,
                                     initial_particles=20, total_seconds=2.0, lifespan=1.5,
                                     min_offset=0.2, max_offset=0.6, start_scale=0.3,
                                     final_scale=0.3),
          "InitialParticles 20 into 12 slots: the excess is dropped but counted"),
-        ("EMIT_RANDOM_RANGES", dict(gfx=S.GFX_QUAD_AUTO_TRANSLUCENT,
+        ("EMIT_RANDOM_RANGES", _kw(gfx=S.GFX_QUAD_AUTO_TRANSLUCENT,
                                     particle_type=PT.ParabolicGVGA, birthrate=0.05,
                                     max_particles=40, lifespan=1.0, lifespan_rand=0.9,
                                     offset_dir=(0, 0, 2), min_offset=0.0, max_offset=1.0,
@@ -774,13 +824,13 @@ def _emitters(lib: Library) -> None:
                                     min_b=0.5, max_b=2.0, start_scale=0.3, final_scale=0.3,
                                     scale_rand=0.25, start_trans=0.5, final_trans=0.5,
                                     trans_rand=0.5),
-         "wide random ranges (lifespan, scale, trans, offset, A, B) and a NON-UNIT "
-         "offset_dir (0,0,2) projected as is"),
-        ("EMIT_ARROW_GLINT", dict(gfx=S.GFX_QUAD_SPARK, max_particles=1, initial_particles=1,
+         ("wide random ranges (lifespan, scale, trans, offset, A, B) and a NON-UNIT "
+          "offset_dir (0,0,2) projected as is")),
+        ("EMIT_ARROW_GLINT", _kw(gfx=S.GFX_QUAD_SPARK, max_particles=1, initial_particles=1,
                                   total_particles=1, lifespan=0.2, start_scale=0.3,
                                   final_scale=0.1),
          "one glint (arrow Create)"),
-        ("EMIT_ARROW_PUFF", dict(gfx=S.GFX_QUAD_SMOKE, particle_type=PT.ParabolicGVGA,
+        ("EMIT_ARROW_PUFF", _kw(gfx=S.GFX_QUAD_SMOKE, particle_type=PT.ParabolicGVGA,
                                  max_particles=6, initial_particles=6, total_particles=6,
                                  lifespan=0.6, max_offset=0.1, a=(0, 0, 0.5), start_scale=0.2,
                                  final_scale=0.6, final_trans=1.0),

@@ -10,11 +10,20 @@ from __future__ import annotations
 import math
 import struct
 
-from viewer.dat.records import (CullMode, Frame, GfxObj, GfxObjFlags, Polygon, StipplingType,
-                                SWVertex, VertexArray)
-from viewer.dat.records.gfxobj import BPnn, BPOL, LEAF
+from viewer.dat.records import (
+    CullMode,
+    Frame,
+    GfxObj,
+    GfxObjFlags,
+    Polygon,
+    StipplingType,
+    SWVertex,
+    VertexArray,
+)
+from viewer.dat.records.gfxobj import BPOL, LEAF, BPnn
 
 IDENTITY = (1.0, 0.0, 0.0, 0.0)
+NO_STIPPLING = StipplingType(0)
 
 
 def r6(v) -> tuple[float, ...]:
@@ -132,7 +141,7 @@ class MeshBuilder:
         return i
 
     def polygon(self, vids, *, surface=0, sides=CullMode.Landblock, neg_surface=None,
-                stippling=StipplingType(0), neg_uv=None) -> None:
+                stippling=NO_STIPPLING, neg_uv=None) -> None:
         n = len(vids)
         pos_uv = None if stippling & 0x4 else (0,) * n
         self.polygons.append(Polygon(len(self.polygons), stippling, sides, surface,
@@ -162,7 +171,7 @@ class MeshBuilder:
                            for su, sv in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
                 self.face(corners, n, surface=surface)
 
-    def triangles(self, tris, *, surface=0, stippling=StipplingType(0)) -> None:
+    def triangles(self, tris, *, surface=0, stippling=NO_STIPPLING) -> None:
         """Flat-shaded triangles given as (a, b, c) points, counter-clockwise outside."""
         for a, b, c in tris:
             n = _norm(_cross(_sub(b, a), _sub(c, a)))

@@ -1,8 +1,9 @@
 """Procedural particle textures drawn with numpy, and their pixel-format encodings.
 
 Every shape is an intensity field ``I`` in [0, 1] and a colour ramp; the RGBA image is
-``(ramp(I) * sqrt(I), I)`` (black where transparent, so additive surfaces work too). Palettised formats store ``I`` as an index into a palette built
-from the same ramp, so every format of one shape decodes to (nearly) the same picture.
+``(ramp(I) * sqrt(I), I)`` (black where transparent, so additive surfaces work too).
+Palettised formats store ``I`` as an index into a palette built from the same colours, so
+every format of one shape decodes to (nearly) the same picture.
 
 Pixel layouts follow dat-format.md 3.8 (``PixelFormatDesc::SetFormat`` 0x0043D0F0): A8R8G8B8
 is the u32 0xAARRGGBB (bytes B, G, R, A), R8G8B8 is bytes B, G, R, the A8B8G8R8 family bytes
