@@ -181,3 +181,21 @@ def textured_surface(db, did, rs_did, fmt, w, h, data, *, surface_type=0x2, pale
     return db.add(did, Surface(surface_type, orig_texture_id=tex_did, orig_palette_id=0,
                                translucency=translucency, luminosity=luminosity,
                                diffuse=diffuse))
+
+
+def grid_gfxobj(did, surface_did, *, size=4.0, n=16):
+    """A flat XY floor of n x n quads (normal +Z): fine enough for per-vertex lighting."""
+    h = size / 2
+    step = size / n
+    verts = []
+    for j in range(n + 1):
+        for i in range(n + 1):
+            verts.append(Vertex(len(verts), (-h + i * step, -h + j * step, 0.0), (0, 0, 1),
+                                ((i / n, j / n),)))
+    polys = []
+    for j in range(n):
+        for i in range(n):
+            a = j * (n + 1) + i
+            polys.append(Polygon(len(polys), 0, 0, 0, 0, (a, a + 1, a + n + 2, a + n + 1),
+                                 (0, 0, 0, 0)))
+    return GfxObj(did, (surface_did,), VertexArray(1, tuple(verts)), tuple(polys))

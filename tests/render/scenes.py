@@ -12,6 +12,7 @@ from tests.render.fakes import (
     GfxObjInfo,
     checker_a8r8g8b8,
     cube_gfxobj,
+    grid_gfxobj,
     quad_gfxobj,
     solid_surface,
     textured_surface,
@@ -25,6 +26,7 @@ QUAD = 0x01000002          # XZ quad, no degrade table (mode 1)
 QUAD_BB = 0x01000003       # XZ quad with a degrade table: mode 2 billboard
 FLOOR = 0x01000004
 BACKDROP = 0x01000005
+FLOOR_FINE = 0x01000006     # tessellated floor for per-vertex lighting
 BLEND_QUADS = {}           # name -> GfxObj DID
 
 BLEND_SURFACES = {
@@ -48,6 +50,7 @@ def build_db() -> FakeDB:
     db.add(QUAD_BB, quad_gfxobj(QUAD_BB, 0x08000002, degrade=0x11000001))
     solid_surface(db, 0x08000003, 0xFF606060)
     db.add(FLOOR, quad_gfxobj(FLOOR, 0x08000003, plane="xy", size=4.0))
+    db.add(FLOOR_FINE, grid_gfxobj(FLOOR_FINE, 0x08000003, size=4.0, n=16))
     solid_surface(db, 0x08000004, 0xFF3050A0, luminosity=1.0)
     db.add(BACKDROP, quad_gfxobj(BACKDROP, 0x08000004, size=3.0))
     for i, (name, (st, argb, trans)) in enumerate(BLEND_SURFACES.items()):

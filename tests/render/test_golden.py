@@ -217,3 +217,50 @@ def test_texture_velocity_offset_moves_the_texture(rig):
     sc2 = S.scene(particles=parts)
     sc2.texture_offsets = {S.CUBE: (0.25, 0.0)}
     assert not np.array_equal(c, draw(rig, sc2, cam))
+
+
+def _floor_render(gl_ctx, lights):
+    """A 4 m grey floor (16 x 16 quads: D3D lights per vertex) seen from above, no ambient,
+    no sun: only ``lights`` light it."""
+    settings = RenderSettings(background=BG, show_grid=False, ambient=(0, 0, 0),
+                              sun_direction=None)
+    r = SceneRenderer(gl_ctx, S.build_db(), settings)
+    t = OffscreenTarget(gl_ctx, (64, 64))
+    from viewer.render.camera import Camera
+    cam = Camera(target=(0, 0, 0), distance=4.0, yaw=-np.pi / 2, pitch=np.radians(89.0))
+    try:
+        r.render(S.scene([S.mesh(S.FLOOR_FINE)], lights=lights), cam, t)
+        return t.read_rgba()[..., :3].astype(int).sum(axis=-1)
+    finally:
+        r.release()
+        t.release()
+
+
+def test_point_light_range_is_falloff_times_1_5_hard_cut(gl_ctx):
+    from viewer.render.scene_input import SceneLight
+    # light 0.5 m above (-1.5, 0); range 1.5 * 1.0: the far side of the floor stays dark
+    img = _floor_render(gl_ctx, [SceneLight(0, (-1.5, 0.0, 0.5), (0, 1, 0), (1, 1, 1), 1.0,
+                                            1.0)])
+    h, w = img.shape
+    assert img[h // 2, 8] > 60          # near the light
+    assert img[h // 2, w - 6] == 0       # beyond 1.5 m: hard cut
+
+
+def test_directional_light_lights_by_direction_only(gl_ctx):
+    from viewer.render.scene_input import SceneLight
+    down = _floor_render(gl_ctx, [SceneLight(1, (50, 50, 50), (0, 0, -1), (1, 1, 1), 1.0,
+                                             0.0)])
+    up = _floor_render(gl_ctx, [SceneLight(1, (0, 0, 0), (0, 0, 1), (1, 1, 1), 1.0, 0.0)])
+    h, w = down.shape
+    assert down[h // 2, w // 2] > 250 and abs(int(down[4, 4]) - int(down[h - 5, w - 5])) < 6
+    assert up.max() == 0
+
+
+def test_spot_light_cone(gl_ctx):
+    from viewer.render.scene_input import SceneLight
+    # spot 1 m above the origin pointing down, 60 deg cone: lit disc of radius ~0.58 m
+    img = _floor_render(gl_ctx, [SceneLight(2, (0, 0, 1.0), (0, 0, -1), (1, 1, 1), 2.0, 10.0,
+                                            np.radians(60))])
+    h, w = img.shape
+    assert img[h // 2, w // 2] > 60
+    assert img[h // 2, 4] == 0 and img[4, w // 2] == 0
