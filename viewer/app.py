@@ -56,6 +56,11 @@ class ViewerApp:
         io = imgui.get_io()
         io.config_flags |= imgui.ConfigFlags_.docking_enable
         io.config_flags |= imgui.ConfigFlags_.nav_enable_keyboard
+        # A panel that fails half-way (say inside a table) must not take the viewer down:
+        # ImGui unwinds its stacks at end of frame instead of asserting.
+        io.config_error_recovery = True
+        io.config_error_recovery_enable_assert = False
+        io.config_error_recovery_enable_tooltip = False
         self.ini_path = None if ini_path is None else Path(ini_path)
         if self.ini_path is not None:
             self.ini_path.parent.mkdir(parents=True, exist_ok=True)
@@ -85,6 +90,8 @@ class ViewerApp:
         self._asset_index_db = None
         self._viewport_rect = None   # (x, y, w, h) of the 3D view in window pixels
         self.controller.opener = self._open
+        self.only_panel: str | None = None   # draw one panel filling the display (tests)
+        self._focus_defaults = 0
         self.frame_count = 0
         self._want_viewport = self.viewport.size
         self._layout_done = False
@@ -162,6 +169,10 @@ class ViewerApp:
             info = renderer.render(build_scene_input(session.world), camera, target) or {}
             self.stats.draw_calls = int(info.get("draw_calls", 0)) + 1
             self.stats.instances = int(info.get("instances", 0))
+            # The view is shown as an opaque image: whatever alpha the passes left goes.
+            target.fbo.color_mask = (False, False, False, True)
+            target.fbo.clear(0.0, 0.0, 0.0, 1.0)
+            target.fbo.color_mask = (True, True, True, True)
             return
         target.use()
         target.clear(BACKGROUND)
@@ -180,6 +191,13 @@ class ViewerApp:
 
     # --- UI ---------------------------------------------------------------------------------
     def _build_ui(self) -> None:
+        if self.only_panel is not None:
+            for name, panel in self.panels():
+                if name == self.only_panel:
+                    imgui.set_next_window_pos(imgui.ImVec2(0, 0))
+                    imgui.set_next_window_size(imgui.ImVec2(*self.display_size))
+                    self._run_panel(name, panel)
+            return
         self._main_menu()
         dock_id = imgui.dock_space_over_viewport()
         if not self._layout_done:
@@ -188,21 +206,23 @@ class ViewerApp:
                 layout.build_default_layout(dock_id, self.display_size)
                 self._focus_defaults = 2
             self._layout_done = True
-        apply = self.controller.apply_all
         for name, panel in self.panels():
-            try:
-                commands = panel()
-            except Exception as err:  # noqa: BLE001
-                self.errors.report(err, f"panel {name}")
-                continue
-            apply(commands, f"panel {name}")
-        if getattr(self, "_focus_defaults", 0):
+            self._run_panel(name, panel)
+        if self._focus_defaults:
             # A fresh layout shows the main tab of each dock node.
             self._focus_defaults -= 1
             if self._focus_defaults == 0:
                 layout.bring_to_front(layout.FRONT)
         if self.show_demo:
             self.show_demo = imgui.show_demo_window(True) or False
+
+    def _run_panel(self, name, panel) -> None:
+        try:
+            commands = panel()
+        except Exception as err:  # noqa: BLE001 - a broken panel must not stop the viewer
+            self.errors.report(err, f"panel {name}")
+            return
+        self.controller.apply_all(commands, f"panel {name}")
 
     def panels(self):
         """(name, callable returning commands) for every panel, in draw order."""

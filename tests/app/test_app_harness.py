@@ -53,7 +53,8 @@ def test_imagecheck_failure_writes_actual_expected_diff(tmp_path, monkeypatch):
     assert diff[3, 4, 1] == 9 * imagecheck.DIFF_GAIN and diff[0, 0, :3].max() == 0
 
 
-def test_imagecheck_max_bad_fraction_allows_a_few_pixels(tmp_path):
+def test_imagecheck_max_bad_fraction_allows_a_few_pixels(tmp_path, monkeypatch):
+    monkeypatch.setattr(imagecheck, "ARTIFACTS", tmp_path / "art")
     img = _checker()
     golden = tmp_path / "g.png"
     assert_image_matches(img, golden, regen=True)

@@ -25,9 +25,16 @@ def test_failing_session_panel_and_renderer_are_reported_not_raised(gl_ctx):
     try:
         original = app.panels
 
+        def half_drawn():
+            imgui.begin("Half")
+            imgui.begin_table("t", 2)
+            imgui.begin_child("c")
+            raise ValueError("half way")
+
         def panels():
             yield from original()
             yield "Broken", lambda: (_ for _ in ()).throw(ValueError("boom"))
+            yield "Half", half_drawn
         app.panels = panels
 
         def bad_renderer(session, camera, target):
@@ -38,6 +45,7 @@ def test_failing_session_panel_and_renderer_are_reported_not_raised(gl_ctx):
         kinds = {(e.kind, e.context) for e in app.errors.entries}
         assert ("DatError", "session tick") in kinds
         assert ("InternalError", "panel Broken") in kinds
+        assert ("InternalError", "panel Half") in kinds   # ImGui's stack was unwound
         assert ("InternalError", "render 3D view") in kinds
         assert all(e.count == 3 for e in app.errors.entries)
         assert app.frame_count == 3

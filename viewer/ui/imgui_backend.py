@@ -158,7 +158,10 @@ class ImGuiRenderer(ModernGLRenderer):
         draw_data.scale_clip_rects(imgui.ImVec2(scale_x, scale_y))
         self.ctx.enable_only(moderngl.BLEND)
         self.ctx.blend_equation = moderngl.FUNC_ADD
-        self.ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
+        # Colour blends by alpha; destination alpha accumulates coverage, so an opaque
+        # background stays opaque and PNG captures have alpha 255.
+        self.ctx.blend_func = (moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA,
+                               moderngl.ONE, moderngl.ONE_MINUS_SRC_ALPHA)
         for cmd_list in draw_data.cmd_lists:
             vtx_bytes = cmd_list.vtx_buffer.size() * imgui.VERTEX_SIZE
             idx_bytes = cmd_list.idx_buffer.size() * imgui.INDEX_SIZE

@@ -1,0 +1,144 @@
+"""Panel logic without GL: asset filtering and reverse references, double-click actions,
+Hidden/UnHide toggles, object panel commands, emitter list, viewport picking."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+import ui_fixtures as F
+from viewer.render.camera import Camera
+from viewer.sim.scenario import Scenario
+from viewer.ui import commands as c
+from viewer.ui.assets_panel import (AssetIndex, RecentFiles, activate, describe, filter_dids,
+                                    parse_hex_query, type_name)
+from viewer.ui.emitters_panel import emitters_view
+from viewer.ui.hidden_panel import toggle_state
+from viewer.ui.inspect_adapter import (EmitterView, ParticleRow, emitter_info_fields,
+                                       emitter_state, state_bits)
+from viewer.ui.object_panel import ObjectPanelState, motion_commands, play_commands
+from viewer.ui.session import Session
+from viewer.ui.timeline import TimelineTracks
+from viewer.ui.viewport_panel import pick_particle, project
+
+
+@pytest.fixture(scope="module")
+def db():
+    return F.database()
+
+
+def test_filter_dids_by_type_and_hex_query():
+    dids = [0x33000100, 0x33000719, 0x32000100, 0x02000100]
+    assert filter_dids(dids, 0x33) == [0x33000100, 0x33000719]
+    assert filter_dids(dids, None, "719") == [0x33000719]
+    assert filter_dids(dids, None, "0x32") == [0x32000100]        # 0x anchors at the start
+    assert filter_dids(dids, None, "100") == [0x33000100, 0x32000100, 0x02000100]
+    assert filter_dids(dids, None, "0x0200") == [0x02000100]
+    assert filter_dids(dids, None, "", limit=2) == dids[:2]
+    assert parse_hex_query(" 0x33zz0 ") == "330"
+
+
+def test_reverse_references(db):
+    idx = AssetIndex(db)
+    assert idx.scripts_creating(F.EMITTER) == [F.SCRIPT]
+    assert idx.scripts_creating(F.EMITTER_PES) == [F.SCRIPT_PES]
+    assert idx.tables_using(F.SCRIPT) == [F.TABLE]
+    assert idx.scripts_calling(F.SCRIPT_PES) == [F.SCRIPT]
+    assert idx.setups_using(F.TABLE) == []          # our Setup has no default table
+    labels = [label for label, _ in idx.references(F.SCRIPT)]
+    assert labels == ["tables using it", "scripts calling it (CallPES)"]
+    assert idx.references(F.GFX) == []
+
+
+def test_describe_names_playscripts_and_hooks(db):
+    text = "\n".join(describe(db, F.TABLE))
+    assert "Launch (0x04): 0.3->0x33000100, 1->0x33000102" in text
+    assert "Hidden (0x76)" in text
+    script = describe(db, F.SCRIPT)
+    assert any("CallPES" in line for line in script) and "3 hooks" in script[1]
+    assert type_name(F.EMITTER) == "ParticleEmitterInfo"
+
+
+def test_double_click_loads_setup_or_plays_script():
+    assert activate(F.SETUP, 1) == [c.LoadSetup(F.SETUP)]
+    assert activate(F.SCRIPT, 1) == [c.PlayScript(1, F.SCRIPT)]
+    assert activate(F.SCRIPT, None) == [c.Select("asset", F.SCRIPT)]
+    assert activate(F.EMITTER, 1) == [c.Select("asset", F.EMITTER)]
+
+
+def test_recent_files_newest_first_deduplicated_and_persisted(tmp_path):
+    path = tmp_path / "recent.json"
+    r = RecentFiles(path, limit=3)
+    for p in ("a.dat", "b.dat", "a.dat", "c.dat", "d.dat"):
+        r.add(p)
+    assert r.items == ["d.dat", "c.dat", "a.dat"]
+    assert RecentFiles(path).items == ["d.dat", "c.dat", "a.dat"]
+    path.write_text("not json")
+    assert RecentFiles(path).items == []
+
+
+def test_hidden_toggle_flips_one_bit_as_a_set_state():
+    assert toggle_state(1, 0x00400C08, 0x4000) == c.SetState(1, 0x00404C08)
+    assert toggle_state(1, 0x00404C08, 0x4000) == c.SetState(1, 0x00400C08)
+    bits = dict((name, on) for name, _, on in state_bits(0x00404C08))
+    assert bits["Hidden"] and bits["Lighting"] and not bits["NoDraw"]
+
+
+def test_object_panel_play_and_motion_commands():
+    st = ObjectPanelState(play_text="Launch", intensity_text="nan", motion_text="0x10000153")
+    (cmd,) = play_commands(1, st)
+    assert cmd.play == 0x04 and math.isnan(cmd.intensity)
+    assert motion_commands(1, st) == [c.PlayMotion(1, 0x10000153)]
+    assert play_commands(1, ObjectPanelState(play_text="NoSuchThing")) == []
+    assert play_commands(1, ObjectPanelState(intensity_text="x")) == []
+    assert motion_commands(1, ObjectPanelState(motion_text="zz")) == []
+
+
+def test_emitter_state_names():
+    assert emitter_state(False, 3) == "running"
+    assert emitter_state(True, 3) == "stopped"
+    assert emitter_state(True, 0) == "finished"
+    assert emitter_state(False, 3, destroyed=True) == "finished"
+
+
+def test_emitters_view_joins_live_and_finished(db):
+    s = Session(db, Scenario.from_json(F.scenario_json()))
+    s.apply(c.Seek(1.95))
+    from viewer.ui.inspect_adapter import live_emitters
+    live = live_emitters(s.world)
+    v = emitters_view(live, s.tracks, ("particle", (2, 0)))
+    assert [e.info_did for e in v.live] == [F.EMITTER_PES]
+    assert [e.info_did for e in v.finished] == [F.EMITTER]
+    assert v.selected_handle == 2 and v.selected_particle == (2, 0)
+    fields = dict(emitter_info_fields(live[0].info))
+    assert fields["hw_gfxobj_id"] == f"0x{F.GFX:08X}" and fields["max_particles"] == "20"
+
+
+def _em(handle, *positions):
+    return EmitterView(handle, 1, -1, (0, 0, 0), 1, 0, None, "running", len(positions),
+                       len(positions), 0, (0, 0, 0),
+                       tuple(ParticleRow(i, 0.1, 1.0, p, 1.0, 0.0)
+                             for i, p in enumerate(positions)))
+
+
+def test_pick_particle_nearest_on_screen_within_radius():
+    cam = Camera(target=(0, 0, 0), distance=5)
+    size = (200, 100)
+    centre = project(cam, size, (0, 0, 0))
+    assert centre == pytest.approx((100, 50), abs=1e-6)
+    ems = [_em(1, (0, 0, 0), (1, 0, 0)), _em(2, (0.02, 0, 0))]
+    assert pick_particle(ems, cam, size, centre) == (1, 0)
+    far = project(cam, size, (1, 0, 0))
+    assert pick_particle(ems, cam, size, far) == (1, 1)
+    assert pick_particle(ems, cam, size, (0, 0)) is None
+
+
+def test_project_behind_eye_is_none():
+    cam = Camera(target=(0, 0, 0), distance=5)
+    assert project(cam, (100, 100), tuple(cam.eye() - cam.forward() * 2)) is None
+
+
+def test_tracks_empty_log():
+    t = TimelineTracks.from_events([])
+    assert t.lanes() == [] and t.next_marker(0.0, 1) is None
