@@ -1028,12 +1028,18 @@ def object_shapes(objects, mover) -> list[Shape]:
             continue
         if int(obj.state) & ph.HIDDEN:
             continue   # set_hidden takes the object out of its cell: nothing to hit
-        spheres = getattr(obj, "spheres", ())
-        if not spheres:
-            continue
         desc = ObjectDesc(obj.id, int(obj.state), bool(getattr(obj, "has_weenie", False)),
                           bool(getattr(obj, "is_creature", False)))
-        for c, r in spheres:
+        # CPhysicsObj::FindObjCollisions 0x0050F050: cylinder spheres when the Setup has
+        # any, else its spheres; both scaled and placed by the object's position
+        cyls = getattr(getattr(obj, "setup", None), "cylspheres", ()) or ()
+        if cyls:
+            for cyl in cyls:
+                low = obj.frame.local_to_global(vec_scale(tuple(cyl.low_point), obj.scale))
+                out.append(CylinderShape(low, cyl.radius * obj.scale, cyl.height * obj.scale,
+                                         desc, -1))
+            continue
+        for c, r in getattr(obj, "spheres", ()):
             center = obj.frame.local_to_global(vec_scale(c, obj.scale))
             out.append(SphereShape(center, r * obj.scale, desc, -1))
     return out

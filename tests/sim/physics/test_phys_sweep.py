@@ -343,3 +343,18 @@ def test_sweep_never_tunnels_a_thin_wall(speed, quantum, thickness, start, y):
     for _ in range(3):
         ph.update_object_internal(b, quantum, w)
         assert b.frame.origin[0] < 4.0
+
+
+def test_FindObjCollisions_0x0050F050_cylspheres_take_precedence_and_scale():
+    class Cyl:
+        low_point, radius, height = (0.0, 0.0, 0.0), 0.5, 2.0
+
+    class Setup:
+        cylspheres = (Cyl(),)
+
+    class Obj:
+        id, state, parent, scale, setup = 7, 0, None, 2.0, Setup()
+        spheres, frame = ARROW, Frame((5.0, 0.0, 0.0))
+    (shape,) = co.object_shapes([Obj()], mover=None)
+    assert isinstance(shape, co.CylinderShape)
+    assert (shape.low_pt, shape.radius, shape.height) == ((5.0, 0.0, 0.0), 1.0, 4.0)
