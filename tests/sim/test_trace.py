@@ -169,3 +169,24 @@ def test_ScenarioRunner_run_time_and_world():
     r = ScenarioRunner(sc, db)
     r.run()
     assert r.time == pytest.approx(0.5) and r.frame == 15 and 1 in r.world.objects
+
+
+def test_snapshot_continues_identically_and_independently():
+    db = B.MemoryDB(_records())
+    sc = Scenario.from_json({"seed": 3, "fps": 60, "seconds": 1.0,
+                             "objects": [{"id": 1, "setup": "0x02000001", "table": "0x34000001"}],
+                             "events": [{"t": 0, "object": 1, "play_script": "0x33000001"}]})
+    r = ScenarioRunner(sc, db)
+    r.world.events = []
+    for _ in range(20):
+        r.step_frame()
+    snap = r.snapshot()
+    snap.world.events = []
+    r.world.events = []
+    for _ in range(30):
+        r.step_frame()
+        snap.step_frame()
+    assert r.world.events == snap.world.events and len(r.world.events) > 10
+    assert snap.world.objects[1] is not r.world.objects[1]
+    assert snap.world.pool is not r.world.pool
+    assert snap.world.db is r.world.db

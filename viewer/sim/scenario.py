@@ -18,10 +18,10 @@ from typing import Any
 from viewer.errors import ScenarioError
 from viewer.sim.animation.commands import CATALOGS, resolve_command
 from viewer.sim.clock import FrameClock, as_time
-from viewer.sim.script_table import play_script_number
-from viewer.sim.state import parse_state, state_hex
 from viewer.sim.collision import world_from_scenario
 from viewer.sim.projectile import LaunchSpec, ProjectileHarness
+from viewer.sim.script_table import play_script_number
+from viewer.sim.state import parse_state, state_hex
 from viewer.sim.world import World
 
 EVENT_KINDS = ("play_script", "play", "set_state", "motion", "create", "destroy",
@@ -303,6 +303,13 @@ class ScenarioRunner:
     @property
     def time(self) -> float:
         return float(self.clock.now)
+
+    def snapshot(self) -> ScenarioRunner:
+        """An independent copy (database and listeners shared) to restore or scrub from."""
+        import copy
+        w = self.world
+        return copy.deepcopy(self, {id(self.db): self.db, id(w.db): w.db,
+                                    id(w.listeners): w.listeners})
 
     @property
     def frame(self) -> int:

@@ -16,6 +16,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 
+def _no_event(event: dict) -> None:
+    return None
+
+
 @dataclass
 class ScriptNode:
     """ScriptManager's ScriptData: one queued play of a script."""
@@ -31,7 +35,7 @@ class ScriptManager:
                  emit: Callable[[dict], None] | None = None) -> None:
         self.owner_id = owner_id
         self._execute = execute  # (hook, script_did, hook_index)
-        self._emit = emit or (lambda event: None)
+        self._emit = emit if emit is not None else _no_event
         self.queue: list[ScriptNode] = []
         self.hook_index = -1
         self.next_hook_time = -1.0

@@ -25,6 +25,8 @@ Events for ``vfxviewer trace`` go through one sink, ``world.emit(dict)``.
 
 from __future__ import annotations
 
+import copy
+import functools
 import math
 from collections.abc import Callable
 from fractions import Fraction
@@ -33,7 +35,7 @@ from viewer.errors import ScenarioError, ViewerError
 from viewer.sim import collision, physics
 from viewer.sim import hooks as hooks_mod
 from viewer.sim.clock import UseTimeGate, update_object_steps
-from viewer.sim.frame import EPS, Frame
+from viewer.sim.frame import Frame
 from viewer.sim.particles import (
     DEFAULT_DEGRADE_DISTANCE,
     ParticleEmitter,
@@ -73,9 +75,23 @@ class World:
         self.updates = 0
         # [physics] the scenario "world" shapes plus every other object's Setup spheres
         self.collision = collision.CollisionWorld(
-            object_source=lambda body: collision.object_shapes(self.objects.values(), body),
-            clock=lambda: self.physics_time)
+            object_source=self._collision_objects, clock=self._physics_clock)
         self.last_quantum = 0.0
+
+    # bound methods (not closures) so a deepcopy of the world stays self-consistent
+    def _collision_objects(self, body):
+        return collision.object_shapes(self.objects.values(), body)
+
+    def _physics_clock(self) -> float:
+        return self.physics_time
+
+    def run_script_hook(self, obj: PhysicsObj, hook, did: int, index: int) -> None:
+        hooks_mod.execute_hook(self, obj, hook, did, index)
+
+    def snapshot(self) -> World:
+        """An independent copy of the whole runtime state (the database and the listeners
+        are shared, not copied); continuing it gives the same run as continuing this."""
+        return copy.deepcopy(self, {id(self.db): self.db, id(self.listeners): self.listeners})
 
     # -- events ------------------------------------------------------------------------------
     def emit(self, event: dict) -> None:
@@ -335,8 +351,7 @@ class World:
     def script_manager(self, obj: PhysicsObj) -> ScriptManager:
         if obj.script_manager is None:
             obj.script_manager = ScriptManager(
-                obj.id, lambda hook, did, idx, o=obj: hooks_mod.execute_hook(self, o, hook, did, idx),
-                self.emit)
+                obj.id, functools.partial(self.run_script_hook, obj), self.emit)
         return obj.script_manager
 
     def play_script_internal(self, obj: PhysicsObj, did: int, *, origin: str | None = None,
