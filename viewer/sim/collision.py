@@ -872,6 +872,24 @@ class CollisionWorld:
         self.object_source = object_source
         self.clock = clock   # PhysicsTimer::curr_time, for the collision table
 
+    def describe(self) -> list[dict]:
+        """The world shapes as plain data for panels and overlays (read only)."""
+        out = []
+        for s in self.shapes:
+            if isinstance(s, PlaneShape):
+                d = {"kind": "plane", "normal": list(s.plane[0]), "d": s.plane[1]}
+            elif isinstance(s, BoxShape):
+                d = {"kind": "box", "min": list(s.lo), "max": list(s.hi)}
+            elif isinstance(s, SphereShape):
+                d = {"kind": "sphere", "center": list(s.sphere.center),
+                     "radius": s.sphere.radius}
+            else:
+                d = {"kind": "cylinder", "low_point": list(s.low_pt), "radius": s.radius,
+                     "height": s.height}
+            d["name"] = s.name
+            out.append(d)
+        return out
+
     def transition(self, body: ph.PhysicsBody, old: Frame, new: Frame,
                    extra: Sequence[Shape] = ()) -> CTransition | None:
         """CPhysicsObj::transition 0x00512DC0: the sweep, or None when it fails."""

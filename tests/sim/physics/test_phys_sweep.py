@@ -358,3 +358,14 @@ def test_FindObjCollisions_0x0050F050_cylspheres_take_precedence_and_scale():
     (shape,) = co.object_shapes([Obj()], mover=None)
     assert isinstance(shape, co.CylinderShape)
     assert (shape.low_pt, shape.radius, shape.height) == ((5.0, 0.0, 0.0), 1.0, 4.0)
+
+
+def test_collision_world_describe_for_overlays():
+    w = world(GROUND, THIN_WALL, {"sphere": {"center": [1, 2, 3], "radius": 0.5, "id": 9}},
+              {"cylinder": {"low_point": [0, 0, 0], "radius": 1, "height": 2}})
+    assert w.describe() == [
+        {"kind": "plane", "normal": [0.0, 0.0, 1.0], "d": 0.0, "name": "world:0"},
+        {"kind": "box", "min": [4.0, -2.0, 0.0], "max": [4.02, 2.0, 3.0], "name": "world:1"},
+        {"kind": "sphere", "center": [1.0, 2.0, 3.0], "radius": 0.5, "name": "9"},
+        {"kind": "cylinder", "low_point": [0.0, 0.0, 0.0], "radius": 1.0, "height": 2.0,
+         "name": "world:3"}]
