@@ -501,3 +501,13 @@ def test_UpdateParticles_0x0051B800_bucket_order_bucket0_then_1_newest_first():
     for i in (1, 2, 3, 4):
         w.create_particle_emitter(o, INFO, -1, Frame(), i)
     assert [i for i, _ in o.particle_manager.emitters()] == [4, 2, 3, 1]
+
+
+def test_owner_teardown_destroys_its_emitters_and_particles():
+    w, o = _emitter_world(initial_particles=2)
+    w.create_particle_emitter(o, INFO, -1, Frame(), 4)
+    w.create_particle_emitter(o, INFO, -1, Frame(), 0)
+    w.remove_object(1)
+    gone = B.events(w, "emitter", action="destroyed")
+    assert len(gone) == 2 and all(e["reason"] == "owner" for e in gone)
+    assert w.pool.live_count == 0 and w.pool.emitter_count == 0

@@ -105,7 +105,8 @@ def trace_lines(scenario, db, *, particles: bool = False, poses: bool = False, o
                     idx = [i for _, i in em.live_slots()]
                     write(to_line({"t": t, "event": "particles", "handle": em.handle,
                                    "positions": pool.position[idx],
-                                   "scales": pool.scale[idx], "trans": pool.trans[idx]}))
+                                   "scales": pool.scale[idx], "trans": pool.trans[idx],
+                                   "nodraw": em.nodraw}))
 
     world.listeners.append(on_event)
     runner.run()

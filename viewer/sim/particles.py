@@ -666,7 +666,9 @@ class ParticleManager:
             em.set_parent_frame(parent_frame_for(em.part_index, root, part_frames))
 
     def destroy_all(self) -> None:
-        for _, em in self.emitters():
+        """The owner's teardown (CPhysicsObj::destroy_particle_manager 0x00510D50)."""
+        for eid, em in self.emitters():
+            self._event("destroyed", em, eid, em.info_did, em.part_index, reason="owner")
             em.destroy()
         self.buckets = ([], [])
 
