@@ -51,8 +51,9 @@ def test_generation_is_deterministic(tmp_path, library):
     assert G.build_dat_bytes(G.build_library()) == first
     paths = G.generate(tmp_path, root=S.ROOT)
     assert paths["dat"].read_bytes() == first
-    assert json.loads(paths["scenario"].read_text()) == json.loads(
-        S.DEFAULT_SCENARIO.read_text()), "default.scenario.json is stale: regenerate"
+    for kind, committed in (("scenario", S.DEFAULT_SCENARIO), ("gallery", S.GALLERY_SCENARIO)):
+        assert json.loads(paths[kind].read_text()) == json.loads(committed.read_text()), (
+            f"{committed.name} is stale: regenerate")
 
 
 def test_dat_is_small():
@@ -298,10 +299,11 @@ def test_scripts_cover_the_requested_hook_kinds(records):
 # The default scenario (contract section 4)
 # ---------------------------------------------------------------------------------------------
 
-def test_default_scenario_follows_the_contract(records):
-    sc = json.loads(S.DEFAULT_SCENARIO.read_text(encoding="utf-8"))
-    assert [(S.DEFAULT_SCENARIO.parent / p).resolve() for p in sc["dat"]] == [
-        S.SYNTHETIC_DAT.resolve()]
+def _check_scenario(path, records) -> dict:
+    """Contract section 4: DIDs as 0x%08X strings naming records, known objects, known
+    PlayScript names, times inside the run, ``dat`` relative to the scenario file."""
+    sc = json.loads(path.read_text(encoding="utf-8"))
+    assert [(path.parent / p).resolve() for p in sc["dat"]] == [S.SYNTHETIC_DAT.resolve()]
     assert isinstance(sc["seed"], int) and sc["fps"] > 0 and sc["seconds"] > 0
     ids = {o["id"] for o in sc["objects"]}
     for o in sc["objects"]:
@@ -312,6 +314,20 @@ def test_default_scenario_follows_the_contract(records):
         assert e["object"] in ids and 0 <= e["t"] <= sc["seconds"]
         if "play" in e:
             assert e["play"] in PlayScript.__members__
+        if "play_script" in e:
+            assert type(records[int(e["play_script"], 16)]).__name__ == "PhysicsScript"
+    return sc
+
+
+def test_gallery_scenario_follows_the_contract(records):
+    sc = _check_scenario(S.GALLERY_SCENARIO, records)
+    assert int(sc["objects"][0]["setup"], 16) == S.SETUP_TEXTURE_GALLERY
+    gallery = records[S.SETUP_TEXTURE_GALLERY]
+    assert set(gallery.parts) == set(S.GALLERY_GFXOBJS.values())
+
+
+def test_default_scenario_follows_the_contract(records):
+    sc = _check_scenario(S.DEFAULT_SCENARIO, records)
     setups = {int(o["setup"], 16) for o in sc["objects"]}
     assert {S.SETUP_HUMANOID, S.SETUP_LANTERN, S.SETUP_BOLT} <= setups
     motions = [e for e in sc["events"] if "motion" in e]

@@ -23,6 +23,8 @@ SYNTHETIC_DAT = ASSETS_DIR / "synthetic_portal.dat"
 #: The scenario ``./run`` and ``vfxviewer`` (no arguments) open.
 DEFAULT_SCENARIO = ASSETS_DIR / "default.scenario.json"
 MANIFEST = ASSETS_DIR / "MANIFEST.md"
+#: A tour of the library: every particle type, every texture format, the hook scripts.
+GALLERY_SCENARIO = ASSETS_DIR / "gallery.scenario.json"
 
 # --------------------------------------------------------------------------------------------
 # Textures: five procedural shapes in every pixel format (textures.py draws them).
@@ -149,6 +151,7 @@ SETUP_LANTERN = 0x02000104      # static, Setup light, DefaultScript, DefaultAni
 SETUP_ATTACH_POINTS = 0x02000105  # holding locations and connection points for children
 SETUP_MARKER = 0x02000106       # one small part, no spheres: emitter host
 SETUP_SCROLL_PLANE = 0x02000107  # TextureVelocity target
+SETUP_TEXTURE_GALLERY = 0x02000108  # one part per gallery quad: every texture format
 
 # Humanoid part indices (Setup part order).
 HUMANOID_PARTS = ("pelvis", "torso", "head", "l_upper_arm", "l_forearm", "r_upper_arm",

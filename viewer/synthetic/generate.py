@@ -7,7 +7,9 @@ Writes, deterministically (same bytes on every run and machine):
   our DAT writer (``viewer.dat.writer.build_dat``);
 * ``assets_synthetic/MANIFEST.md``: every DID, its type, what it exercises, and which tests
   use it (found by scanning ``tests/`` for the constant's name) or which issue will;
-* ``assets_synthetic/default.scenario.json``: the scene ``./run`` opens (contract section 4).
+* ``assets_synthetic/default.scenario.json``: the scene ``./run`` opens (contract section 4);
+* ``assets_synthetic/gallery.scenario.json``: a tour of every texture format, particle type
+  and hook script.
 
 No retail bytes are involved: textures are drawn by ``textures.py``, meshes, animations and
 effects are built here from the spec's layouts.
@@ -481,6 +483,22 @@ def _setups(lib: Library) -> None:
         height=1.9, radius=0.3, sorting=((0.0, 0.3, 1.0), 1.2)),
         "children attachment points: 4 holding locations (one on part 1, one rotated) and 2 "
         "connection points", ISSUE_RUNTIME)
+    combos = S.texture_combinations()
+    frames = []
+    for i, (shape, fmt) in enumerate(combos):
+        if fmt in S.MAIN_FORMATS:
+            row, col = S.SHAPES.index(shape), S.MAIN_FORMATS.index(fmt)
+        else:
+            k = S.EXTRA_FORMATS.index(fmt)
+            row, col = len(S.SHAPES) + k // 8, k % 8
+        frames.append(frame(((col - 3.5) * 0.6, 0.0, 4.6 - row * 0.6)))
+    lib.add("SETUP_TEXTURE_GALLERY", _setup(
+        S.SETUP_TEXTURE_GALLERY, [S.GALLERY_GFXOBJS[k] for k in combos],
+        placements=[(Placement.Default, AnimationFrame(tuple(frames)))], height=5.0,
+        radius=2.5, sorting=((0.0, 0.0, 2.5), 3.5)),
+        f"{len(combos)} parts, one XZ quad per (shape, pixel format): rows spark, glow, smoke, "
+        "ring, streak x the 8 main formats, then the glow in every further format",
+        ISSUE_RENDER)
     lib.add("SETUP_MARKER", _setup(S.SETUP_MARKER, [S.GFX_MARKER], sorting=((0, 0, 0.06), 0.2)),
             "one small part, no spheres (no collision sweep): host for emitter tests",
             ISSUE_RUNTIME)
@@ -1162,6 +1180,38 @@ def default_scenario() -> dict:
     }
 
 
+def gallery_scenario() -> dict:
+    """A tour of the library: every texture format, every particle type, the hook scripts."""
+    h = did_str
+    objects = [
+        {"id": 1, "setup": h(S.SETUP_TEXTURE_GALLERY), "position": [0.0, 4.0, 0.0]},
+        {"id": 2, "setup": h(S.SETUP_MARKER), "position": [0.0, -1.0, 0.5]},
+        {"id": 3, "setup": h(S.SETUP_SCROLL_PLANE), "position": [4.5, 2.0, 0.0]},
+        {"id": 4, "setup": h(S.SETUP_HUMANOID), "table": h(S.PST_HUMANOID),
+         "position": [-4.0, -1.0, 0.0], "state": h(S.DEFAULT_STATE)},
+        {"id": 5, "setup": h(S.SETUP_LANTERN), "position": [-5.5, 2.0, 0.0],
+         "state": h(S.DEFAULT_STATE | 0x1)},
+        {"id": 6, "setup": h(S.SETUP_MARKER), "position": [4.0, -2.5, 0.5]},
+        {"id": 7, "setup": h(S.SETUP_BOLT), "position": [3.0, 0.0, 1.2], "state": "0x00000000"},
+    ]
+    events = [
+        {"t": 0.0, "object": 2, "play_script": h(S.PES_EMITTER_GALLERY)},
+        {"t": 0.0, "object": 3, "play_script": h(S.PES_TEXTURE_VELOCITY)},
+        {"t": 0.0, "object": 6, "play_script": h(S.PES_BLOCKING)},
+        {"t": 0.0, "object": 7, "play_script": h(S.PES_SET_OMEGA)},
+        {"t": 0.0, "object": 7, "play_script": h(S.PES_LUMINOUS)},
+        {"t": 0.5, "object": 4, "motion": h(S.MOTION_WALK_FORWARD)},
+        {"t": 1.0, "object": 4, "play_script": h(S.PES_PART_HOOKS)},
+        {"t": 2.5, "object": 6, "play_script": h(S.PES_EMITTER_LIMITS)},
+        {"t": 3.0, "object": 4, "motion": h(S.MOTION_READY)},
+        {"t": 4.0, "object": 4, "set_state": h(S.DEFAULT_STATE | 0x4000)},
+        {"t": 5.0, "object": 4, "set_state": h(S.DEFAULT_STATE)},
+    ]
+    return {"dat": ["synthetic_portal.dat"], "seed": 0, "fps": 30, "seconds": 6.0,
+            "loop": True, "objects": objects, "events": events,
+            "world": [{"plane": {"normal": [0, 0, 1], "d": 0}}]}
+
+
 # ---------------------------------------------------------------------------------------------
 # Manifest
 # ---------------------------------------------------------------------------------------------
@@ -1223,11 +1273,14 @@ def generate(out_dir: Path | None = None, *, root: Path | None = None) -> dict[s
     out_dir.mkdir(parents=True, exist_ok=True)
     lib = build_library()
     paths = {"dat": out_dir / S.SYNTHETIC_DAT.name, "manifest": out_dir / S.MANIFEST.name,
-             "scenario": out_dir / S.DEFAULT_SCENARIO.name}
+             "scenario": out_dir / S.DEFAULT_SCENARIO.name,
+             "gallery": out_dir / S.GALLERY_SCENARIO.name}
     paths["dat"].write_bytes(build_dat_bytes(lib))
     paths["manifest"].write_text(manifest_text(lib, root), encoding="utf-8")
     paths["scenario"].write_text(json.dumps(default_scenario(), indent=2) + "\n",
                                  encoding="utf-8")
+    paths["gallery"].write_text(json.dumps(gallery_scenario(), indent=2) + "\n",
+                                encoding="utf-8")
     return paths
 
 
