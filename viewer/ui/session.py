@@ -13,7 +13,6 @@ saved scenario shows.
 
 from __future__ import annotations
 
-import copy
 import math
 from fractions import Fraction
 from pathlib import Path
@@ -27,42 +26,22 @@ PS_LAUNCH = 0x04   # PlayScript.Launch
 
 
 class SimHandle:
-    """A ScenarioRunner with snapshot()/restore() that share (never copy) the database."""
+    """A ScenarioRunner behind the snapshot()/restore() pair Playback uses.
+    ScenarioRunner.snapshot() copies the runtime and shares the database; restoring
+    copies the stored snapshot again so it stays pristine for the next scrub."""
 
-    def __init__(self, runner, shared) -> None:
+    def __init__(self, runner) -> None:
         self.runner = runner
-        self._shared = shared
-
-    def _memo(self) -> dict:
-        return {id(obj): obj for obj in self._shared}
 
     def snapshot(self):
-        return _rebind(copy.deepcopy(self.runner, self._memo()))
+        return self.runner.snapshot()
 
     def restore(self, snap) -> None:
-        self.runner = _rebind(copy.deepcopy(snap, self._memo()))
+        self.runner = snap.snapshot()
 
     @property
     def world(self):
         return self.runner.world
-
-
-def _rebind(runner):
-    """deepcopy copies objects but not functions: World.script_manager gives each
-    ScriptManager a closure over the world and object it was made for, so a copy would run
-    its hooks on the ORIGINAL world. Rebuild each manager through World.script_manager and
-    carry the copied queue state over. (Remove once the runtime snapshots itself.)"""
-    world = runner.world
-    for obj in world.objects.values():
-        old = getattr(obj, "script_manager", None)
-        if old is None:
-            continue
-        obj.script_manager = None
-        fresh = world.script_manager(obj)
-        for key, value in vars(old).items():
-            if key not in ("_execute", "_emit"):
-                setattr(fresh, key, value)
-    return runner
 
 
 class Session:
@@ -83,7 +62,7 @@ class Session:
 
         runner = ScenarioRunner(self.scenario, self.db)
         runner.world.events = []
-        handle = SimHandle(runner, (self.db, self.scenario))
+        handle = SimHandle(runner)
         runner.step_frame()       # frame 0, t = 0: objects created, t=0 events applied
         self._frame0_events = runner.world.events
         runner.world.events = []
