@@ -14,10 +14,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from viewer.cli import main  # noqa: E402
-from viewer.sim import collision as co  # noqa: E402
-from viewer.sim import physics as ph  # noqa: E402
-from viewer.sim.frame import Frame  # noqa: E402
+from viewer.cli import main
+from viewer.sim import collision as co
+from viewer.sim import physics as ph
+from viewer.sim.frame import Frame
 
 WORLD = co.world_from_scenario([
     {"plane": {"normal": [0, 0, 1], "d": 0}},
