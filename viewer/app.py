@@ -285,7 +285,11 @@ class ViewerApp:
         if s is not None and s.selected_object in s.world.objects:
             obj_id = s.selected_object
             table = s.world.objects[obj_id].table
-        view = ScriptTableView(table, 0x04 if s is None else s.play_script_type,
+        kind = 0x04 if s is None else s.play_script_type
+        keys = [int(k) for k, _ in table.entries] if table is not None else []
+        if keys and kind not in keys:
+            kind = keys[0]   # the selected object's table lacks the type: show its first
+        view = ScriptTableView(table, kind,
                                self.controller.view.intensity, obj_id)
         return draw_script_table_panel(view, self.table_state)
 

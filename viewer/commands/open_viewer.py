@@ -19,6 +19,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--screenshot-after", type=int,
                         default=int(os.environ.get("VFXVIEWER_SCREENSHOT_AFTER", "30")))
     parser.add_argument("--window", default="pyglet", help="moderngl-window backend")
+    parser.add_argument("--paused", action="store_true", help="do not start playing")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -26,5 +27,7 @@ def run(args: argparse.Namespace) -> int:
     from viewer.ui.session import open_session
 
     session = open_session(args.dat, args.scenario)
+    if session is not None and not args.paused:
+        session.playback.play()
     return run_window(args.size, session=session, screenshot=args.screenshot,
                       screenshot_after=args.screenshot_after, window_backend=args.window)

@@ -86,6 +86,7 @@ class Session:
                                  self.scenario.seconds, snapshot_every=self.snapshot_every,
                                  on_events=self._record)
         self._frame_events[0] = self._frame0_events
+        self.playback.loop = bool(self.scenario.extra.get("loop", False))
         if prepass:
             self.playback.prepass()
         self.tracks = TimelineTracks.from_events(self.events())
