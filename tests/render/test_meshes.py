@@ -124,3 +124,16 @@ def test_clipmap_alpha_ref_follows_the_palette(gl_ctx):
     assert cache.surface(0x08000001).blend().alpha_ref == 100
     assert cache.surface(0x08000002).blend().alpha_ref == 200
     cache.release()
+
+
+def test_stippled_pos_polygon_makes_its_surface_wrap_else_clamp():
+    """MeshBuffer build: isStippledOrAlphaedMask[pos_surface] |= stippling > 0; SetSurface
+    0x0059C4D0 picks TEXADDRESS_WRAP for stippled, TEXADDRESS_CLAMP otherwise."""
+    h = 0.5
+    verts = tuple(Vertex(i, p, (0, 0, 1), ((0.0, 0.0),))
+                  for i, p in enumerate([(-h, -h, 0), (h, -h, 0), (h, h, 0)]))
+    g = GfxObj(1, (0x08000001, 0x08000002, 0x08000003), VertexArray(1, verts),
+               (Polygon(0, 0x1, 2, 0, 2, (0, 1, 2), (0, 0, 0), (0, 0, 0)),
+                Polygon(1, 0x0, 0, 1, 1, (0, 1, 2), (0, 0, 0))))
+    m = triangulate_gfxobj(g)
+    assert m.wrap == frozenset({0})  # the neg surface (2) of a stippled polygon clamps

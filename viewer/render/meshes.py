@@ -50,6 +50,10 @@ class MeshData:
     vertices: np.ndarray                     # (M, 8) float32
     subsets: list[tuple[int, int, int]]
     sort_center: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    # surface indices drawn with WRAP addressing (a polygon using it as pos_surface has
+    # stippling != 0); every other subset clamps (D3DPolyRender MeshBuffer build and
+    # SetSurface 0x0059C4D0: stippled -> TEXADDRESS_WRAP, else TEXADDRESS_CLAMP)
+    wrap: frozenset = frozenset()
 
 
 def triangulate_gfxobj(gfx, did: int | None = None) -> MeshData:
@@ -58,6 +62,7 @@ def triangulate_gfxobj(gfx, did: int | None = None) -> MeshData:
     verts = list(_vertices(gfx))
     n_surf = len(getattr(gfx, "surfaces", ()) or ())
     per_surface: dict[int, list[list[float]]] = {}
+    wrap: set[int] = set()
 
     def corner(vi: int, uv_index: int | None, flip: bool) -> list[float]:
         if not 0 <= vi < len(verts):
@@ -80,6 +85,8 @@ def triangulate_gfxobj(gfx, did: int | None = None) -> MeshData:
         if len(ids) < 3:
             continue
         sides = int(poly.sides_type)
+        if int(getattr(poly, "stippling", 0) or 0) > 0:
+            wrap.add(int(poly.pos_surface))
         faces = [(int(poly.pos_surface), poly.pos_uv_indices, False)]
         if sides == 2:
             faces.append((int(poly.neg_surface), poly.neg_uv_indices, True))
@@ -103,7 +110,7 @@ def triangulate_gfxobj(gfx, did: int | None = None) -> MeshData:
         rows.extend(per_surface[surf])
     arr = np.asarray(rows, np.float32).reshape(-1, VERTEX_FLOATS)
     sc = tuple(float(c) for c in (getattr(gfx, "sort_center", None) or (0.0, 0.0, 0.0)))
-    return MeshData(arr, subsets, sc)
+    return MeshData(arr, subsets, sc, frozenset(wrap))
 
 
 # --- surfaces -----------------------------------------------------------------------------------
@@ -143,6 +150,7 @@ class GpuSubset:
     first: int
     count: int
     material: SurfaceMaterial
+    wrap: bool = False        # texture addressing: WRAP (stippled) or CLAMP
 
 
 @dataclass
@@ -229,7 +237,8 @@ class MeshCache:
         gfx = self._get(did)
         data = triangulate_gfxobj(gfx, did)
         surf_dids = list(gfx.surfaces)
-        subsets = [GpuSubset(si, first, count, self.surface(int(surf_dids[si])))
+        subsets = [GpuSubset(si, first, count, self.surface(int(surf_dids[si])),
+                             si in data.wrap)
                    for si, first, count in data.subsets]
         vbo = self.ctx.buffer(data.vertices.tobytes() if len(data.vertices) else
                               np.zeros(VERTEX_FLOATS, np.float32).tobytes())

@@ -58,6 +58,10 @@ class SceneRenderer:
         self.particles = ParticlePass(ctx, self.meshes, self.particle_prog)
         self._grid = None
         self._overlays = None
+        import moderngl
+        lin = (moderngl.LINEAR, moderngl.LINEAR)
+        self._samplers = {True: ctx.sampler(filter=lin, repeat_x=True, repeat_y=True),
+                          False: ctx.sampler(filter=lin, repeat_x=False, repeat_y=False)}
         self.last_stats: dict = {}
 
     # --- helpers ------------------------------------------------------------------------------
@@ -69,10 +73,12 @@ class SceneRenderer:
         return [SceneLight(1, (0.0, 0.0, 0.0), tuple(s.sun_direction), tuple(s.sun_color),
                            1.0, 0.0)]
 
-    def _set_material(self, prog, mat, *, alpha, luminosity, diffuse, alpha_ref) -> None:
+    def _set_material(self, prog, mat, *, alpha, luminosity, diffuse, alpha_ref,
+                      wrap: bool = False) -> None:
         set_uniform(prog, "u_textured", mat.texture is not None)
         if mat.texture is not None:
             mat.texture.use(0)
+            self._samplers[bool(wrap)].use(0)
             set_uniform(prog, "u_tex", 0)
         set_uniform(prog, "u_color", tuple(mat.color))
         set_uniform(prog, "u_alpha", float(alpha))
@@ -166,6 +172,7 @@ class SceneRenderer:
 
         ctx.disable(moderngl.BLEND)
         ctx.disable(moderngl.CULL_FACE)
+        ctx.clear_samplers(0, 1)  # leave unit 0 to whoever draws next (the UI)
         fbo.depth_mask = True
         if s.show_spheres or s.show_part_axes or s.show_emitter_anchors:
             if self._overlays is None:
@@ -214,7 +221,8 @@ class SceneRenderer:
         lum = mat.luminosity if inst.luminosity is None else inst.luminosity
         dif = mat.diffuse if inst.diffuse is None else inst.diffuse
         self._set_material(prog, mat, alpha=mat.surface_alpha() * (1.0 - inst.translucency),
-                           luminosity=lum, diffuse=dif, alpha_ref=state.alpha_ref)
+                           luminosity=lum, diffuse=dif, alpha_ref=state.alpha_ref,
+                           wrap=sub.wrap)
         prog["u_model"].write(_mat_bytes(world))
         set_uniform(prog, "u_scale", scale)
         uv = inst.uv_offset
@@ -232,12 +240,15 @@ class SceneRenderer:
         mat = draw.sub.material
         self._set_material(self.particle_prog, mat, alpha=mat.surface_alpha(),
                            luminosity=mat.luminosity, diffuse=mat.diffuse,
-                           alpha_ref=draw.state.alpha_ref)
+                           alpha_ref=draw.state.alpha_ref, wrap=draw.sub.wrap)
         set_uniform(self.particle_prog, "u_uv_offset",
                     tuple(float(c) for c in self._tex_offsets.get(draw.mesh.did, (0.0, 0.0))))
         self.particles.render_batch(draw.mesh, draw.sub, draw.batch)
 
     def release(self) -> None:
+        for sampler in self._samplers.values():
+            sampler.release()
+        self.ctx.clear_samplers(0, 1)
         self.meshes.release()
         if self.particles.buffer is not None:
             self.particles.buffer.release()
