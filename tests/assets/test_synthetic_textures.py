@@ -14,13 +14,14 @@ from viewer.synthetic import textures as T
 
 # Formats without alpha store premultiplied colour; DXT1 keeps 1-bit alpha.
 _OPAQUE = {"R8G8B8", "X8R8G8B8", "R5G6B5", "X1R5G5B5", "X4R4G4B4", "X8B8G8R8", "CUSTOM_B8G8R8",
-           "CUSTOM_LSCAPE_R8G8B8", "R3G3B2"}
+           "CUSTOM_LSCAPE_R8G8B8", "R3G3B2", "CUSTOM_RAW_JPEG"}
 # Largest per-channel error allowed (quantisation of the format, or the BCn encoder).
 _TOL = {"A8R8G8B8": 0, "A8B8G8R8": 0, "CUSTOM_A8B8G8R8": 0, "X8R8G8B8": 0, "X8B8G8R8": 0,
         "R8G8B8": 0, "CUSTOM_B8G8R8": 0, "CUSTOM_LSCAPE_R8G8B8": 0, "A8": 0,
         "CUSTOM_LSCAPE_ALPHA": 0, "L8": 0, "A8L8": 0, "P8": 0, "INDEX16": 0, "R5G6B5": 5,
         "X1R5G5B5": 5, "A1R5G5B5": 5, "A4R4G4B4": 9, "X4R4G4B4": 9, "A4L4": 9, "R3G3B2": 43,
-        "A8R3G3B2": 43, "DXT1": 72, "DXT3": 72, "DXT5": 72}
+        "A8R3G3B2": 43, "DXT1": 72, "DXT3": 72, "DXT5": 72,
+        "CUSTOM_RAW_JPEG": 24}
 
 
 def _expected(shape: str, fmt: str) -> np.ndarray:
@@ -95,3 +96,11 @@ def test_transparent_texels_are_black_for_additive_surfaces():
     for shape in S.SHAPES:
         img = T.rgba8(shape)
         assert img[img[..., 3] == 0][:, :3].max(initial=0) == 0, shape
+
+
+def test_jpeg_texture_is_a_deterministic_jfif_stream():
+    """CUSTOM_RAW_JPEG (500) stores a whole JFIF stream; ours is integer-only, so the DAT
+    regenerates byte for byte whatever libjpeg Pillow bundles."""
+    data = T.encode("glow", "CUSTOM_RAW_JPEG")[2]
+    assert data[:2] == b"\xFF\xD8" and data[-2:] == b"\xFF\xD9" and b"JFIF" in data[:20]
+    assert T.encode("glow", "CUSTOM_RAW_JPEG")[2] == data

@@ -317,6 +317,9 @@ def encode(shape: str, fmt: str) -> tuple[int, int, bytes]:
     if fmt == "INDEX16":
         return w, h, indices(shape, 2048).astype("<u2").tobytes()
     img = rgba8(shape)
+    if fmt == "CUSTOM_RAW_JPEG":              # a JFIF stream of the premultiplied colour
+        from viewer.synthetic.jpeg import encode_jpeg
+        return w, h, encode_jpeg(_premultiplied(img).astype(np.uint8))
     if fmt in ("DXT1", "DXT3", "DXT5"):
         return w, h, encode_bcn(img, fmt)
     return w, h, encode_uncompressed(img, fmt)
