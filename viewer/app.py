@@ -373,8 +373,42 @@ def render_headless(size=(1280, 720), frames: int = 4, session=None,
 
 
 # --- window --------------------------------------------------------------------------------
+def parse_actions(data) -> list[tuple[int, object]]:
+    """``[{"frame": N, "command": "Seek", "t": 0.5}, ...]`` -> [(frame, Command)]; strings
+    "0x..." become ints. Drives the real window from tests and scripts."""
+    from viewer.errors import ScenarioError
+
+    out = []
+    for i, item in enumerate(data):
+        try:
+            item = dict(item)
+            frame = int(item.pop("frame"))
+            cls = getattr(c, item.pop("command"))
+            args = {k: int(v, 16) if isinstance(v, str) and v.lower().startswith("0x") else v
+                    for k, v in item.items()}
+            out.append((frame, cls(**args)))
+        except (KeyError, TypeError, ValueError, AttributeError) as err:
+            raise ScenarioError(f"actions[{i}]: {err}") from None
+    return out
+
+
+def session_state(app: "ViewerApp") -> dict:
+    """What the viewer shows now, for --dump-state."""
+    s = app.session
+    out = {"frames": app.frame_count, "errors": [e.line() for e in app.errors.entries],
+           "camera": {"target": list(app.controller.view.camera.target),
+                      "distance": app.controller.view.camera.distance}}
+    if s is not None:
+        out.update(s.stats())
+        out["playing"] = s.playback.playing
+        out["objects"] = sorted(s.world.objects)
+        out["events"] = len(s.events())
+    return out
+
+
 def run_window(size=(1400, 860), *, session=None, screenshot: str | None = None,
-               screenshot_after: int = 30, setup=None, window_backend: str = "pyglet") -> int:
+               screenshot_after: int = 30, setup=None, window_backend: str = "pyglet",
+               actions=(), dump_state: str | None = None) -> int:
     """Open the real window (moderngl-window, pyglet by default) and run until closed.
 
     ``screenshot``: after ``screenshot_after`` frames, save the window's framebuffer to this
@@ -399,10 +433,13 @@ def run_window(size=(1400, 860), *, session=None, screenshot: str | None = None,
     _bind_window_events(wnd, app)
     last = time.perf_counter()
     rc = 0
+    pending = sorted(actions, key=lambda a: a[0])
     try:
         while not wnd.is_closing:
             now = time.perf_counter()
             dt, last = now - last, now
+            while pending and pending[0][0] <= app.frame_count:
+                app.controller.apply(pending.pop(0)[1], "actions")
             wnd.use()
             app.frame(dt, display_size=wnd.size, target=wnd.fbo,
                       framebuffer_scale=wnd.pixel_ratio)
@@ -416,6 +453,9 @@ def run_window(size=(1400, 860), *, session=None, screenshot: str | None = None,
                 break
             wnd.swap_buffers()
     finally:
+        if dump_state:
+            import json
+            Path(dump_state).write_text(json.dumps(session_state(app), indent=1))
         app.release()
         wnd.destroy()
     return rc

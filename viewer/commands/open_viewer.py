@@ -20,14 +20,30 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         default=int(os.environ.get("VFXVIEWER_SCREENSHOT_AFTER", "30")))
     parser.add_argument("--window", default="pyglet", help="moderngl-window backend")
     parser.add_argument("--paused", action="store_true", help="do not start playing")
+    parser.add_argument("--actions", help="JSON list of {frame, command, ...} to apply "
+                                          "(drives the window from scripts and tests)")
+    parser.add_argument("--dump-state", help="write what the viewer shows at exit (JSON)")
 
 
 def run(args: argparse.Namespace) -> int:
     from viewer.app import run_window
     from viewer.ui.session import open_session
 
+    import json
+    from pathlib import Path
+
+    from viewer.app import parse_actions
+    from viewer.errors import ScenarioError
+
+    actions = []
+    if args.actions:
+        try:
+            actions = parse_actions(json.loads(Path(args.actions).read_text(encoding="utf-8")))
+        except (OSError, ValueError) as err:
+            raise ScenarioError(f"cannot read actions: {err}", file=args.actions) from None
     session = open_session(args.dat, args.scenario)
     if session is not None and not args.paused:
         session.playback.play()
     return run_window(args.size, session=session, screenshot=args.screenshot,
-                      screenshot_after=args.screenshot_after, window_backend=args.window)
+                      screenshot_after=args.screenshot_after, window_backend=args.window,
+                      actions=actions, dump_state=args.dump_state)
