@@ -387,12 +387,13 @@ def _object_gfxobjs(lib: Library) -> None:
             "post with an arm: lantern post and attachment rack", ISSUE_RENDER)
     m = MeshBuilder()
     m.face([(-1.0, 0.0, 0.0), (1.0, 0.0, 0.0), (1.0, 0.0, 2.0), (-1.0, 0.0, 2.0)],
-           (0.0, -1.0, 0.0), sides=1,
+           (0.0, -1.0, 0.0), sides=1, stippling=StipplingType.Positive,
            uvs=((0.0, 2.0), (2.0, 2.0), (2.0, 0.0), (0.0, 0.0)))
     lib.add("GFX_SCROLL_PLANE",
             m.gfxobj(S.GFX_SCROLL_PLANE, (S.GALLERY_SURFACES[("smoke", "A8R8G8B8")],),
                      bsp="bpol", plane=(0.0, -1.0, 0.0, 0.0)),
-            "2x2 m plane with UVs 0..2 (tiling) for TextureVelocity", ISSUE_RENDER)
+            "2x2 m plane with UVs 0..2 for TextureVelocity; stippling Positive (a stippled "
+            "polygon: WRAP texture addressing, so the UVs tile)", ISSUE_RENDER)
 
 
 # =============================================================================================
@@ -1252,6 +1253,18 @@ def manifest_text(lib: Library, root: Path) -> str:
         "`tests/assets/` decodes and re-encodes every record below to identical bytes.",
         "",
         f"{len(lib.assets)} records.",
+        "",
+        "Scenarios (contract section 4, `dat` relative to the scenario file):",
+        "",
+        "- `default.scenario.json`: what `./run` opens. The humanoid performs the recall-like",
+        "  action (motion 0x10000153: emitter 19 on the root at frame 16, sounds later), the",
+        "  lantern burns (DefaultScript, Setup light, DefaultAnimation), and three bolts launch",
+        "  with per-metre trails (PST_FLAME Launch 0.5) and explode at a wall (Explode 1).",
+        "- `gallery.scenario.json`: every texture format on one object, all 12 particle types,",
+        "  TextureVelocity, blocking creates, emitter limits, SetOmega/Luminous, *Part hooks,",
+        "  a walk and a Hidden/UnHide round trip.",
+        "- `projectiles.scenario.json` (written by the projectile harness, issue 11) uses",
+        "  SETUP_ARROW / SETUP_BOLT and their tables.",
         "",
         "| DID | type | name (`viewer.synthetic`) | exercises | used by |",
         "|---|---|---|---|---|",
