@@ -37,6 +37,7 @@ BLEND_SURFACES = {
     "alpha_additive": (0x2 | 0x100 | 0x10000, 0x80FF8000, 0.0),
     "clipmap": (0x4, None, 0.0),
     "translucent": (0x2, 0xFFFF8000, 0.5),
+    "alpha_blue": (0x2 | 0x100, 0x800030FF, 0.0),
 }
 
 

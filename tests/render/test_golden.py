@@ -264,3 +264,22 @@ def test_spot_light_cone(gl_ctx):
     h, w = img.shape
     assert img[h // 2, w // 2] > 60
     assert img[h // 2, 4] == 0 and img[4, w // 2] == 0
+
+
+def test_alpha_list_is_drawn_far_to_near_whatever_the_scene_order(rig):
+    """CShadowPart::insertion_sort 0x006B5130 then FlushAlphaList 0x0059D2E0: blended
+    subsets (parts and particle batches alike) are drawn far to near."""
+    cam = S.front_camera()
+    alpha = S.BLEND_QUADS["alpha"]
+    near = S.mesh(alpha, origin=(0.2, -0.5, 0.1))
+    far = S.mesh(S.BLEND_QUADS["alpha_blue"], origin=(-0.2, 0.5, -0.1))
+    a = draw(rig, S.scene([near, far]), cam)
+    b = draw(rig, S.scene([far, near]), cam)
+    assert np.array_equal(a, b)
+    # (far then near) differs from (near then far) where they overlap: the order matters
+    centre = a[H // 2, W // 2, :3].astype(int)
+    assert centre[0] > centre[2]  # the near orange quad is on top
+    # the same with the near quad as a particle batch
+    p_near = S.particle_arrays([[0.2, -0.5, 0.1]], alpha, emitter_origins=[[0.2, -0.5, 0.1]])
+    c = draw(rig, S.scene([far], particles=p_near), cam)
+    assert np.abs(c.astype(int) - a.astype(int)).max() <= 2

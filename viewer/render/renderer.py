@@ -130,9 +130,8 @@ class SceneRenderer:
         for inst in scene.meshes:
             if inst.hidden or inst.translucency == 1.0:  # SetTranslucency 0x0050E670
                 continue
-            mesh, world = self._degraded(inst, eye)
+            mesh, world, depth = self._degraded(inst, eye)
             origin = world[:3, 3]
-            depth = float(np.linalg.norm(origin - eye))
             part_translucent = inst.translucency > 0.0
             for sub in mesh.subsets:
                 state = sub.material.blend(part_translucent=part_translucent)
@@ -188,16 +187,16 @@ class SceneRenderer:
         return self.last_stats
 
     def _degraded(self, inst, eye):
-        """The drawn mesh and draw matrix of a part: its GfxObj's degrade entry for the
+        """(drawn mesh, draw matrix, CYpt) of a part: its GfxObj's degrade entry for the
         viewer distance and that entry's degrade mode (runtime spec 3.5 item 2)."""
         mesh = self.meshes.mesh(inst.gfxobj)
         world = np.asarray(inst.world, np.float64)
-        if not mesh.degrade:
-            return mesh, world
         # CPhysicsPart::UpdateViewerDistance 0x0050E030: CYpt from pos + sort_center * scale
         centre = world[:3, 3] + world[:3, :3] @ (np.asarray(mesh.sort_center) *
                                                    np.asarray(inst.scale, np.float64))
         cypt = float(np.linalg.norm(centre - eye))
+        if not mesh.degrade:
+            return mesh, world, cypt
         entry = mesh.degrade[degrade.select_level(mesh.degrade, cypt, float(inst.scale[2]),
                                                   self.settings.degrade_mul)]
         drawn = self.meshes.mesh(int(entry.gfxobj_id)) if entry.gfxobj_id else mesh
@@ -205,7 +204,7 @@ class SceneRenderer:
         if mode != 1:
             world = world.copy()
             world[:3, :3] = degrade.draw_rotation(mode, world[:3, :3], centre - eye)
-        return drawn, world
+        return drawn, world, cypt
 
     def _draw_mesh(self, item, scene, eye, sun) -> None:
         import moderngl
