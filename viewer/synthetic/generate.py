@@ -1194,6 +1194,13 @@ def gallery_scenario() -> dict:
          "state": h(S.DEFAULT_STATE | 0x1)},
         {"id": 6, "setup": h(S.SETUP_MARKER), "position": [4.0, -2.5, 0.5]},
         {"id": 7, "setup": h(S.SETUP_BOLT), "position": [3.0, 0.0, 1.2], "state": "0x00000000"},
+        {"id": 8, "setup": h(S.SETUP_ATTACH_POINTS), "position": [6.5, -1.0, 0.0]},
+        {"id": 9, "setup": h(S.SETUP_ARROW), "parent": 8, "parent_location": "RightHand",
+         "state": "0x00000000"},
+        {"id": 10, "setup": h(S.SETUP_BOLT), "parent": 8, "parent_location": "Quiver",
+         "state": "0x00000000"},
+        {"id": 11, "setup": h(S.SETUP_ARROW), "parent": 4, "parent_location": "RightHand",
+         "state": "0x00000000"},
     ]
     events = [
         {"t": 0.0, "object": 2, "play_script": h(S.PES_EMITTER_GALLERY)},
@@ -1262,7 +1269,8 @@ def manifest_text(lib: Library, root: Path) -> str:
         "  with per-metre trails (PST_FLAME Launch 0.5) and explode at a wall (Explode 1).",
         "- `gallery.scenario.json`: every texture format on one object, all 12 particle types,",
         "  TextureVelocity, blocking creates, emitter limits, SetOmega/Luminous, *Part hooks,",
-        "  a walk and a Hidden/UnHide round trip.",
+        "  a walk and a Hidden/UnHide round trip (the held arrow follows), children attached",
+        "  at holding locations.",
         "- `projectiles.scenario.json` (written by the projectile harness, issue 11) uses",
         "  SETUP_ARROW / SETUP_BOLT and their tables.",
         "",
