@@ -187,10 +187,10 @@ WAVE_CHIME = 0x0A000101
 WAVE_WHOOSH = 0x0A000102
 WAVE_BOOM = 0x0A000103
 STABLE_HUMANOID = 0x20000101
-#: Sound enum keys used in the table and SoundTable hooks.
-SOUND_TYPE_LAUNCH = 0x50
-SOUND_TYPE_EXPLODE = 0x51
-SOUND_TYPE_RECALL = 0x52
+#: Sound enum keys (client SoundType) used in the table and SoundTable hooks.
+SOUND_TYPE_LAUNCH = 0x5F     # Sound_Launch
+SOUND_TYPE_EXPLODE = 0x60    # Sound_Explode
+SOUND_TYPE_RECALL = 0x51     # Sound_LifestoneOn
 
 # --------------------------------------------------------------------------------------------
 # ParticleEmitterInfos (0x32)
