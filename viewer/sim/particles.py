@@ -29,6 +29,7 @@ PI_F32 = 3.1415927
 STILL, LOCAL_VELOCITY, PARABOLIC_LVGA, PARABOLIC_LVGAGR, SWARM, EXPLODE, IMPLODE = 1, 2, 3, 4, 5, 6, 7
 PARABOLIC_LVLA, PARABOLIC_LVLALR, PARABOLIC_GVGA, PARABOLIC_GVGAGR, GLOBAL_VELOCITY = 8, 9, 10, 11, 12
 GR_TYPES = (PARABOLIC_LVGAGR, PARABOLIC_LVLALR, PARABOLIC_GVGAGR)
+IDENTITY_Q = (1.0, 0.0, 0.0, 0.0)
 
 
 # ---------------------------------------------------------------------------------------
@@ -142,8 +143,18 @@ class ParticlePool:
         self._evaluated = -1
 
     # -- particles ---------------------------------------------------------------------
+    # Birth state: one float64 row per particle (a birth is a single row write); the named
+    # fields are column views of it.
+    COLUMNS: ClassVar[dict] = {"birth": 0, "acc": 1, "lifespan": 2,
+                               "start_origin": slice(3, 6), "start_quat": slice(6, 10),
+                               "offset": slice(10, 13), "a": slice(13, 16),
+                               "b": slice(16, 19), "c": slice(19, 22), "start_scale": 22,
+                               "final_scale": 23, "start_trans": 24, "final_trans": 25}
+    WIDTH = 26
+
     def _alloc_particles(self, capacity: int) -> None:
         old = self.capacity
+
         def grow(name, shape, dtype=np.float64, fill=0.0):
             arr = np.full((capacity,) + shape, fill, dtype=dtype)
             if old:
@@ -153,19 +164,15 @@ class ParticlePool:
         grow("emitter", (), np.int32, -1)
         grow("slot", (), np.int32, -1)
         grow("ptype", (), np.int16, 0)
-        for name in ("birth", "acc", "lifespan", "start_scale", "final_scale", "start_trans",
-                     "final_trans", "scale", "trans", "lifetime"):
+        grow("state", (self.WIDTH,))
+        for name in ("scale", "trans", "lifetime"):
             grow(name, ())
-        for name in ("start_origin", "offset", "a", "b", "c", "position"):
-            grow(name, (3,))
-        grow("start_quat", (4,))
+        grow("position", (3,))
         grow("orientation", (4,))
-        if old == 0:
-            self.start_quat[:, 0] = 1.0
-            self.orientation[:, 0] = 1.0
-        else:
-            self.start_quat[old:, 0] = 1.0
-            self.orientation[old:, 0] = 1.0
+        self.state[old:, 6] = 1.0  # start_quat w
+        self.orientation[old:, 0] = 1.0
+        for name, col in self.COLUMNS.items():
+            setattr(self, name, self.state[:, col])
         self._free.extend(range(capacity - 1, old - 1, -1))
         self.capacity = capacity
 
@@ -244,16 +251,17 @@ class ParticlePool:
             else:
                 m = types == ptype
                 sel, ts, rs = live[m], t[m], rows[m]
-            P = self.start_origin[sel]
+            S = self.state[sel]
+            P = S[:, 3:6]
             gr = int(ptype) in GR_TYPES
-            Q = self.start_quat[sel] if gr else None
+            Q = S[:, 6:10] if gr else None
             local = self.em_parent_local[rs]
             if local.any():  # parent-local: the parent's frame at the last update
                 P[local] = self.em_origin[rs[local]]
                 if gr:
                     Q[local] = self.em_quat[rs[local]]
-            pos, rot = particle_law(int(ptype), ts, P, Q, self.offset[sel], self.a[sel],
-                                    self.b[sel], self.c[sel])
+            pos, rot = particle_law(int(ptype), ts, P, Q, S[:, 10:13], S[:, 13:16],
+                                    S[:, 16:19], S[:, 19:22])
             if pos is not None:
                 self.position[sel] = pos
             if rot is not None:
@@ -376,15 +384,23 @@ class ParticleEmitter:
             return None
         slot = heapq.heappop(self._free_slots)
         info = self.info
-        # argument evaluation order of EmitParticle (right to left), runtime spec 1.3
-        lifespan = max(0.0, rng.roll_dice(-1.0, 1.0) * float(info.lifespan_rand) + float(info.lifespan))
-        final_trans = _clamp(rng.roll_dice(-1.0, 1.0) * float(info.trans_rand) + float(info.final_trans), 0.0, 1.0)
-        start_trans = _clamp(rng.roll_dice(-1.0, 1.0) * float(info.trans_rand) + float(info.start_trans), 0.0, 1.0)
-        final_scale = _clamp(rng.roll_dice(-1.0, 1.0) * float(info.scale_rand) + float(info.final_scale), 0.1, 10.0)
-        start_scale = _clamp(rng.roll_dice(-1.0, 1.0) * float(info.scale_rand) + float(info.start_scale), 0.1, 10.0)
-        c0 = self._random_vector(rng, info.c, info.min_c, info.max_c)
-        b0 = self._random_vector(rng, info.b, info.min_b, info.max_b)
-        a0 = self._random_vector(rng, info.a, info.min_a, info.max_a)
+        # argument evaluation order of EmitParticle (right to left), runtime spec 1.3;
+        # RollDice(-1, 1) is rand() * 2 - 1 and RollDice(0, 1) is rand(), as 0x0042C600
+        rand = rng.rand
+        lifespan = max(0.0, (rand() * 2.0 - 1.0) * info.lifespan_rand + info.lifespan)
+        final_trans = _clamp((rand() * 2.0 - 1.0) * info.trans_rand + info.final_trans, 0.0, 1.0)
+        start_trans = _clamp((rand() * 2.0 - 1.0) * info.trans_rand + info.start_trans, 0.0, 1.0)
+        final_scale = _clamp((rand() * 2.0 - 1.0) * info.scale_rand + info.final_scale, 0.1, 10.0)
+        start_scale = _clamp((rand() * 2.0 - 1.0) * info.scale_rand + info.start_scale, 0.1, 10.0)
+        k = rand() * (info.max_c - info.min_c) + info.min_c
+        cv = info.c
+        c0 = (cv[0] * k, cv[1] * k, cv[2] * k)
+        k = rand() * (info.max_b - info.min_b) + info.min_b
+        bv = info.b
+        b0 = (bv[0] * k, bv[1] * k, bv[2] * k)
+        k = rand() * (info.max_a - info.min_a) + info.min_a
+        av = info.a
+        a0 = (av[0] * k, av[1] * k, av[2] * k)
         offset0 = self._random_offset(rng)
 
         pool = self.pool
@@ -415,23 +431,16 @@ class ParticleEmitter:
             a = quat_rotate(q, a0)
             b = quat_rotate(q, b0)
             c = quat_rotate(q, c0)
+        po, pq = parent.origin, q
+        pool.state[idx] = (physics_time, 0.0, lifespan, po[0], po[1], po[2],
+                           pq[0], pq[1], pq[2], pq[3], offset[0], offset[1], offset[2],
+                           a[0], a[1], a[2], b[0], b[1], b[2], c[0], c[1], c[2],
+                           start_scale, final_scale, start_trans, final_trans)
         pool.emitter[idx] = self.row
         pool.slot[idx] = slot
         pool.ptype[idx] = t
-        pool.birth[idx] = physics_time
-        pool.acc[idx] = 0.0
-        pool.lifespan[idx] = lifespan
-        pool.start_origin[idx] = parent.origin
-        pool.start_quat[idx] = q
-        pool.offset[idx] = offset
-        pool.a[idx] = a
-        pool.b[idx] = b
-        pool.c[idx] = c
-        pool.start_scale[idx] = start_scale
-        pool.final_scale[idx] = final_scale
-        pool.start_trans[idx] = start_trans
-        pool.final_trans[idx] = final_trans
-        pool.orientation[idx] = (1.0, 0.0, 0.0, 0.0)
+        if t in GR_TYPES:
+            pool.orientation[idx] = IDENTITY_Q
         self.slots[slot] = idx
         heapq.heappush(self._deaths, (physics_time + lifespan, slot, idx))
         self.num_particles += 1
@@ -439,12 +448,6 @@ class ParticleEmitter:
         self.last_emit_offset = self.frame.origin
         self.last_emit_time = physics_time
         return slot
-
-    @staticmethod
-    def _random_vector(rng, v, lo, hi):
-        """GetRandomA/B/C 0x00517610..: v * (min + U(0,1) (max - min)), one scalar."""
-        k = rng.roll_dice(0.0, 1.0) * (float(hi) - float(lo)) + float(lo)
-        return (float(v[0]) * k, float(v[1]) * k, float(v[2]) * k)
 
     def _random_offset(self, rng):
         """GetRandomOffset 0x005174A0: z, y, x draws; project out the (unnormalised)
