@@ -15,6 +15,7 @@ from __future__ import annotations
 import heapq
 import math
 from collections.abc import Callable
+from typing import ClassVar
 
 import numpy as np
 
