@@ -48,18 +48,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--poses", action="store_true", help="per-part pose lines")
 
 
+def _cli_events(args) -> list[dict]:
+    events = [{"t": 0.0, "object": 1, "play_script": f"0x{d:08X}"} for d in args.script]
+    events += [{"t": 0.0, "object": 1, "play": kind, "intensity": inten}
+               for kind, inten in args.play]
+    return events
+
+
 def build_scenario(args):
     from viewer.sim.scenario import Scenario
     if args.scenario:
         sc = Scenario.load(args.scenario)
+        if args.table is not None:
+            raise ScenarioError("--table applies to --setup; the scenario names its tables",
+                                file=args.scenario)
+        extra = Scenario.from_json({"events": _cli_events(args)}).events
+        sc.events = extra + sc.events  # command-line effects: t = 0 on object 1
     else:
         obj = {"id": 1, "setup": f"0x{args.setup:08X}"}
         if args.table is not None:
             obj["table"] = f"0x{args.table:08X}"
-        events = [{"t": 0.0, "object": 1, "play_script": f"0x{d:08X}"} for d in args.script]
-        events += [{"t": 0.0, "object": 1, "play": kind, "intensity": inten}
-                   for kind, inten in args.play]
-        sc = Scenario.from_json({"objects": [obj], "events": events})
+        sc = Scenario.from_json({"objects": [obj], "events": _cli_events(args)})
     if args.seconds is not None:
         sc.seconds = args.seconds
     if args.fps is not None:
