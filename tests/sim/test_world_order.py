@@ -1,0 +1,90 @@
+"""The retail order inside one object update (CPhysicsObj::UpdateObjectInternal 0x005156B0,
+UpdatePositionInternal 0x00512C30; seed 001 section 13 invariant 5 and its explanation):
+animation -> physics -> process_hooks (tweens, then animation hooks) -> set_frame (parts,
+children, emitters) -> UpdateParticles -> UpdateScripts."""
+
+import sim_builders as B
+
+from viewer.sim.frame import Frame
+
+INFO, SCRIPT = 0x32000001, 0x33000001
+
+
+class FakeMotion:
+    """A motion controller that moves part 0 by +1 in x each advance and fires the hooks
+    it is given on the first advance."""
+
+    def __init__(self, hooks=()):
+        self.x = 0.0
+        self.hooks = list(hooks)
+        self.calls = []
+
+    def advance(self, dt, **kw):
+        self.calls.append(dt)
+        self.x += 1.0
+        fired, self.hooks = [(h, 0x03000001, i) for i, h in enumerate(self.hooks)], []
+        return Frame(), fired
+
+    def part_frames(self):
+        return [Frame((self.x, 0.0, 0.0))]
+
+
+def _world():
+    info = B.emitter_info(INFO, initial_particles=1, birthrate=0.001, lifespan=50.0,
+                          total_seconds=100.0)
+    return B.world({0x02000001: B.setup(), INFO: info,
+                    SCRIPT: B.script(SCRIPT, (0.0, B.create(INFO, part=0)))})
+
+
+def test_process_hooks_before_set_frame_hook_emitters_are_born_in_the_previous_pose():
+    w = _world()
+    o = w.create_object(1, 0x02000001)
+    o.motion = FakeMotion([B.create(INFO, part=0)])
+    w._set_frame(o, o.frame)  # pose x = 0 published
+    B.run_frames(w, 1)
+    em = o.particle_manager.emitters()[0][1]
+    w.pool.evaluate()
+    idx = em.live_slots()[0][1]
+    assert w.pool.start_origin[idx][0] == 0.0  # born in the pose before this tick's x = 1
+    assert em.parent_frame.origin[0] == 1.0  # set_frame then moved the emitter object
+
+
+def test_animation_hook_emitter_first_update_is_culled_script_emitter_is_not():
+    w = _world()
+    o = w.create_object(1, 0x02000001)
+    o.motion = FakeMotion([B.create(INFO, part=0, logical=1)])
+    B.run_frames(w, 1)
+    hook_em = dict(o.particle_manager.emitters())[1]
+    assert hook_em.degraded_out  # process_hooks ran before UpdateParticles (review W4)
+    assert hook_em.num_particles == 1  # no birth was due yet, so no phantom
+
+    w2 = _world()
+    o2 = w2.create_object(1, 0x02000001)
+    w2.play_script(o2, SCRIPT)
+    B.run_frames(w2, 1)
+    em = o2.particle_manager.emitters()[0][1]
+    assert not em.degraded_out and em.total_emitted == 1  # not updated yet this tick
+    B.run_frames(w2, 1, start=2)
+    assert not em.degraded_out and em.total_emitted == 2  # first update after a render
+
+
+def test_children_follow_the_parent_part_after_set_frame():
+    w = _world()
+    parent = w.create_object(1, 0x02000001)
+    child = w.create_object(2, 0x02000001)
+    parent.motion = FakeMotion()
+    w.attach_child(child, parent, 0, Frame((0.0, 0.0, 2.0)))
+    B.run_frames(w, 3)
+    assert child.frame.origin == (3.0, 0.0, 2.0)
+    assert child.motion is None and child.parent is parent
+
+
+def test_hidden_owner_skips_animation_but_children_and_emitters_still_update():
+    w = _world()
+    o = w.create_object(1, 0x02000001)
+    o.motion = FakeMotion()
+    w.play_script(o, SCRIPT)
+    w.set_hidden(o, True)
+    B.run_frames(w, 4)
+    assert o.motion.calls == []
+    assert o.particle_manager.emitters()[0][1].total_emitted >= 2
