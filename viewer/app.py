@@ -28,6 +28,7 @@ from viewer.render.grid import GridPass
 from viewer.ui import commands as c
 from viewer.ui import layout
 from viewer.ui.assets_panel import AssetIndex, AssetsState, RecentFiles, draw_assets_panel
+from viewer.ui.camera_panel import CameraPanelState, draw_camera_panel
 from viewer.ui.controller import Controller, ViewState
 from viewer.ui.emitters_panel import draw_emitters_panel, emitters_view
 from viewer.ui.error_panel import ErrorLog, draw_error_panel
@@ -84,12 +85,15 @@ class ViewerApp:
         self.table_state: dict = {}
         self.assets_state = AssetsState()
         self.object_state = ObjectPanelState()
+        self.camera_state = CameraPanelState()
+        self.file_dialog: tuple[str, str] | None = None   # (kind, path text) while open
         self.recent = RecentFiles(None if ini_path is None
                                   else Path(ini_path).parent / "recent.json")
         self._asset_index: AssetIndex | None = None
         self._asset_index_db = None
         self._viewport_rect = None   # (x, y, w, h) of the 3D view in window pixels
         self.controller.opener = self._open
+        self._fb_scale = 1.0
         self.only_panel: str | None = None   # draw one panel filling the display (tests)
         self._focus_defaults = 0
         self.frame_count = 0
@@ -115,6 +119,7 @@ class ViewerApp:
             self.display_size = tuple(int(v) for v in display_size)
         io.display_size = self.display_size
         io.display_framebuffer_scale = (framebuffer_scale, framebuffer_scale)
+        self._fb_scale = framebuffer_scale
         io.delta_time = max(float(dt), 1e-6)   # ImGui asserts on a zero delta
         self.stats.add_frame(dt)
         self._guard("session tick", self._tick_session, dt)
@@ -134,6 +139,22 @@ class ViewerApp:
         fbo.clear(*BACKGROUND)
         self.renderer.render(imgui.get_draw_data())
         self.frame_count += 1
+        requests = self.controller.view.screenshot_requests
+        while requests:
+            self._guard("screenshot", self._save_screenshot, fbo, requests.pop(0))
+
+    def _save_screenshot(self, fbo, path: str) -> None:
+        """The whole viewer as drawn this frame, to a PNG."""
+        from PIL import Image
+
+        w = int(self.display_size[0] * self._fb_scale)
+        h = int(self.display_size[1] * self._fb_scale)
+        data = fbo.read(viewport=(0, 0, w, h), components=4, alignment=1)
+        img = np.frombuffer(data, np.uint8).reshape(h, w, 4)[::-1]
+        out = Path(path)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        Image.fromarray(np.ascontiguousarray(img), "RGBA").save(out)
+        self.camera_state.last_screenshot = str(out)
 
     def _guard(self, context: str, fn, *args):
         try:
@@ -231,6 +252,9 @@ class ViewerApp:
             self.session.timeline_view() if self.session is not None else None)
         yield "Assets", self._assets_panel
         yield "Object", self._object_panel
+        yield "Camera", lambda: draw_camera_panel(
+            self.controller.view.camera, list(self.controller.view.bookmarks.saved),
+            self.camera_state)
         yield "Script Table", self._script_table_panel
         yield "Emitters", self._emitters_panel
         yield "Hidden / UnHide", self._hidden_panel
@@ -321,6 +345,12 @@ class ViewerApp:
 
     def _main_menu(self) -> None:
         if imgui.begin_main_menu_bar():
+            if imgui.begin_menu("File"):
+                for label, kind in (("Open DAT...", "dat"), ("Load scenario...", "load"),
+                                    ("Save scenario...", "save")):
+                    if imgui.menu_item(label, "", False)[0]:
+                        self.file_dialog = (kind, self._default_path(kind))
+                imgui.end_menu()
             if imgui.begin_menu("View"):
                 for name in ("perspective", "front", "side", "top"):
                     if imgui.menu_item(f"Camera: {name}", "", False)[0]:
@@ -329,6 +359,39 @@ class ViewerApp:
                 _, self.show_demo = imgui.menu_item("ImGui demo", "", self.show_demo)
                 imgui.end_menu()
             imgui.end_main_menu_bar()
+        if self.file_dialog is not None:
+            self._file_path_popup()
+
+    def _default_path(self, kind: str) -> str:
+        s = self.session
+        if kind == "save" and s is not None and s.scenario.path is not None:
+            return str(s.scenario.path)
+        if kind == "dat" and self.recent.items:
+            return self.recent.items[0]
+        return "scenario.json" if kind != "dat" else ""
+
+    def _file_path_popup(self) -> None:
+        """A small window asking for a path (no native dialog needed)."""
+        kind, text = self.file_dialog
+        title = {"dat": "Open DAT", "load": "Load scenario", "save": "Save scenario"}[kind]
+        imgui.set_next_window_size(imgui.ImVec2(460, 0), imgui.Cond_.first_use_ever)
+        opened, keep = imgui.begin(f"{title}###filepath", True)
+        try:
+            imgui.set_next_item_width(-1)
+            _, text = imgui.input_text("##path", text)
+            self.file_dialog = (kind, text)
+            if imgui.button("OK") and text.strip():
+                cmd = {"dat": lambda p: c.OpenDat((p,)), "load": c.LoadScenario,
+                       "save": c.SaveScenario}[kind](text.strip())
+                self.controller.apply(cmd, title)
+                keep = False
+            imgui.same_line()
+            if imgui.button("Cancel"):
+                keep = False
+        finally:
+            imgui.end()
+        if not keep:
+            self.file_dialog = None
 
     # --- capture / teardown -----------------------------------------------------------------
     def capture(self, size, frames: int = 4, dt: float = HEADLESS_DT) -> np.ndarray:

@@ -57,6 +57,7 @@ CASES = {
     "Hidden / UnHide": lambda img: colour_count(img, (200, 200, 200), (255, 255, 255)) > 200,
     "Object": lambda img: colour_count(img, (200, 200, 200), (255, 255, 255)) > 200,
     "Assets": lambda img: colour_count(img, (200, 200, 200), (255, 255, 255)) > 200,
+    "Camera": lambda img: colour_count(img, (200, 200, 200), (255, 255, 255)) > 100,
     "Stats": lambda img: colour_count(img, (200, 200, 200), (255, 255, 255)) > 100,
     "Errors": lambda img: colour_count(img, (100, 100, 100), (140, 140, 140)) > 20,
     "Viewport": lambda img: brownish(img) > 500,    # the quad and its particles

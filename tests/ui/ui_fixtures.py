@@ -87,3 +87,14 @@ def scenario_json(seconds=2.0, fps=30) -> dict:
             "objects": [{"id": 1, "setup": f"0x{SETUP:08X}", "table": f"0x{TABLE:08X}",
                          "position": [0, 0, 0]}],
             "events": [{"t": 0.0, "object": 1, "play_script": f"0x{SCRIPT:08X}"}]}
+
+
+def write_dat(path) -> str:
+    """The library as a DAT file on disk (our writer, retail layout)."""
+    from viewer.dat import records as R
+    from viewer.dat.writer import build_dat
+
+    data = build_dat({did: R.encode(rec) for did, rec in records().items()})
+    with open(path, "wb") as f:
+        f.write(data)
+    return str(path)

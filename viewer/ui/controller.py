@@ -30,7 +30,7 @@ class Controller:
                  errors: ErrorLog | None = None) -> None:
         self.view = view or ViewState()
         self.session = session
-        self.errors = errors or ErrorLog()
+        self.errors = errors if errors is not None else ErrorLog()   # (an empty log is falsy)
         # opener(kind, value) -> session: "dat" (paths) or "scenario" (path); set by the app
         self.opener = None
 

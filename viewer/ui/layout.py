@@ -9,7 +9,7 @@ from pathlib import Path
 APP_DIR_NAME = "vfxviewer"
 
 # Window names (ImGui ids) docked by the default layout.
-LEFT = ("Assets", "Object")
+LEFT = ("Assets", "Object", "Camera")
 RIGHT = ("Script Table", "Emitters", "Hidden / UnHide", "Stats")
 BOTTOM = ("Timeline", "###Errors")
 CENTER = ("Viewport",)

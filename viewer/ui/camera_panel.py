@@ -1,0 +1,54 @@
+"""Camera panel: presets, frame the selection, bookmarks, and the screenshot button.
+(Orbit / pan / zoom / fly are mouse and keys over the Viewport.)"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from viewer.render.camera import PRESETS
+from viewer.ui import commands as c
+
+
+@dataclass
+class CameraPanelState:
+    bookmark_name: str = "view 1"
+    screenshot_path: str = "out/viewer.png"
+    last_screenshot: str = ""
+
+
+def draw_camera_panel(camera, bookmarks: list[str], state: CameraPanelState) -> list[c.Command]:
+    from imgui_bundle import imgui
+
+    out: list[c.Command] = []
+    visible, _ = imgui.begin("Camera")
+    try:
+        if not visible:
+            return out
+        t = camera.target
+        imgui.text(f"target ({t[0]:.2f}, {t[1]:.2f}, {t[2]:.2f})  distance {camera.distance:.2f}")
+        for i, name in enumerate(PRESETS):
+            if i:
+                imgui.same_line()
+            if imgui.button(name.capitalize()):
+                out.append(c.CameraPreset(name))
+        if imgui.button("Frame selected (F)"):
+            out.append(c.CameraFrameSelected())
+        imgui.set_next_item_width(120)
+        _, state.bookmark_name = imgui.input_text("##bm", state.bookmark_name)
+        imgui.same_line()
+        if imgui.button("Save bookmark") and state.bookmark_name.strip():
+            out.append(c.CameraBookmark(state.bookmark_name.strip(), save=True))
+        for name in bookmarks:
+            if imgui.small_button(f"Go: {name}"):
+                out.append(c.CameraBookmark(name))
+        imgui.separator()
+        imgui.set_next_item_width(180)
+        _, state.screenshot_path = imgui.input_text("##shot", state.screenshot_path)
+        imgui.same_line()
+        if imgui.button("Screenshot") and state.screenshot_path.strip():
+            out.append(c.TakeScreenshot(state.screenshot_path.strip()))
+        if state.last_screenshot:
+            imgui.text_disabled(f"saved {state.last_screenshot}")
+    finally:
+        imgui.end()
+    return out
