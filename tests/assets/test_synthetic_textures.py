@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from PIL import Image
 
 from viewer import synthetic as S
 from viewer.dat.container import DatFile
@@ -104,3 +107,41 @@ def test_jpeg_texture_is_a_deterministic_jfif_stream():
     data = T.encode("glow", "CUSTOM_RAW_JPEG")[2]
     assert data[:2] == b"\xFF\xD8" and data[-2:] == b"\xFF\xD9" and b"JFIF" in data[:20]
     assert T.encode("glow", "CUSTOM_RAW_JPEG")[2] == data
+
+
+# Properties of the BCn encoder on arbitrary 4x4 blocks (decoded by Pillow's "bcn").
+
+_block = st.lists(st.tuples(*[st.integers(0, 255)] * 4), min_size=16, max_size=16).map(
+    lambda px: np.array(px, dtype=np.uint8).reshape(4, 4, 4))
+
+
+def _bcn_decode(data: bytes, n: int) -> np.ndarray:
+    return np.asarray(Image.frombytes("RGBA", (4, 4), data, "bcn", n)).astype(np.int64)
+
+
+@settings(max_examples=40, deadline=None)
+@given(_block)
+def test_dxt1_punch_through_alpha_is_exact(img):
+    got = _bcn_decode(T.encode_bcn(img, "DXT1"), 1)
+    assert np.array_equal(got[..., 3] == 255, img[..., 3] >= 128)
+    assert (got[..., 3] == 0).sum() + (got[..., 3] == 255).sum() == 16
+
+
+@settings(max_examples=40, deadline=None)
+@given(_block)
+def test_dxt5_alpha_error_is_at_most_half_a_step(img):
+    got = _bcn_decode(T.encode_bcn(img, "DXT5"), 3)
+    a = img[..., 3].astype(np.int64)
+    step = (a.max() - a.min()) / 7.0
+    assert np.abs(got[..., 3] - a).max() <= step / 2 + 1
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.tuples(*[st.integers(0, 255)] * 3))
+def test_uniform_block_keeps_its_colour_within_565_quantisation(rgb):
+    img = np.zeros((4, 4, 4), dtype=np.uint8)
+    img[..., :3] = rgb
+    img[..., 3] = 255
+    for fmt, n in (("DXT1", 1), ("DXT3", 2), ("DXT5", 3)):
+        got = _bcn_decode(T.encode_bcn(img, fmt), n)
+        assert np.abs(got[..., :3] - img[..., :3].astype(np.int64)).max() <= 4
