@@ -178,3 +178,13 @@ def test_state_event_is_traced_with_hex_and_hidden_flag():
     w.set_state(o, 0x00404C08)
     ev = B.events(w, "state")[-1]
     assert ev["owner"] == 1 and ev["hidden"] is True
+
+
+def test_set_description_0x00514F40_translucency_is_also_the_original_floor():
+    from viewer.dat.records.hooks import TransparentHook
+    from viewer.sim import hooks as H
+    w = B.world(_records(parts=2))
+    o = w.create_object(1, 0x02000001, translucency=0.3)
+    assert o.translucency == 0.3 and o.parts[1].translucency == 0.3
+    H.execute_hook(w, o, TransparentHook(0, 0.0, 0.1, 0.0), 0x33000001, 0)
+    assert o.translucency == 0.3  # SetTranslucencyInternal clamps up to the original

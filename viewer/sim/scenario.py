@@ -68,6 +68,7 @@ class ScenarioObject:
     omega: tuple[float, float, float] | None = None
     state: int | None = None
     scale: float | None = None
+    translucency: float | None = None
     default_script: int = 0
     default_intensity: float = 0.0
     parent: int | None = None
@@ -87,6 +88,8 @@ class ScenarioObject:
             d["state"] = state_hex(self.state)
         if self.scale is not None:
             d["scale"] = self.scale
+        if self.translucency is not None:
+            d["translucency"] = self.translucency
         if self.default_script:
             d["default_script"] = self.default_script
             d["default_intensity"] = self.default_intensity
@@ -168,6 +171,8 @@ class Scenario:
                                         file=file) from None
             if "scale" in o:
                 obj.scale = float(o["scale"])
+            if "translucency" in o:
+                obj.translucency = float(o["translucency"])
             if "default_script" in o:
                 obj.default_script = play_script_number(o["default_script"])
                 obj.default_intensity = parse_float(o.get("default_intensity", 0.0))
@@ -175,8 +180,8 @@ class Scenario:
                 obj.parent = int(o["parent"])
                 obj.parent_part = int(o.get("parent_part", -1))
             known_o = {"id", "setup", "table", "position", "heading_deg", "velocity", "omega",
-                       "state", "scale", "default_script", "default_intensity", "parent",
-                       "parent_part"}
+                       "state", "scale", "translucency", "default_script", "default_intensity",
+                       "parent", "parent_part"}
             obj.extra = {k: v for k, v in o.items() if k not in known_o}
             sc.objects.append(obj)
         for i, e in enumerate(data.get("events") or []):
@@ -322,7 +327,8 @@ class ScenarioRunner:
                             velocity=o.velocity, omega=o.omega, state=o.state,
                             table=o.table, from_desc=o.extra.get("desc") is not False,
                             default_script_type=o.default_script,
-                            default_script_intensity=o.default_intensity, scale=o.scale)
+                            default_script_intensity=o.default_intensity, scale=o.scale,
+                            translucency=o.translucency)
         for o in self.scenario.objects:
             if o.parent is not None:
                 if o.parent not in w.objects:

@@ -160,7 +160,8 @@ class World:
             self.set_state(obj, int(state))
         if scale is not None:
             obj.set_scale_static(float(scale))
-        if translucency is not None:
+        if translucency is not None:  # set_description: also the clamp floor
+            obj.translucency_original = float(translucency)
             obj.set_translucency_internal(float(translucency))
         self.set_velocity(obj, velocity)
         if omega is not None:
