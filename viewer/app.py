@@ -37,6 +37,7 @@ from viewer.ui.imgui_backend import ImGuiInput, ImGuiRenderer
 from viewer.ui.inspect_adapter import live_emitters, object_summaries, state_transitions
 from viewer.ui.object_panel import ObjectPanelState, draw_object_panel
 from viewer.ui.script_table_panel import ScriptTableView, draw_script_table_panel
+from viewer.ui.shortcuts import read_pressed, shortcut_commands
 from viewer.ui.stats_panel import FrameStats, draw_stats_panel
 from viewer.ui.timeline import draw_timeline
 from viewer.ui.viewport_panel import draw_viewport_panel, pick_particle
@@ -229,6 +230,11 @@ class ViewerApp:
             self._layout_done = True
         for name, panel in self.panels():
             self._run_panel(name, panel)
+        pressed, ctrl = read_pressed()
+        if ctrl and "s" in pressed:
+            self.file_dialog = ("save", self._default_path("save"))
+        elif self.session is not None:
+            self.controller.apply_all(shortcut_commands(pressed, ctrl), "shortcut")
         if self._focus_defaults:
             # A fresh layout shows the main tab of each dock node.
             self._focus_defaults -= 1

@@ -117,3 +117,22 @@ def test_typed_characters_reach_a_text_field(app):
     _typing_frame()
     app.input.char("hé")
     assert _typing_frame() == "hé"
+
+
+def test_space_and_arrows_drive_the_timeline(app):
+    import ui_fixtures as F
+    from viewer.sim.scenario import Scenario
+    from viewer.ui.session import Session
+
+    app.session = Session(F.database(), Scenario.from_json(F.scenario_json()))
+    _frame(app)
+    for key, want in ((GlfwKeys.RIGHT, 1), (GlfwKeys.RIGHT, 2), (GlfwKeys.LEFT, 1)):
+        app.input.key(key, True)
+        _frame(app)
+        app.input.key(key, False)
+        _frame(app)
+        assert app.session.playback.frame == want
+    app.input.key(GlfwKeys.SPACE, True)
+    _frame(app)
+    app.input.key(GlfwKeys.SPACE, False)
+    assert app.session.playback.playing

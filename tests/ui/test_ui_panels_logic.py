@@ -142,3 +142,14 @@ def test_project_behind_eye_is_none():
 def test_tracks_empty_log():
     t = TimelineTracks.from_events([])
     assert t.lanes() == [] and t.next_marker(0.0, 1) is None
+
+
+def test_shortcuts_map_to_timeline_commands():
+    from viewer.ui.shortcuts import shortcut_commands
+    assert shortcut_commands(frozenset({"space"})) == [c.TogglePlay()]
+    assert shortcut_commands(frozenset({"left_arrow"})) == [c.Step(-1)]
+    assert shortcut_commands(frozenset({"right_arrow"})) == [c.Step(1)]
+    assert shortcut_commands(frozenset({"home"})) == [c.Restart()]
+    assert shortcut_commands(frozenset({"page_up", "page_down"})) == [c.JumpHook(-1),
+                                                                       c.JumpHook(1)]
+    assert shortcut_commands(frozenset({"space"}), ctrl=True) == []

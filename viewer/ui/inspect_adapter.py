@@ -125,6 +125,7 @@ class ObjectSummary:
     default_script: int
     hidden_script: int       # resolved Hidden (0x76) at intensity 1.0 (set_hidden)
     unhide_script: int       # resolved UnHide (0x75) at intensity 1.0
+    part_orientations: tuple[tuple[float, float, float, float], ...] = ()  # (w, x, y, z)
 
 
 def object_summaries(world) -> list[ObjectSummary]:
@@ -139,7 +140,9 @@ def object_summaries(world) -> list[ObjectSummary]:
                           bool(int(link.child.state) & PhysicsState.NoDraw))
                          for link in getattr(o, "children", ()))
         setup = getattr(o, "setup", None)
+        quats = tuple(tuple(float(v) for v in p.frame.orientation) for p in o.parts)
         out.append(ObjectSummary(
+            part_orientations=quats,
             id=int(o.id), setup_did=int(getattr(o, "setup_did", 0) or 0),
             table_did=int(getattr(o, "table_did", 0) or 0), state=int(o.state),
             hidden=bool(int(o.state) & PhysicsState.Hidden), position=_v3(o.frame.origin),

@@ -65,9 +65,10 @@ def draw_object_panel(objects: list[ObjectSummary], selected: int | None,
         imgui.text(f"Lights {obj.lights}   position ({obj.position[0]:.2f}, "
                    f"{obj.position[1]:.2f}, {obj.position[2]:.2f})")
         if imgui.tree_node(f"Parts ({len(obj.parts)})"):
-            for index, gfx, origin in obj.parts:
+            quats = obj.part_orientations or ((1.0, 0.0, 0.0, 0.0),) * len(obj.parts)
+            for (index, gfx, origin), q in zip(obj.parts, quats):
                 imgui.text(f"{index:3d} {format_did(gfx)} ({origin[0]:.3f}, {origin[1]:.3f}, "
-                           f"{origin[2]:.3f})")
+                           f"{origin[2]:.3f}) q({q[0]:.3f}, {q[1]:.3f}, {q[2]:.3f}, {q[3]:.3f})")
             imgui.tree_pop()
         imgui.separator()
         imgui.set_next_item_width(120)
