@@ -1,6 +1,8 @@
 """ScriptManager: one serial FIFO per owner (seed 001 section 6, AddScriptInternal
 0x0051B310, NextHook 0x0051B3F0, UpdateScripts 0x0051B480)."""
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sim_builders import script
 
 from viewer.dat.records.hooks import NoOpHook, SoundHook
@@ -84,3 +86,30 @@ def test_AddScriptInternal_0x0051B310_empty_queue_starts_now_after_drain():
     assert len(sm) == 0
     node = sm.add_script(S2, 0x33000002, 2.0)
     assert node.start == 2.0
+
+
+_times = st.lists(st.sampled_from([0.0, 0.05, 0.1, 0.25, 0.5, 1.0]), min_size=1, max_size=4)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(_times, min_size=1, max_size=4),
+       st.lists(st.floats(min_value=0.0, max_value=0.4), min_size=1, max_size=30))
+def test_ScriptManager_every_hook_fires_once_in_time_order_never_early(scripts, steps):
+    sm, fired, _ = _sm()
+    due = []
+    now = 0.0
+    for k, times in enumerate(scripts):
+        s = script(0x33000100 + k, *[(t, NoOpHook(0)) for t in times])
+        node = sm.add_script(s, 0x33000100 + k, now)
+        due += [(node.start + d.start_time, k, i) for i, d in enumerate(s.script_data)]
+    seen = []
+    for dt in steps:
+        now += dt
+        before = len(fired)
+        sm.update_scripts(now)
+        seen += [(now, d, i) for d, i, _ in fired[before:]]
+    expected = sorted(due)
+    fired_keys = [(d - 0x33000100, i) for _, d, i in seen]
+    assert fired_keys == [(k, i) for t, k, i in expected if t <= now]
+    lookup = {(k, i): t for t, k, i in due}
+    assert all(lookup[(d - 0x33000100, i)] <= t for t, d, i in seen)
