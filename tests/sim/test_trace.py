@@ -190,3 +190,17 @@ def test_snapshot_continues_identically_and_independently():
     assert snap.world.objects[1] is not r.world.objects[1]
     assert snap.world.pool is not r.world.pool
     assert snap.world.db is r.world.db
+
+
+def test_scenario_viewer_position_drives_the_distance_cull():
+    db = B.MemoryDB(_records())
+    base = {"seed": 1, "fps": 30, "seconds": 0.3,
+            "objects": [{"id": 1, "setup": "0x02000001", "table": "0x34000001"}],
+            "events": [{"t": 0, "object": 1, "play_script": "0x33000001"}]}
+    near = ScenarioRunner(Scenario.from_json(base), db)
+    near.run()
+    far = ScenarioRunner(Scenario.from_json({**base, "viewer": [1000, 0, 0]}), db)
+    far.run()
+    em_near = near.world.objects[1].particle_manager.emitters()[0][1]
+    em_far = far.world.objects[1].particle_manager.emitters()[0][1]
+    assert not em_near.degraded_out and em_far.degraded_out

@@ -3,7 +3,8 @@
 A scenario names DATs, a seed, the render-frame clock (``fps``), a duration, objects and
 timed events. ``ScenarioRunner`` builds a ``World`` and steps it one render frame at a
 time: events due at or before the frame time are applied first (in file order for equal
-times), then the world ticks (CPhysics::UseTime decides whether objects update).
+times), then the world ticks (CPhysics::UseTime decides whether objects update). An optional
+``"viewer": [x, y, z]`` places the viewer for the particle distance cull (default origin).
 """
 
 from __future__ import annotations
@@ -304,6 +305,9 @@ class ScenarioRunner:
         self.world.collision.shapes = world_from_scenario(
             scenario.world, file=str(scenario.path) if scenario.path else None).shapes
         self.harness = ProjectileHarness(self.world)
+        if "viewer" in scenario.extra:  # optional: where the viewer (camera) stands, for
+            # the particle distance cull (ShouldDrawParticles 0x0050FE60); default origin
+            self.world.viewer_position = _vec3(scenario.extra["viewer"], "viewer")
 
     @property
     def time(self) -> float:
