@@ -133,3 +133,18 @@ def totals(world) -> dict:
 
 def play_script_label(number: int) -> str:
     return play_script_name(number) or str(number)
+
+
+def texture_velocities(world) -> dict[str, dict]:
+    """CPhysics::texture_velocity_gids: per GfxObj, the UV speed and the accumulated offset."""
+    return {did_str(gid): {"du": e[0], "dv": e[1], "u": e[2], "v": e[3]}
+            for gid, e in world.texture_velocity.items()}
+
+
+def world_lights(world) -> list[dict]:
+    """Every live light of every object (Lighting on), with its owner."""
+    out = []
+    for obj in world.objects.values():
+        for light in lights(obj):
+            out.append({"owner": obj.id, **light})
+    return out
