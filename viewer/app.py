@@ -285,7 +285,7 @@ class ViewerApp:
         if self.session is None or sel is None or sel[0] != "particle":
             return None
         handle, slot = sel[1]
-        for em in live_emitters(self.session.world, with_particles=True):
+        for em in live_emitters(self.session.world, with_particles=handle):
             if em.handle == handle:
                 for p in em.particles:
                     if p.slot == slot:
@@ -325,9 +325,15 @@ class ViewerApp:
 
     def _emitters_panel(self):
         s = self.session
-        live = [] if s is None else live_emitters(s.world, with_particles=True)
+        selection = self.controller.view.selection
+        handle = False
+        if selection is not None and selection[0] == "emitter":
+            handle = selection[1]
+        elif selection is not None and selection[0] == "particle":
+            handle = selection[1][0]
+        live = [] if s is None else live_emitters(s.world, with_particles=handle)
         return draw_emitters_panel(emitters_view(live, None if s is None else s.tracks,
-                                                 self.controller.view.selection))
+                                                 selection))
 
     def _hidden_panel(self):
         s = self.session

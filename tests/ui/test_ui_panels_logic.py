@@ -153,3 +153,23 @@ def test_shortcuts_map_to_timeline_commands():
     assert shortcut_commands(frozenset({"page_up", "page_down"})) == [c.JumpHook(-1),
                                                                        c.JumpHook(1)]
     assert shortcut_commands(frozenset({"space"}), ctrl=True) == []
+
+
+def test_live_emitters_builds_particle_rows_only_for_the_asked_handle(db):
+    from viewer.ui.inspect_adapter import live_emitters
+    s = Session(db, Scenario.from_json(F.scenario_json()))
+    s.apply(c.Seek(1.3))
+    both = {e.handle: len(e.particles) for e in live_emitters(s.world, with_particles=True)}
+    assert len(both) == 2 and all(both.values())
+    one = {e.handle: len(e.particles) for e in live_emitters(s.world, with_particles=2)}
+    assert one == {1: 0, 2: both[2]}
+    assert all(len(e.particles) == 0 for e in live_emitters(s.world))
+
+
+def test_event_log_cache_follows_new_frames(db):
+    s = Session(db, Scenario.from_json(F.scenario_json()), prepass=False)
+    n0 = len(s.events())
+    s.apply(c.Seek(1.0))
+    assert len(s.events()) > n0
+    s.apply(c.Seek(0.0))
+    assert s.events() is s.events()

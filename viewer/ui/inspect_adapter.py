@@ -58,12 +58,14 @@ def _v3(v) -> tuple[float, float, float]:
     return (float(v[0]), float(v[1]), float(v[2]))
 
 
-def live_emitters(world, with_particles: bool = False) -> list[EmitterView]:
-    """Every live emitter of every object, by object id then logical id."""
+def live_emitters(world, with_particles: bool | int = False) -> list[EmitterView]:
+    """Every live emitter of every object, by object id then logical id. Particle rows
+    for all emitters (``True``) or only the emitter with that handle (an int): building
+    rows is per-particle Python, so panels ask only for the one they show."""
     if world is None:
         return []
     pool = getattr(world, "pool", None)
-    if with_particles and pool is not None:
+    if with_particles is not False and pool is not None:
         pool.evaluate()
     out = []
     for obj_id in sorted(world.objects):
@@ -72,7 +74,9 @@ def live_emitters(world, with_particles: bool = False) -> list[EmitterView]:
             continue
         for logical, em in sorted(pm.emitters(), key=lambda p: p[0]):
             rows = ()
-            if with_particles and pool is not None:
+            wanted = with_particles is True or (
+                with_particles is not False and int(with_particles) == int(em.handle))
+            if wanted and pool is not None:
                 rows = tuple(ParticleRow(slot, float(pool.lifetime[i]), float(pool.lifespan[i]),
                                          _v3(pool.position[i]), float(pool.scale[i]),
                                          float(pool.trans[i]))

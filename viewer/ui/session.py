@@ -92,13 +92,16 @@ class Session:
     def _record(self, frame: int, events: list) -> None:
         if frame not in self._frame_events:
             self._frame_events[frame] = events
+            self._events_cache = None
 
     def _build(self, prepass: bool) -> None:
         self._frame_events: dict[int, list] = {}
+        self._events_cache: list[dict] | None = None
         self.playback = Playback(self._make, self._advance, self.scenario.fps,
                                  self.scenario.seconds, snapshot_every=self.snapshot_every,
                                  on_events=self._record)
         self._frame_events[0] = self._frame0_events
+        self._events_cache = None
         self.playback.loop = bool(self.scenario.extra.get("loop", False))
         if prepass:
             self.playback.prepass()
@@ -120,8 +123,12 @@ class Session:
         return self.playback.world.world
 
     def events(self) -> list[dict]:
-        """The event log of every frame simulated so far, in order."""
-        return [ev for f in sorted(self._frame_events) for ev in self._frame_events[f]]
+        """The event log of every frame simulated so far, in order (cached; panels read
+        it every frame)."""
+        if self._events_cache is None:
+            self._events_cache = [ev for f in sorted(self._frame_events)
+                                  for ev in self._frame_events[f]]
+        return self._events_cache
 
     def stats(self) -> dict:
         w = self.world
