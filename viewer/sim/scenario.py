@@ -378,21 +378,29 @@ class ScenarioRunner:
     def step_frame(self) -> bool:
         """Advance one render frame (the first call runs frame 0 at t = 0). Returns
         whether objects updated this frame."""
+        file = str(self.scenario.path) if self.scenario.path is not None else None
         if not self._started:
             self._started = True
             self.world.time = Fraction(0)
-            self._create_objects()
+            try:
+                self._create_objects()
+            except ScenarioError as err:
+                raise err.located(file=file) from err
         else:
             self.clock.advance()
         now = self.clock.now
         self.world.time = now
         self.world.timer_now = float(now)
         while self._next_event < len(self._events):
-            ev = self._events[self._next_event][1]
+            index, ev = self._events[self._next_event]
             if as_time(ev.t) > now:
                 break
             self._next_event += 1
-            self._apply(ev)
+            try:
+                self._apply(ev)
+            except ScenarioError as err:
+                raise ScenarioError(f"events[{index}]: {err.message}", file=err.file or file,
+                                    did=err.did, offset=err.offset) from err
         self.harness.step(now)  # [physics] server messages due (impact answer, delete)
         return self.world.tick(now)
 
