@@ -41,3 +41,16 @@ def test_screenshot_bad_size_is_usage_error(tmp_path, size, capsys):
     with pytest.raises(SystemExit) as exc:
         main(["screenshot", "--out", str(tmp_path / "x.png"), "--size", size])
     assert exc.value.code == 2
+
+
+def test_open_without_display_says_so(monkeypatch, capsys):
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    assert main(["open"]) == 1
+    assert "no display" in capsys.readouterr().err
+
+
+def test_screenshot_at_a_time_shows_the_effect(tmp_path):
+    out = tmp_path / "t.png"
+    assert main(["screenshot", "--out", str(out), "--size", "480x300", "--time", "1.5"]) == 0
+    assert_viewer_visible(load_png(out))

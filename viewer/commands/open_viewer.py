@@ -26,6 +26,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import sys
+
+    if (sys.platform.startswith("linux") and not os.environ.get("DISPLAY")
+            and not os.environ.get("WAYLAND_DISPLAY")):
+        print("vfxviewer: no display (DISPLAY is unset); for a headless render use "
+              "`vfxviewer screenshot --out FILE.png`", file=sys.stderr)
+        return 1
     from viewer.app import run_window
     from viewer.ui.session import open_session
 
