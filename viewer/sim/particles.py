@@ -147,9 +147,9 @@ class ParticlePool:
     # Birth state: one float64 row per particle (a birth is a single row write); the named
     # fields are column views of it.
     COLUMNS: ClassVar[dict] = {"birth": 0, "acc": 1, "lifespan": 2,
-                               "start_origin": slice(3, 6), "start_quat": slice(6, 10),
-                               "offset": slice(10, 13), "a": slice(13, 16),
-                               "b": slice(16, 19), "c": slice(19, 22), "start_scale": 22,
+                               "start_origin": slice(3, 6), "offset": slice(6, 9),
+                               "a": slice(9, 12), "b": slice(12, 15), "c": slice(15, 18),
+                               "start_quat": slice(18, 22), "start_scale": 22,
                                "final_scale": 23, "start_trans": 24, "final_trans": 25}
     WIDTH = 26
 
@@ -170,7 +170,7 @@ class ParticlePool:
             grow(name, ())
         grow("position", (3,))
         grow("orientation", (4,))
-        self.state[old:, 6] = 1.0  # start_quat w
+        self.state[old:, 18] = 1.0  # start_quat w
         self.orientation[old:, 0] = 1.0
         for name, col in self.COLUMNS.items():
             setattr(self, name, self.state[:, col])
@@ -242,7 +242,8 @@ class ParticlePool:
             self._evaluated = self.version
             return live
         rows = self.emitter[live]
-        t = self.acc[live] + self.em_time[rows] - self.birth[live]
+        head = self.state[live, 0:3]  # birth, acc, lifespan
+        t = head[:, 1] + self.em_time[rows] - head[:, 0]
         self.lifetime[live] = t
         types = self.ptype[live]
         counts = np.bincount(types)
@@ -252,26 +253,27 @@ class ParticlePool:
             else:
                 m = types == ptype
                 sel, ts, rs = live[m], t[m], rows[m]
-            S = self.state[sel]
-            P = S[:, 3:6]
             gr = int(ptype) in GR_TYPES
-            Q = S[:, 6:10] if gr else None
+            S = self.state[sel, 3:22 if gr else 18]  # one gather of the needed columns
+            P = S[:, 0:3]
+            Q = S[:, 15:19] if gr else None
             local = self.em_parent_local[rs]
             if local.any():  # parent-local: the parent's frame at the last update
                 P[local] = self.em_origin[rs[local]]
                 if gr:
                     Q[local] = self.em_quat[rs[local]]
-            pos, rot = particle_law(int(ptype), ts, P, Q, S[:, 10:13], S[:, 13:16],
-                                    S[:, 16:19], S[:, 19:22])
+            pos, rot = particle_law(int(ptype), ts, P, Q, S[:, 3:6], S[:, 6:9], S[:, 9:12],
+                                    S[:, 12:15])
             if pos is not None:
                 self.position[sel] = pos
             if rot is not None:
                 self.orientation[sel] = rot
-        span = self.lifespan[live]
+        span = head[:, 2]
         with np.errstate(divide="ignore", invalid="ignore"):
             f = np.where(t < span, t / np.where(span == 0.0, 1.0, span), 1.0)
-        self.scale[live] = self.start_scale[live] + (self.final_scale[live] - self.start_scale[live]) * f
-        self.trans[live] = self.start_trans[live] + (self.final_trans[live] - self.start_trans[live]) * f
+        st = self.state[live, 22:26]  # start/final scale, start/final trans
+        self.scale[live] = st[:, 0] + (st[:, 1] - st[:, 0]) * f
+        self.trans[live] = st[:, 2] + (st[:, 3] - st[:, 2]) * f
         self._evaluated = self.version
         return live
 
@@ -434,8 +436,8 @@ class ParticleEmitter:
             c = quat_rotate(q, c0)
         po, pq = parent.origin, q
         pool.state[idx] = (physics_time, 0.0, lifespan, po[0], po[1], po[2],
-                           pq[0], pq[1], pq[2], pq[3], offset[0], offset[1], offset[2],
-                           a[0], a[1], a[2], b[0], b[1], b[2], c[0], c[1], c[2],
+                           offset[0], offset[1], offset[2], a[0], a[1], a[2],
+                           b[0], b[1], b[2], c[0], c[1], c[2], pq[0], pq[1], pq[2], pq[3],
                            start_scale, final_scale, start_trans, final_trans)
         pool.emitter[idx] = self.row
         pool.slot[idx] = slot
