@@ -329,10 +329,14 @@ class ParticleEmitter:
         self.cypt = FLT_MAX  # CPhysicsObj::CPhysicsObj 0x005123F0 (review W3a)
         self.frame = Frame()
         self.parent_frame = Frame()
+        self._placed = False
         self.row = pool.add_row(self)
 
     # -- attachment (CPhysicsObj::UpdateChild 0x00512D50) --------------------------------
     def set_parent_frame(self, parent: Frame) -> None:
+        if parent == self.parent_frame and self._placed:
+            return  # unchanged pose: the emitter frame is still valid
+        self._placed = True
         self.parent_frame = parent
         self.frame = parent.combine(self.parent_offset)
 
