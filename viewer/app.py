@@ -387,7 +387,7 @@ class ViewerApp:
         kind, text = self.file_dialog
         title = {"dat": "Open DAT", "load": "Load scenario", "save": "Save scenario"}[kind]
         imgui.set_next_window_size(imgui.ImVec2(460, 0), imgui.Cond_.first_use_ever)
-        opened, keep = imgui.begin(f"{title}###filepath", True)
+        _, keep = imgui.begin(f"{title}###filepath", True)
         try:
             imgui.set_next_item_width(-1)
             _, text = imgui.input_text("##path", text)
@@ -467,7 +467,7 @@ def parse_actions(data) -> list[tuple[int, object]]:
     return out
 
 
-def session_state(app: "ViewerApp") -> dict:
+def session_state(app: ViewerApp) -> dict:
     """What the viewer shows now, for --dump-state."""
     s = app.session
     out = {"frames": app.frame_count, "errors": [e.line() for e in app.errors.entries],
@@ -500,7 +500,7 @@ def run_window(size=(1400, 860), *, session=None, screenshot: str | None = None,
     mglw.activate_context(window=wnd)
     extra = None
     if window_backend == "pyglet":
-        import pyglet.window.key as extra  # noqa: F811 - the backend's own key names
+        import pyglet.window.key as extra
     app = ViewerApp(wnd.ctx, display_size=wnd.size, ini_path=layout.default_ini_path(),
                     session=session, keymap=build_keymap(wnd.keys, extra))
     if setup is not None:

@@ -9,8 +9,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from viewer.render.camera import (MAX_DISTANCE, MIN_DISTANCE, PITCH_LIMIT, Bookmarks, Camera,
-                                  look_at, perspective, preset)
+from viewer.render.camera import (
+    MAX_DISTANCE,
+    MIN_DISTANCE,
+    PITCH_LIMIT,
+    Bookmarks,
+    Camera,
+    look_at,
+    perspective,
+    preset,
+)
 
 
 def test_eye_is_distance_from_target_and_view_maps_target_ahead():

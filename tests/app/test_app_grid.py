@@ -20,8 +20,8 @@ def test_grid_vertices_are_line_pairs_with_three_axes():
 def _project(cam, target, p):
     clip = cam.view_projection(target.aspect) @ np.array([*p, 1.0])
     ndc = clip[:3] / clip[3]
-    x = int(round((ndc[0] + 1) / 2 * target.width))
-    y = int(round((1 - ndc[1]) / 2 * target.height))
+    x = round((ndc[0] + 1) / 2 * target.width)
+    y = round((1 - ndc[1]) / 2 * target.height)
     return x, y
 
 

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+import imagecheck
 import numpy as np
 import pytest
-
-import imagecheck
 from imagecheck import assert_image_matches, load_png
 
 

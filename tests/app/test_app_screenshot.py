@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from imagecheck import assert_image_matches, load_png
+from viewer_checks import assert_viewer_visible
+
 from viewer.app import render_headless
 from viewer.cli import main
-from viewer_checks import assert_viewer_visible
 
 
 def test_screenshot_command_writes_viewer_png(tmp_path, capsys):

@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from imagecheck import load_png, save_png
 from viewer_checks import assert_viewer_visible
 
@@ -35,7 +34,7 @@ def run_window(tmp_path, *extra, after=6, size="640x420", timeout=120):
            "open", *extra, "--size", size, "--screenshot", str(out),
            "--screenshot-after", str(after)]
     proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True,
-                          timeout=timeout)
+                          timeout=timeout, check=False)
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert out.exists(), proc.stderr[-3000:]
     return load_png(out), tmp_path / "config"

@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 
 import pytest
-
 import ui_fixtures as F
 from imagecheck import load_png
+
 from viewer.app import ViewerApp
 from viewer.render.framebuffer import OffscreenTarget
 from viewer.ui import commands as c

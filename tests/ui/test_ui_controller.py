@@ -114,5 +114,6 @@ def test_viewport_wheel_needs_hover_and_fly_needs_focus():
 
 def test_camera_is_immutable_value():
     cam = Camera()
-    with pytest.raises(Exception):
+    import dataclasses
+    with pytest.raises(dataclasses.FrozenInstanceError):
         cam.distance = 3  # type: ignore[misc]

@@ -27,7 +27,7 @@ def test_identical_errors_fold_with_count():
 def test_non_viewer_exception_is_internal_error_with_location():
     log = ErrorLog()
     try:
-        [][1]
+        raise IndexError("list index out of range")
     except IndexError as err:
         e = log.report(err, "panel Timeline")
     assert e.kind == "InternalError" and "IndexError" in e.message

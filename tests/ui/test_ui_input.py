@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 from imgui_bundle import imgui
+from moderngl_window.context.glfw.keys import Keys as GlfwKeys
 
-from viewer.app import ViewerApp  # noqa: I001 - first: silences moderngl_window's glm warning
+from viewer.app import ViewerApp
 from viewer.render.framebuffer import OffscreenTarget
 from viewer.ui.imgui_backend import build_keymap
-from moderngl_window.context.glfw.keys import Keys as GlfwKeys  # noqa: E402
 
 SIZE = (480, 320)
 
@@ -121,6 +121,7 @@ def test_typed_characters_reach_a_text_field(app):
 
 def test_space_and_arrows_drive_the_timeline(app):
     import ui_fixtures as F
+
     from viewer.sim.scenario import Scenario
     from viewer.ui.session import Session
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 import ui_fixtures as F
 from imagecheck import assert_image_matches
+
 from viewer.app import ViewerApp
 from viewer.render.framebuffer import OffscreenTarget
 from viewer.sim.scenario import Scenario

@@ -6,17 +6,29 @@ from __future__ import annotations
 import math
 
 import pytest
-
 import ui_fixtures as F
+
 from viewer.render.camera import Camera
 from viewer.sim.scenario import Scenario
 from viewer.ui import commands as c
-from viewer.ui.assets_panel import (AssetIndex, RecentFiles, activate, describe, filter_dids,
-                                    parse_hex_query, type_name)
+from viewer.ui.assets_panel import (
+    AssetIndex,
+    RecentFiles,
+    activate,
+    describe,
+    filter_dids,
+    parse_hex_query,
+    type_name,
+)
 from viewer.ui.emitters_panel import emitters_view
 from viewer.ui.hidden_panel import toggle_state
-from viewer.ui.inspect_adapter import (EmitterView, ParticleRow, emitter_info_fields,
-                                       emitter_state, state_bits)
+from viewer.ui.inspect_adapter import (
+    EmitterView,
+    ParticleRow,
+    emitter_info_fields,
+    emitter_state,
+    state_bits,
+)
 from viewer.ui.object_panel import ObjectPanelState, motion_commands, play_commands
 from viewer.ui.session import Session
 from viewer.ui.timeline import TimelineTracks
@@ -81,7 +93,7 @@ def test_recent_files_newest_first_deduplicated_and_persisted(tmp_path):
 def test_hidden_toggle_flips_one_bit_as_a_set_state():
     assert toggle_state(1, 0x00400C08, 0x4000) == c.SetState(1, 0x00404C08)
     assert toggle_state(1, 0x00404C08, 0x4000) == c.SetState(1, 0x00400C08)
-    bits = dict((name, on) for name, _, on in state_bits(0x00404C08))
+    bits = {name: on for name, _, on in state_bits(0x00404C08)}
     assert bits["Hidden"] and bits["Lighting"] and not bits["NoDraw"]
 
 

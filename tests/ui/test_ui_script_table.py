@@ -8,8 +8,11 @@ import math
 import pytest
 
 from viewer.dat.records.common import PlayScript
-from viewer.dat.records.physics_script import (PhysicsScriptTable, PhysicsScriptTableData,
-                                               ScriptAndModData)
+from viewer.dat.records.physics_script import (
+    PhysicsScriptTable,
+    PhysicsScriptTableData,
+    ScriptAndModData,
+)
 from viewer.ui.script_table_panel import format_intensity, inspect_table, parse_intensity
 
 LAUNCH = int(PlayScript.Launch)

@@ -8,8 +8,8 @@ import math
 
 import numpy as np
 import pytest
-
 import ui_fixtures as F
+
 from viewer.errors import ScenarioError
 from viewer.sim.scenario import Scenario, ScenarioRunner
 from viewer.ui import commands as c

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from viewer.ui import commands as c
-from viewer.ui.timeline import (Playback, TimelineTracks, TimelineView, transport_commands)
+from viewer.ui.timeline import Playback, TimelineTracks, TimelineView, transport_commands
 
 
 class FakeWorld:

@@ -16,9 +16,13 @@ from viewer.dat.records.common import Frame as RFrame
 from viewer.dat.records.common import PlayScript, SetupFlags, Sphere
 from viewer.dat.records.hooks import CallPESHook, CreateParticleHook, StopParticleHook
 from viewer.dat.records.particle_emitter import ParticleEmitterInfo
-from viewer.dat.records.physics_script import (PhysicsScript, PhysicsScriptData,
-                                               PhysicsScriptTable, PhysicsScriptTableData,
-                                               ScriptAndModData)
+from viewer.dat.records.physics_script import (
+    PhysicsScript,
+    PhysicsScriptData,
+    PhysicsScriptTable,
+    PhysicsScriptTableData,
+    ScriptAndModData,
+)
 from viewer.dat.records.setup import Setup
 
 GFX = 0x01000100       # a unit quad with a solid-colour surface, no degrades

@@ -33,14 +33,12 @@ def run(args: argparse.Namespace) -> int:
         print("vfxviewer: no display (DISPLAY is unset); for a headless render use "
               "`vfxviewer screenshot --out FILE.png`", file=sys.stderr)
         return 1
-    from viewer.app import run_window
-    from viewer.ui.session import open_session
-
     import json
     from pathlib import Path
 
-    from viewer.app import parse_actions
+    from viewer.app import parse_actions, run_window
     from viewer.errors import ScenarioError
+    from viewer.ui.session import open_session
 
     actions = []
     if args.actions:

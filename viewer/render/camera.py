@@ -95,11 +95,11 @@ class Camera:
         return self.projection_matrix(aspect) @ self.view_matrix()
 
     # --- moves (each returns a new camera) ------------------------------------------------
-    def orbit(self, dx_px: float, dy_px: float, speed: float = 0.01) -> "Camera":
+    def orbit(self, dx_px: float, dy_px: float, speed: float = 0.01) -> Camera:
         pitch = min(max(self.pitch + dy_px * speed, -PITCH_LIMIT), PITCH_LIMIT)
         return replace(self, yaw=(self.yaw - dx_px * speed) % (2 * math.pi), pitch=pitch)
 
-    def pan(self, dx_px: float, dy_px: float, viewport_h_px: float = 600.0) -> "Camera":
+    def pan(self, dx_px: float, dy_px: float, viewport_h_px: float = 600.0) -> Camera:
         """Drag the scene: one viewport height of mouse travel moves the view by its
         visible height at the target's distance."""
         metres_per_px = 2.0 * self.distance * math.tan(math.radians(self.fov_y_deg) / 2)
@@ -107,17 +107,17 @@ class Camera:
         move = (-self.right() * dx_px + self.up() * dy_px) * metres_per_px
         return replace(self, target=tuple(float(v) for v in np.asarray(self.target) + move))
 
-    def zoom(self, wheel_steps: float, factor: float = 0.88) -> "Camera":
+    def zoom(self, wheel_steps: float, factor: float = 0.88) -> Camera:
         wheel_steps = min(max(float(wheel_steps), -200.0), 200.0)  # beyond this: clamped anyway
         d = self.distance * factor ** wheel_steps
         return replace(self, distance=float(min(max(d, MIN_DISTANCE), MAX_DISTANCE)))
 
-    def fly(self, forward: float, right: float, up: float) -> "Camera":
+    def fly(self, forward: float, right: float, up: float) -> Camera:
         """Move eye and target together (metres) along the view axes."""
         move = self.forward() * forward + self.right() * right + np.array([0, 0, up]) * 1.0
         return replace(self, target=tuple(float(v) for v in np.asarray(self.target) + move))
 
-    def framed(self, center, radius: float) -> "Camera":
+    def framed(self, center, radius: float) -> Camera:
         """Look at ``center`` from a distance that fits a sphere of ``radius``."""
         half = math.radians(self.fov_y_deg) / 2
         d = max(radius, 0.05) / math.sin(half) * 1.1

@@ -32,8 +32,7 @@ def type_name(did: int) -> str:
 def parse_hex_query(text: str) -> str:
     """The hex digits of a DID search ('0x3300', '33000719', ' 719 ') upper-cased."""
     t = text.strip().upper()
-    if t.startswith("0X"):
-        t = t[2:]
+    t = t.removeprefix("0X")
     return "".join(ch for ch in t if ch in "0123456789ABCDEF")
 
 

@@ -18,8 +18,8 @@ from __future__ import annotations
 import bisect
 import copy
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from viewer.ui import commands as c
 
@@ -45,7 +45,7 @@ class Playback:
         self.make_world = make_world
         self._advance = advance
         self.fps = float(fps)
-        self.total_frames = max(0, int(round(float(seconds) * self.fps)))
+        self.total_frames = max(0, round(float(seconds) * self.fps))
         self.snapshot_every = max(1, int(snapshot_every))
         self.on_events = on_events
         self.playing = False
@@ -229,7 +229,7 @@ class TimelineTracks:
     scripts: list[tuple[float, str, int, int]] = field(default_factory=list)  # t, action, owner, DID
 
     @classmethod
-    def from_events(cls, events) -> "TimelineTracks":
+    def from_events(cls, events) -> TimelineTracks:
         """``events``: trace-shaped dicts in the order they happened."""
         tracks = cls()
         for ev in events:

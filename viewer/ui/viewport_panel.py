@@ -7,8 +7,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from viewer.ui.commands import (CameraFly, CameraFrameSelected, CameraOrbit, CameraPan,
-                                CameraZoom, Command)
+from viewer.ui.commands import (
+    CameraFly,
+    CameraFrameSelected,
+    CameraOrbit,
+    CameraPan,
+    CameraZoom,
+    Command,
+)
 
 
 @dataclass
