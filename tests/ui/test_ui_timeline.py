@@ -249,3 +249,18 @@ def test_transport_widgets_map_to_commands():
 def test_fps_must_be_positive():
     with pytest.raises(ValueError):
         Playback(FakeWorld, FakeWorld.advance, 0, 1.0)
+
+
+def test_track_rows_and_hover_hit_test():
+    from viewer.ui.timeline import hit_test, track_rows
+    tracks = TimelineTracks.from_events(EVENTS)
+    rows = track_rows(tracks)
+    assert [k for k, _ in rows] == ["lane", "lane", "bar", "pes"]
+    text, clicks = hit_test(tracks, rows[0], 0.51, 0.02)
+    assert "CallPES (hook 1 of 0x33000719, owner 1)" in text and clicks == []
+    assert hit_test(tracks, rows[0], 0.3, 0.02) == ("", [])
+    text, clicks = hit_test(tracks, rows[2], 0.9, 0.02)
+    assert "emitter 7 (id 3) 0x320009C4" in text and "stopped 1.000 s" in text
+    assert clicks == [c.Select("emitter", 7)]
+    text, _ = hit_test(tracks, rows[3], 0.6, 0.01)
+    assert "CallPES 0x33000200" in text and "plays at 0.750 s" in text

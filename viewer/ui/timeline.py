@@ -385,9 +385,10 @@ def draw_timeline(view: TimelineView | None) -> list[c.Command]:
             res["scrub_to"] = t
         out = transport_commands(view=view, **res)
         if view.tracks is not None:
-            scrub = _draw_tracks(imgui, view)
+            scrub, extra = _draw_tracks(imgui, view)
             if scrub is not None:
                 out.append(c.Seek(scrub))
+            out.extend(extra)
     finally:
         imgui.end()
     return out
@@ -400,9 +401,47 @@ _HOOK_COLOURS = {
 _DEFAULT_HOOK_COLOUR = (0.8, 0.8, 0.8, 1.0)
 
 
-def _draw_tracks(imgui, view: TimelineView) -> float | None:
+def track_rows(tracks: TimelineTracks) -> list[tuple[str, object]]:
+    """The rows the track area draws, top to bottom: ("lane", (owner, source)) per marker
+    lane, ("bar", EmitterBar) per emitter, then ("pes", None) when there are windows."""
+    rows: list[tuple[str, object]] = [("lane", lane) for lane in tracks.lanes()]
+    rows += [("bar", bar) for bar in tracks.bars.values()]
+    if tracks.pes_windows:
+        rows.append(("pes", None))
+    return rows
+
+
+def hit_test(tracks: TimelineTracks, row: tuple[str, object], t: float, tolerance: float
+             ) -> tuple[str, list[c.Command]]:
+    """What is under the mouse in one row at time ``t`` (``tolerance`` seconds): the
+    tooltip text and the commands a click gives (an emitter bar selects its emitter)."""
+    kind, key = row
+    if kind == "lane":
+        near = [m for m in tracks.markers if (m.owner, m.source) == key
+                and abs(m.t - t) <= tolerance]
+        if not near:
+            return "", []
+        lines = [f"{m.t:.3f} s  {m.type} (hook {m.index} of 0x{m.source:08X}, owner {m.owner})"
+                 for m in sorted(near, key=lambda m: (abs(m.t - t), m.index))[:6]]
+        return "\n".join(lines), []
+    if kind == "bar":
+        bar = key
+        end = "alive" if bar.finished is None else f"last particle dead {bar.finished:.3f} s"
+        stop = "" if bar.stopped is None else f", stopped {bar.stopped:.3f} s"
+        text = (f"emitter {bar.handle} (id {bar.logical_id}) 0x{bar.info:08X} owner "
+                f"{bar.owner} part {bar.part}: created {bar.created:.3f} s{stop}, {end}")
+        return text, [c.Select("emitter", bar.handle)]
+    if kind == "pes":
+        near = [w for w in tracks.pes_windows if w.t - tolerance <= t <= w.end + tolerance]
+        return "\n".join(f"CallPES 0x{w.pes_id:08X} (owner {w.owner}): hook {w.t:.3f} s, "
+                         f"plays at {w.end:.3f} s" for w in near), []
+    return "", []
+
+
+def _draw_tracks(imgui, view: TimelineView) -> tuple[float | None, list[c.Command]]:
     """Marker lanes (one per owner and script), emitter bars, CallPES windows and the
-    playhead. Clicking in the track area scrubs there."""
+    playhead. Clicking in the track area scrubs there (and selects a clicked emitter bar);
+    hovering names what is under the mouse."""
     tracks = view.tracks
     dur = max(view.duration, 1e-6)
     lanes = tracks.lanes()
@@ -414,6 +453,7 @@ def _draw_tracks(imgui, view: TimelineView) -> float | None:
     height = max(row_h * max(rows, 1) + 6, 24.0)
     imgui.begin_child("tracks", imgui.ImVec2(0, min(height, max(avail.y, 24.0))))
     scrub = None
+    extra: list[c.Command] = []
     try:
         origin = imgui.get_cursor_screen_pos()
         width = max(imgui.get_content_region_avail().x - label_w, 10.0)
@@ -458,11 +498,21 @@ def _draw_tracks(imgui, view: TimelineView) -> float | None:
         dl.add_line(imgui.ImVec2(xp, origin.y), imgui.ImVec2(xp, y),
                     col((1.0, 1.0, 1.0, 0.9)), 1.5)
         imgui.invisible_button("##track_area", imgui.ImVec2(label_w + width, max(y - origin.y, 1)))
+        mouse = imgui.get_io().mouse_pos
+        t_mouse = min(max((mouse.x - origin.x - label_w) / width, 0.0), 1.0) * dur
+        if imgui.is_item_hovered():
+            rows = track_rows(tracks)
+            index = int((mouse.y - origin.y) // row_h)
+            if 0 <= index < len(rows) and mouse.x >= origin.x + label_w:
+                text, clicks = hit_test(tracks, rows[index], t_mouse, 4.0 * dur / width)
+                if text:
+                    imgui.set_tooltip(text)
+                if imgui.is_item_clicked():
+                    extra.extend(clicks)
         if imgui.is_item_active():
-            mx = imgui.get_io().mouse_pos.x
-            scrub = min(max((mx - origin.x - label_w) / width, 0.0), 1.0) * dur
+            scrub = t_mouse
             if abs(scrub - view.time) < 0.5 / max(view.fps, 1):
                 scrub = None
     finally:
         imgui.end_child()
-    return scrub
+    return scrub, extra
