@@ -1,0 +1,17 @@
+"""The deterministic retail runtime: headless, seeded, no GL (docs/DEVELOPING.md).
+
+world.py           World: objects, CPhysics::UseTime / update_object stepping, the event sink
+physobj.py         PhysicsObj state (state bits, frames, parts, lights, children, tweens)
+hooks.py           every hook's effect; FPHook tweens; CallPES
+script_manager.py  ScriptManager: one serial FIFO of PhysicsScripts per owner
+script_table.py    PhysicsScriptTable resolution (seed 001 section 5)
+particles.py       ParticlePool (numpy), ParticleEmitter, ParticleManager, the twelve laws
+clock.py           frame clock, MIN/MAX_QUANTUM rules
+rng.py             the seeded ran2 random source (retail draw order)
+state.py           PhysicsState / TransientState bits
+scenario.py        scenario files and ScenarioRunner
+events.py          trace events as JSON Lines
+inspect.py         read-only queries for panels and the renderer
+frame.py           Frame math; animation/, poses.py: animation; physics.py, collision.py,
+                   projectile.py: free-body integration, sweeps and the launch harness
+"""
