@@ -185,3 +185,14 @@ def test_event_log_cache_follows_new_frames(db):
     assert len(s.events()) > n0
     s.apply(c.Seek(0.0))
     assert s.events() is s.events()
+
+
+def test_object_summary_lists_live_lights():
+    from viewer import synthetic as S
+    from viewer.ui.inspect_adapter import object_summaries
+    from viewer.ui.session import open_database
+    s = Session(open_database([str(S.SYNTHETIC_DAT)]), Scenario(seconds=1.0), prepass=False)
+    s.apply(c.LoadSetup(S.SETUP_LANTERN, None))
+    (obj,) = object_summaries(s.world)
+    assert obj.lights == len(obj.light_rows) >= 1
+    assert "intensity" in obj.light_rows[0] and len(obj.part_orientations) == len(obj.parts)

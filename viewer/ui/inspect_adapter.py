@@ -130,6 +130,7 @@ class ObjectSummary:
     hidden_script: int       # resolved Hidden (0x76) at intensity 1.0 (set_hidden)
     unhide_script: int       # resolved UnHide (0x75) at intensity 1.0
     part_orientations: tuple[tuple[float, float, float, float], ...] = ()  # (w, x, y, z)
+    light_rows: tuple[str, ...] = ()   # one line per live light (viewer.sim.inspect.lights)
 
 
 def object_summaries(world) -> list[ObjectSummary]:
@@ -145,8 +146,13 @@ def object_summaries(world) -> list[ObjectSummary]:
                          for link in getattr(o, "children", ()))
         setup = getattr(o, "setup", None)
         quats = tuple(tuple(float(v) for v in p.frame.orientation) for p in o.parts)
+        from viewer.sim import inspect as sim_inspect
+        light_rows = tuple(
+            f"{li['index']}: type {li['type']} colour {li['color']} intensity "
+            f"{li['intensity']:g} falloff {li['falloff']:g} at ({li['origin'][0]:.2f}, "
+            f"{li['origin'][1]:.2f}, {li['origin'][2]:.2f})" for li in sim_inspect.lights(o))
         out.append(ObjectSummary(
-            part_orientations=quats,
+            part_orientations=quats, light_rows=light_rows,
             id=int(o.id), setup_did=int(getattr(o, "setup_did", 0) or 0),
             table_did=int(getattr(o, "table_did", 0) or 0), state=int(o.state),
             hidden=bool(int(o.state) & PhysicsState.Hidden), position=_v3(o.frame.origin),

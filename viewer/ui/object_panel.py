@@ -64,6 +64,10 @@ def draw_object_panel(objects: list[ObjectSummary], selected: int | None,
                    f"{format_did(obj.default_script) if obj.default_script else 'none'}")
         imgui.text(f"Lights {obj.lights}   position ({obj.position[0]:.2f}, "
                    f"{obj.position[1]:.2f}, {obj.position[2]:.2f})")
+        if obj.light_rows and imgui.tree_node(f"Lights ({len(obj.light_rows)})"):
+            for row in obj.light_rows:
+                imgui.text(row)
+            imgui.tree_pop()
         if imgui.tree_node(f"Parts ({len(obj.parts)})"):
             quats = obj.part_orientations or ((1.0, 0.0, 0.0, 0.0),) * len(obj.parts)
             for (index, gfx, origin), q in zip(obj.parts, quats):
