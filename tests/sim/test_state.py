@@ -188,3 +188,23 @@ def test_set_description_0x00514F40_translucency_is_also_the_original_floor():
     assert o.translucency == 0.3 and o.parts[1].translucency == 0.3
     H.execute_hook(w, o, TransparentHook(0, 0.0, 0.1, 0.0), 0x33000001, 0)
     assert o.translucency == 0.3  # SetTranslucencyInternal clamps up to the original
+
+
+def test_set_active_0x0050FC40_static_objects_never_activate():
+    w = B.world(_records())
+    o = w.create_object(1, 0x02000001, state=DEFAULT_STATE | PS.Static, omega=(0, 0, 3.0))
+    q0 = o.frame.orientation
+    B.run_frames(w, 3)
+    assert not o.active and o.frame.orientation == q0
+
+
+def test_wrong_record_type_named_by_the_user_is_an_input_error():
+    import pytest
+
+    from viewer.errors import ScenarioError
+    w = B.world(_records())
+    with pytest.raises(ScenarioError, match="not a Setup"):
+        w.create_object(1, TABLE)
+    o = w.create_object(1, 0x02000001)
+    with pytest.raises(ScenarioError, match="not a PhysicsScript"):
+        w.play_script(o, TABLE)

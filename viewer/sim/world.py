@@ -103,11 +103,15 @@ class World:
             fn(ev)
 
     # -- database ------------------------------------------------------------------------------
+    _SHAPE = {"Setup": "parts", "PhysicsScript": "script_data",
+              "PhysicsScriptTable": "entries", "ParticleEmitterInfo": "particle_type"}
+
     def _get(self, did: int, what: str, *, user: bool = False):
         """A record; a DID named directly by the user is an input error, a DID referenced
-        from DAT data that is absent is traced and skipped (retail's DBObj::Get -> null)."""
+        from DAT data that is absent (or of the wrong type) is traced and skipped (retail's
+        DBObj::Get -> null)."""
         try:
-            return self.db.get(did)
+            record = self.db.get(did)
         except (ViewerError, KeyError, LookupError) as err:
             if user:
                 if isinstance(err, ViewerError):
@@ -115,6 +119,14 @@ class World:
                 raise ScenarioError(f"{what}: no such DID", did=did) from err
             self.emit({"event": "missing", "what": what, "did": did})
             return None
+        attr = self._SHAPE.get(what)
+        if attr is not None and not hasattr(record, attr):
+            if user:
+                raise ScenarioError(f"not a {what} ({type(record).__name__})", did=did)
+            self.emit({"event": "missing", "what": what, "did": did,
+                       "found": type(record).__name__})
+            return None
+        return record
 
     # -- objects ---------------------------------------------------------------------------------
     def create_object(self, obj_id: int, setup_did: int, *, position=(0.0, 0.0, 0.0),
@@ -158,6 +170,8 @@ class World:
             self._install_table(obj, int(table), user=True)
         if state is not None:
             self.set_state(obj, int(state))
+        if obj.state & PhysicsState.Static:  # set_active 0x0050FC40: never active
+            obj.transient_state &= ~TransientState.Active
         if scale is not None:
             obj.set_scale_static(float(scale))
         if translucency is not None:  # set_description: also the clamp floor
