@@ -50,6 +50,9 @@ from viewer.sim.script_manager import ScriptManager
 from viewer.sim.script_table import get_script
 from viewer.sim.state import PhysicsState, TransientState, state_hex
 
+# the field that tells a record of each kind apart (wrong-type DIDs are caught early)
+_SHAPE = {"Setup": "parts", "PhysicsScript": "script_data",
+          "PhysicsScriptTable": "entries", "ParticleEmitterInfo": "particle_type"}
 PS_UNHIDE = 0x75
 PS_HIDDEN = 0x76
 GRAVITY = -9.8000002
@@ -103,9 +106,6 @@ class World:
             fn(ev)
 
     # -- database ------------------------------------------------------------------------------
-    _SHAPE = {"Setup": "parts", "PhysicsScript": "script_data",
-              "PhysicsScriptTable": "entries", "ParticleEmitterInfo": "particle_type"}
-
     def _get(self, did: int, what: str, *, user: bool = False):
         """A record; a DID named directly by the user is an input error, a DID referenced
         from DAT data that is absent (or of the wrong type) is traced and skipped (retail's
@@ -119,7 +119,7 @@ class World:
                 raise ScenarioError(f"{what}: no such DID", did=did) from err
             self.emit({"event": "missing", "what": what, "did": did})
             return None
-        attr = self._SHAPE.get(what)
+        attr = _SHAPE.get(what)
         if attr is not None and not hasattr(record, attr):
             if user:
                 raise ScenarioError(f"not a {what} ({type(record).__name__})", did=did)
