@@ -196,3 +196,13 @@ def test_object_summary_lists_live_lights():
     (obj,) = object_summaries(s.world)
     assert obj.lights == len(obj.light_rows) >= 1
     assert "intensity" in obj.light_rows[0] and len(obj.part_orientations) == len(obj.parts)
+
+
+def test_asset_listing_is_cached_until_query_changes(db):
+    from viewer.ui.assets_panel import AssetsState
+    st = AssetsState()
+    first = st.listing(db, 0x33)
+    assert st.listing(db, 0x33) is first and F.SCRIPT in first
+    st.query = "0x330001"
+    assert st.listing(db, 0x33) is not first
+    assert all(f"{d:08X}".startswith("330001") for d in st.listing(db, 0x33))

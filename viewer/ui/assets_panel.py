@@ -197,6 +197,18 @@ class AssetsState:
     selected: int | None = None
     details: list[str] = field(default_factory=list)
     refs: list[tuple[str, list[int]]] = field(default_factory=list)
+    _cache_key: tuple | None = None
+    _cache: list[int] = field(default_factory=list)
+
+    def listing(self, db, prefix: int | None) -> list[int]:
+        """The filtered DIDs, recomputed only when the database, type or query changes
+        (a retail portal.dat has ~80,000 files)."""
+        key = (id(db), prefix, self.query)
+        if key != self._cache_key:
+            self._cache = filter_dids(db.dids(prefix) if prefix is not None else db.dids(),
+                                      None, self.query)
+            self._cache_key = key
+        return self._cache
 
 
 FILTERS: list[tuple[str, int | None]] = [
@@ -252,39 +264,50 @@ def draw_assets_panel(db, index: AssetIndex | None, state: AssetsState, recent: 
         imgui.set_next_item_width(-1)
         _, state.query = imgui.input_text_with_hint("##q", "hex DID", state.query)
         prefix = FILTERS[state.type_index][1]
-        dids = filter_dids(db.dids(prefix) if prefix is not None else db.dids(),
-                           None, state.query, limit=2000)
+        dids = state.listing(db, prefix)
+        imgui.text_disabled(f"{len(dids)} files")
         imgui.begin_child("list", imgui.ImVec2(0, imgui.get_content_region_avail().y * 0.55))
-        for did in dids:
-            sel = did == state.selected
-            clicked, _ = imgui.selectable(f"{format_did(did)}  {type_name(did)}", sel,
-                                          imgui.SelectableFlags_.allow_double_click)
-            if clicked:
-                if state.selected != did:
-                    state.selected = did
-                    out.append(c.Select("asset", did))
-                    _refresh_details(db, index, state)
-                if imgui.is_mouse_double_clicked(imgui.MouseButton_.left):
-                    out.extend(activate(did, object_id))
+        clipper = imgui.ListClipper()
+        clipper.begin(len(dids))
+        while clipper.step():   # only the rows on screen are submitted
+            for row in range(clipper.display_start, clipper.display_end):
+                did = dids[row]
+                sel = did == state.selected
+                clicked, _ = imgui.selectable(f"{format_did(did)}  {type_name(did)}", sel,
+                                              imgui.SelectableFlags_.allow_double_click)
+                if clicked:
+                    if state.selected != did:
+                        state.selected = did
+                        out.append(c.Select("asset", did))
+                        _refresh_details(db, index, state)
+                    if imgui.is_mouse_double_clicked(imgui.MouseButton_.left):
+                        out.extend(activate(did, object_id))
+        clipper.end()
         imgui.end_child()
         imgui.separator()
         for line in state.details:
             imgui.text(line)
+        # Reverse references decode every script / table / Setup once: on request.
+        if state.selected is not None and index is not None and not state.refs \
+                and (state.selected >> 24) & 0xFF in (0x32, 0x33, 0x34) \
+                and imgui.button("Find references"):
+            state.refs = index.references(state.selected)
         for label, refs in state.refs:
             imgui.text(f"{label}: {len(refs)}")
             for r in refs[:50]:
                 if imgui.small_button(f"{format_did(r)}##{label}"):
                     state.selected = r
                     _refresh_details(db, index, state)
+                    break
     finally:
         imgui.end()
     return out
 
 
 def _refresh_details(db, index, state: AssetsState) -> None:
+    state.refs = []
     try:
         state.details = describe(db, state.selected)
-        state.refs = index.references(state.selected) if index is not None else []
     except ViewerError as err:
         state.details = [f"cannot decode: {err}"]
         state.refs = []
