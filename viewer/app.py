@@ -347,7 +347,7 @@ class ViewerApp:
         """Controller hook for commands that replace the session."""
         from viewer.ui.session import open_session
         if kind == "dat":
-            session = open_session(value[0])
+            session = open_session(list(value))
             for p in value:
                 self.recent.add(str(p))
         else:

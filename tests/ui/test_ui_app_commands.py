@@ -69,3 +69,11 @@ def test_bad_files_go_to_the_error_panel(app, tmp_path):
     assert kinds[:2] == ["ScenarioError", "ScenarioError"] and len(kinds) == 3
     assert "bad.json" in app.errors.entries[0].line()
     assert "junk.dat" in app.errors.entries[2].line()
+
+
+def test_open_several_dats_at_once(app, tmp_path):
+    a = F.write_dat(tmp_path / "a.dat")
+    b = F.write_dat(tmp_path / "b.dat")
+    assert app.controller.apply(c.OpenDat((a, b)))
+    assert app.session.dat_paths == [a, b]
+    assert app.recent.items[:2] == [b, a]

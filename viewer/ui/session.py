@@ -288,7 +288,10 @@ def open_session(dat=None, scenario=None, **kwargs) -> Session | None:
             return None
         scenario = DEFAULT_SCENARIO
     sc = Scenario.load(scenario) if scenario is not None else Scenario(seconds=DEFAULT_SECONDS)
-    paths = [dat] if dat is not None else [str(p) for p in sc.dat_paths()]
+    if dat is None:
+        paths = [str(p) for p in sc.dat_paths()]
+    else:   # one path, or several (client_portal.dat plus client_highres.dat)
+        paths = [str(p) for p in dat] if isinstance(dat, (list, tuple)) else [str(dat)]
     if not paths:
         raise ScenarioError("no DAT given and the scenario lists none",
                             file=None if scenario is None else str(scenario))
