@@ -204,3 +204,8 @@ def test_scenario_viewer_position_drives_the_distance_cull():
     em_near = near.world.objects[1].particle_manager.emitters()[0][1]
     em_far = far.world.objects[1].particle_manager.emitters()[0][1]
     assert not em_near.degraded_out and em_far.degraded_out
+
+
+def test_trace_without_any_dat_is_bad_usage(capsys):
+    assert main(["trace", "--setup", "0x02000001"]) == 2
+    assert "no DAT" in capsys.readouterr().err

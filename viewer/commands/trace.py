@@ -127,9 +127,10 @@ def run(args: argparse.Namespace) -> int:
 
     sc = build_scenario(args)
     paths = [args.dat] if args.dat else [str(p) for p in sc.dat_paths()]
-    if not paths:
-        raise ScenarioError("no DAT: give DAT on the command line or \"dat\" in the scenario",
-                            file=args.scenario)
+    if not paths:  # bad usage (exit 2), not bad input
+        print("vfxviewer trace: error: no DAT: give DAT on the command line or \"dat\" in "
+              "the scenario", file=sys.stderr)
+        return 2
     with AssetDatabase(paths) as db:
         trace_lines(sc, db, particles=args.particles, poses=args.poses)
     sys.stdout.flush()
