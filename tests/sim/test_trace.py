@@ -2,6 +2,7 @@
 
 import json
 
+import numpy as np
 import pytest
 import sim_builders as B
 
@@ -187,6 +188,11 @@ def test_snapshot_continues_identically_and_independently():
         r.step_frame()
         snap.step_frame()
     assert r.world.events == snap.world.events and len(r.world.events) > 10
+    a, b = r.world.pool, snap.world.pool
+    assert a.live_count == b.live_count > 0
+    la, lb = a.evaluate(), b.evaluate()
+    assert (la == lb).all() and np.array_equal(a.position[la], b.position[lb])
+    assert np.shares_memory(b.birth, b.state) and not np.shares_memory(b.state, a.state)
     assert snap.world.objects[1] is not r.world.objects[1]
     assert snap.world.pool is not r.world.pool
     assert snap.world.db is r.world.db

@@ -172,10 +172,24 @@ class ParticlePool:
         grow("orientation", (4,))
         self.state[old:, 18] = 1.0  # start_quat w
         self.orientation[old:, 0] = 1.0
-        for name, col in self.COLUMNS.items():
-            setattr(self, name, self.state[:, col])
+        self._make_views()
         self._free.extend(range(capacity - 1, old - 1, -1))
         self.capacity = capacity
+
+    def _make_views(self) -> None:
+        for name, col in self.COLUMNS.items():
+            setattr(self, name, self.state[:, col])
+
+    # a copy (deepcopy, pickle) must rebuild the column views over ITS state array
+    def __getstate__(self) -> dict:
+        d = self.__dict__.copy()
+        for name in self.COLUMNS:
+            d.pop(name, None)
+        return d
+
+    def __setstate__(self, d: dict) -> None:
+        self.__dict__.update(d)
+        self._make_views()
 
     def allocate(self) -> int:
         if not self._free:
