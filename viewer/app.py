@@ -40,7 +40,7 @@ from viewer.ui.script_table_panel import ScriptTableView, draw_script_table_pane
 from viewer.ui.shortcuts import read_pressed, shortcut_commands
 from viewer.ui.stats_panel import FrameStats, draw_stats_panel
 from viewer.ui.timeline import draw_timeline
-from viewer.ui.viewport_panel import draw_viewport_panel, pick_particle
+from viewer.ui.viewport_panel import draw_viewport_panel, pick_object, pick_particle
 
 BACKGROUND = (0.11, 0.12, 0.14, 1.0)
 HEADLESS_DT = 1.0 / 60.0
@@ -269,15 +269,52 @@ class ViewerApp:
 
     # view-models: read the session, hand frozen values to the panels
     def _viewport_panel(self):
-        overlay = self._selected_particle_screen()
-        commands, size, click = draw_viewport_panel(self.viewport.color.glo, overlay)
+        commands, size, click = draw_viewport_panel(self.viewport.color.glo,
+                                                    self._selection_rings())
         self._want_viewport = size
         if click is not None and self.session is not None:
+            # A click picks the particle under the mouse, else the nearest object.
             picked = pick_particle(live_emitters(self.session.world, with_particles=True),
                                    self.controller.view.camera, size, click)
             if picked is not None:
                 commands.append(c.Select("particle", picked))
+            else:
+                obj = pick_object(object_summaries(self.session.world),
+                                  self.controller.view.camera, size, click)
+                if obj is not None:
+                    commands.append(c.Select("object", obj))
         return commands
+
+    def _selection_rings(self):
+        """Rings over the viewport for the selected particle (yellow), emitter (cyan) and
+        object (pink), in viewport pixels."""
+        from viewer.ui.viewport_panel import (
+            SELECTED_EMITTER,
+            SELECTED_OBJECT,
+            SELECTED_PARTICLE,
+            project,
+        )
+        s = self.session
+        if s is None:
+            return None
+        cam, size = self.controller.view.camera, self.viewport.size
+        rings = []
+        sel = self.controller.view.selection
+        if sel is not None and sel[0] == "particle":
+            xy = self._selected_particle_screen()
+            if xy is not None:
+                rings.append((xy, 7.0, SELECTED_PARTICLE))
+        elif sel is not None and sel[0] == "emitter":
+            for em in live_emitters(s.world):
+                if em.handle == sel[1]:
+                    xy = project(cam, size, em.origin)
+                    if xy is not None:
+                        rings.append((xy, 10.0, SELECTED_EMITTER))
+        if s.selected_object in s.world.objects:
+            xy = project(cam, size, tuple(s.world.objects[s.selected_object].frame.origin))
+            if xy is not None:
+                rings.append((xy, 12.0, SELECTED_OBJECT))
+        return rings
 
     def _selected_particle_screen(self):
         """The selected particle's position in viewport pixels, or None."""

@@ -206,3 +206,15 @@ def test_asset_listing_is_cached_until_query_changes(db):
     st.query = "0x330001"
     assert st.listing(db, 0x33) is not first
     assert all(f"{d:08X}".startswith("330001") for d in st.listing(db, 0x33))
+
+
+def test_pick_object_nearest_origin_within_radius():
+    from types import SimpleNamespace
+
+    from viewer.ui.viewport_panel import pick_object
+    cam = Camera(target=(0, 0, 0), distance=5)
+    objs = [SimpleNamespace(id=1, position=(0, 0, 0)), SimpleNamespace(id=2, position=(2, 0, 0))]
+    size = (200, 100)
+    assert pick_object(objs, cam, size, project(cam, size, (0, 0, 0))) == 1
+    assert pick_object(objs, cam, size, project(cam, size, (2, 0, 0))) == 2
+    assert pick_object(objs, cam, size, (0, 0)) is None

@@ -91,6 +91,33 @@ def pick_particle(emitters, camera, size, click, radius_px: float = 8.0):
 
 _press: dict[str, tuple[float, float]] = {}   # UI-only: where the left button went down
 
+SELECTED_PARTICLE = (1.0, 1.0, 0.2, 1.0)
+SELECTED_EMITTER = (0.3, 0.9, 1.0, 1.0)
+SELECTED_OBJECT = (1.0, 0.5, 0.9, 1.0)
+
+
+def _rings(overlay):
+    """Overlay rings: None, one (x, y) (the selected particle), or ((x, y), radius, rgba)s."""
+    if overlay is None:
+        return []
+    if len(overlay) == 2 and not isinstance(overlay[0], (tuple, list)):
+        return [(tuple(overlay), 7.0, SELECTED_PARTICLE)]
+    return list(overlay)
+
+
+def pick_object(objects, camera, size, click, radius_px: float = 24.0):
+    """The id of the object whose origin is drawn nearest to ``click``, within
+    ``radius_px``, or None."""
+    best, best_d = None, radius_px
+    for o in objects:
+        xy = project(camera, size, o.position)
+        if xy is None:
+            continue
+        d = math.hypot(xy[0] - click[0], xy[1] - click[1])
+        if d <= best_d:
+            best, best_d = o.id, d
+    return best
+
 
 def draw_viewport_panel(texture_id: int | None, overlay=None
                         ) -> tuple[list[Command], tuple[int, int], tuple[float, float] | None]:
@@ -131,11 +158,11 @@ def draw_viewport_panel(texture_id: int | None, overlay=None
                 px, py = _press.pop("left")
                 if math.hypot(local[0] - px, local[1] - py) <= 3.0:
                     click = local
-            if overlay is not None:
-                dl = imgui.get_window_draw_list()
-                centre = imgui.ImVec2(top_left.x + overlay[0], top_left.y + overlay[1])
-                dl.add_circle(centre, 7.0, imgui.get_color_u32(imgui.ImVec4(1, 1, 0.2, 1)),
-                              16, 2.0)
+            dl = imgui.get_window_draw_list()
+            for ring in _rings(overlay):
+                (x, y), radius, rgba = ring
+                dl.add_circle(imgui.ImVec2(top_left.x + x, top_left.y + y), radius,
+                              imgui.get_color_u32(imgui.ImVec4(*rgba)), 20, 2.0)
             active = imgui.is_item_active()
             hovered = imgui.is_item_hovered()
             focused = imgui.is_window_focused()
