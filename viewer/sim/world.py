@@ -199,10 +199,12 @@ class World:
         if not (getattr(setup, "default_animation", 0) or getattr(setup, "default_motion_table", 0)):
             return
         from viewer.sim.animation.controller import MotionController
+        obj.motion = MotionController(setup, self._load_motion_record, missing_ok=True)
 
-        def load(did: int):  # absent Animation / MotionTable: traced, then skipped
-            return self._get(did, "Animation" if did >> 24 == 0x03 else "MotionTable")
-        obj.motion = MotionController(setup, load, missing_ok=True)
+    def _load_motion_record(self, did: int):
+        """[animation] Absent Animation / MotionTable: traced, then skipped. A bound method,
+        not a closure, so a copied world's controllers load through the copy."""
+        return self._get(did, "Animation" if did >> 24 == 0x03 else "MotionTable")
 
     def remove_object(self, obj_id: int) -> None:
         """Logical teardown: queues, emitters, particles, lights and hooks go with it."""
