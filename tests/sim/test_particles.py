@@ -7,6 +7,8 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 import sim_builders as B
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from viewer.sim.frame import Frame, quat_mul
 from viewer.sim.particles import FIRST_AUTO_EMITTER_ID, FLT_MAX, max_degrade_distance
@@ -511,3 +513,36 @@ def test_owner_teardown_destroys_its_emitters_and_particles():
     gone = B.events(w, "emitter", action="destroyed")
     assert len(gone) == 2 and all(e["reason"] == "owner" for e in gone)
     assert w.pool.live_count == 0 and w.pool.emitter_count == 0
+
+
+_ops = st.lists(st.tuples(st.sampled_from(["create", "block", "stop", "destroy", "tick"]),
+                          st.integers(min_value=0, max_value=3)), min_size=1, max_size=40)
+
+
+@settings(max_examples=40, deadline=None)
+@given(_ops, st.integers(min_value=0, max_value=1000))
+def test_ParticlePool_bookkeeping_stays_consistent_under_any_manager_sequence(ops, seed):
+    w, o = _emitter_world(seed=seed, birthrate=0.01, max_particles=4, lifespan=0.1,
+                          lifespan_rand=0.1, initial_particles=2, total_seconds=0.3)
+    frame = 1
+    for op, eid in ops:
+        if op == "create":
+            w.create_particle_emitter(o, INFO, -1, Frame(), eid)
+        elif op == "block":
+            w.create_particle_emitter(o, INFO, -1, Frame(), eid, blocking=True)
+        elif op == "stop":
+            w.particle_manager(o).stop(eid)
+        elif op == "destroy":
+            w.particle_manager(o).destroy(eid)
+        else:
+            frame = B.run_frames(w, 1 + eid, start=frame)
+        ems = [em for _, em in w.particle_manager(o).emitters()]
+        live = sorted(i for em in ems for _, i in em.live_slots())
+        assert live == sorted(np.flatnonzero(w.pool.alive).tolist())
+        assert w.pool.live_count == len(live)
+        assert w.pool.emitter_count == len(ems)
+        ids = [i for i, _ in w.particle_manager(o).emitters()]
+        assert len(ids) == len(set(ids))  # one live emitter per logical id
+        assert all(em.num_particles >= len(em.live_slots()) for em in ems)
+    w.remove_object(1)
+    assert w.pool.live_count == 0 and w.pool.emitter_count == 0 and not w.pool.alive.any()
