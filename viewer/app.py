@@ -125,7 +125,8 @@ class ViewerApp:
         self.stats.add_frame(dt)
         self._guard("session tick", self._tick_session, dt)
         self._resize_viewport()
-        self._guard("render 3D view", self._render_scene)
+        if self.only_panel in (None, "Viewport"):
+            self._guard("render 3D view", self._render_scene)
 
         imgui.new_frame()
         self._build_ui()

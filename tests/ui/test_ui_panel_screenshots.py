@@ -70,6 +70,8 @@ def test_panel_screenshot(gl_ctx, session, panel, regen_goldens):
                 setup=[c.CameraZoom(8)] if panel == "Viewport" else [])
     assert (img[..., 3] == 255).all()
     assert CASES[panel](img), f"{panel}: expected content not found"
+    if panel == "Viewport":
+        return   # the 3D scene is the renderer's (its own goldens); content check only
     name = panel.lower().replace(" / ", "_").replace(" ", "_")
     assert_image_matches(img, f"ui/panel_{name}.png", tol=4, max_bad_fraction=0.003,
                          regen=regen_goldens)

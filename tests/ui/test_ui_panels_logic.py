@@ -218,3 +218,15 @@ def test_pick_object_nearest_origin_within_radius():
     assert pick_object(objs, cam, size, project(cam, size, (0, 0, 0))) == 1
     assert pick_object(objs, cam, size, project(cam, size, (2, 0, 0))) == 2
     assert pick_object(objs, cam, size, (0, 0)) is None
+
+
+def test_object_summary_shows_the_script_queue(db):
+    from viewer.ui.inspect_adapter import object_summaries
+    s = Session(db, Scenario.from_json(F.scenario_json()))
+    s.apply(c.Seek(0.2))
+    (obj,) = object_summaries(s.world)
+    assert obj.queue_rows and obj.queue_rows[0].startswith(f"0x{F.SCRIPT:08X} starts")
+    assert "3 hooks" in obj.queue_rows[0] and "next at 0.500 s" in obj.queue_rows[0]
+    s.apply(c.Seek(0.55))
+    (obj,) = object_summaries(s.world)
+    assert any("CallPES" in row for row in obj.tween_rows)

@@ -131,6 +131,8 @@ class ObjectSummary:
     unhide_script: int       # resolved UnHide (0x75) at intensity 1.0
     part_orientations: tuple[tuple[float, float, float, float], ...] = ()  # (w, x, y, z)
     light_rows: tuple[str, ...] = ()   # one line per live light (viewer.sim.inspect.lights)
+    queue_rows: tuple[str, ...] = ()   # the ScriptManager FIFO, head first
+    tween_rows: tuple[str, ...] = ()   # FPHook tweens and delayed CallPES
 
 
 def object_summaries(world) -> list[ObjectSummary]:
@@ -151,7 +153,12 @@ def object_summaries(world) -> list[ObjectSummary]:
             f"{li['index']}: type {li['type']} colour {li['color']} intensity "
             f"{li['intensity']:g} falloff {li['falloff']:g} at ({li['origin'][0]:.2f}, "
             f"{li['origin'][1]:.2f}, {li['origin'][2]:.2f})" for li in sim_inspect.lights(o))
+        queue_rows = tuple(_queue_row(i, q) for i, q in enumerate(sim_inspect.script_queue(o)))
+        tween_rows = tuple(
+            f"{tw['type']}: {tw['start']:g} -> {tw['end']:g} over {tw['duration']:g} s "
+            f"from {tw['created']:.3f} s" for tw in sim_inspect.tweens(o))
         out.append(ObjectSummary(
+            queue_rows=queue_rows, tween_rows=tween_rows,
             part_orientations=quats, light_rows=light_rows,
             id=int(o.id), setup_did=int(getattr(o, "setup_did", 0) or 0),
             table_did=int(getattr(o, "table_did", 0) or 0), state=int(o.state),
@@ -162,6 +169,14 @@ def object_summaries(world) -> list[ObjectSummary]:
             hidden_script=get_script(table, PS_HIDDEN, 1.0),
             unhide_script=get_script(table, PS_UNHIDE, 1.0)))
     return out
+
+
+def _queue_row(i: int, q: dict) -> str:
+    head = ""
+    if i == 0:
+        head = f", last hook {q.get('hook_index')}, next at {q.get('next_hook_time', 0.0):.3f} s"
+    return (f"{q['script']} starts {q['start']:.3f} s, length {q['length']:g} s, "
+            f"{len(q['hooks'])} hooks{head}")
 
 
 @dataclass(frozen=True)

@@ -64,6 +64,15 @@ def draw_object_panel(objects: list[ObjectSummary], selected: int | None,
                    f"{format_did(obj.default_script) if obj.default_script else 'none'}")
         imgui.text(f"Lights {obj.lights}   position ({obj.position[0]:.2f}, "
                    f"{obj.position[1]:.2f}, {obj.position[2]:.2f})")
+        if imgui.tree_node_ex(f"Script queue ({len(obj.queue_rows)})###queue",
+                              imgui.TreeNodeFlags_.default_open):
+            for row in obj.queue_rows:
+                imgui.text(row)
+            imgui.tree_pop()
+        if obj.tween_rows and imgui.tree_node(f"Tweens ({len(obj.tween_rows)})###tweens"):
+            for row in obj.tween_rows:
+                imgui.text(row)
+            imgui.tree_pop()
         if obj.light_rows and imgui.tree_node(f"Lights ({len(obj.light_rows)})"):
             for row in obj.light_rows:
                 imgui.text(row)
