@@ -264,3 +264,14 @@ def test_track_rows_and_hover_hit_test():
     assert clicks == [c.Select("emitter", 7)]
     text, _ = hit_test(tracks, rows[3], 0.6, 0.01)
     assert "CallPES 0x33000200" in text and "plays at 0.750 s" in text
+
+
+def test_state_transitions_get_their_own_row():
+    from viewer.ui.timeline import hit_test, track_rows
+    tracks = TimelineTracks.from_events(EVENTS + [
+        {"t": 1.2, "event": "state", "owner": 1, "state": "0x00404C08", "hidden": True}])
+    assert tracks.states == [(1.2, 1, 0x00404C08, True)]
+    rows = track_rows(tracks)
+    assert rows[-1] == ("state", None)
+    text, _ = hit_test(tracks, rows[-1], 1.21, 0.02)
+    assert text == "1.200 s  owner 1 state 0x00404C08 (hidden)"

@@ -227,6 +227,7 @@ class TimelineTracks:
     bars: dict[int, EmitterBar] = field(default_factory=dict)
     pes_windows: list[PesWindow] = field(default_factory=list)
     scripts: list[tuple[float, str, int, int]] = field(default_factory=list)  # t, action, owner, DID
+    states: list[tuple[float, int, int, bool]] = field(default_factory=list)  # t, owner, state, hidden
 
     @classmethod
     def from_events(cls, events) -> TimelineTracks:
@@ -257,6 +258,9 @@ class TimelineTracks:
                         bar.finished = t
                         if bar.stopped is None:
                             bar.stopped = t
+            elif kind == "state":
+                tracks.states.append((t, int(ev.get("owner", 0)), _did(ev.get("state")),
+                                      bool(ev.get("hidden"))))
             elif kind == "script":
                 tracks.scripts.append((t, str(ev.get("action")), int(ev.get("owner", 0)),
                                        _did(ev.get("script"))))
@@ -408,6 +412,8 @@ def track_rows(tracks: TimelineTracks) -> list[tuple[str, object]]:
     rows += [("bar", bar) for bar in tracks.bars.values()]
     if tracks.pes_windows:
         rows.append(("pes", None))
+    if tracks.states:
+        rows.append(("state", None))
     return rows
 
 
@@ -435,6 +441,10 @@ def hit_test(tracks: TimelineTracks, row: tuple[str, object], t: float, toleranc
         near = [w for w in tracks.pes_windows if w.t - tolerance <= t <= w.end + tolerance]
         return "\n".join(f"CallPES 0x{w.pes_id:08X} (owner {w.owner}): hook {w.t:.3f} s, "
                          f"plays at {w.end:.3f} s" for w in near), []
+    if kind == "state":
+        near = [s for s in tracks.states if abs(s[0] - t) <= tolerance]
+        return "\n".join(f"{st[0]:.3f} s  owner {st[1]} state 0x{st[2]:08X}"
+                         f"{' (hidden)' if st[3] else ''}" for st in near[:6]), []
     return "", []
 
 
@@ -449,7 +459,8 @@ def _draw_tracks(imgui, view: TimelineView) -> tuple[float | None, list[c.Comman
     row_h = 14.0
     label_w = 150.0
     avail = imgui.get_content_region_avail()
-    rows = len(lanes) + len(bars) + (1 if tracks.pes_windows else 0)
+    rows = len(lanes) + len(bars) + (1 if tracks.pes_windows else 0) + \
+        (1 if tracks.states else 0)
     height = max(row_h * max(rows, 1) + 6, 24.0)
     imgui.begin_child("tracks", imgui.ImVec2(0, min(height, max(avail.y, 24.0))))
     scrub = None
@@ -493,6 +504,13 @@ def _draw_tracks(imgui, view: TimelineView) -> tuple[float | None, list[c.Comman
                 dl.add_rect_filled(imgui.ImVec2(x_of(w.t), y + 3),
                                    imgui.ImVec2(max(x_of(w.end), x_of(w.t) + 2), y + row_h - 3),
                                    col((0.5, 0.8, 1.0, 0.6)))
+            y += row_h
+        if tracks.states:
+            dl.add_text(imgui.ImVec2(origin.x, y), col((0.85, 0.85, 0.85, 1)), "set_state")
+            for t_state, _, _, hidden in tracks.states:
+                x = x_of(t_state)
+                dl.add_rect_filled(imgui.ImVec2(x - 2, y + 3), imgui.ImVec2(x + 2, y + row_h - 3),
+                                   col((1.0, 0.5, 0.9, 1.0) if hidden else (0.8, 0.8, 1.0, 1.0)))
             y += row_h
         xp = x_of(view.time)
         dl.add_line(imgui.ImVec2(xp, origin.y), imgui.ImVec2(xp, y),
