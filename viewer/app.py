@@ -92,7 +92,6 @@ class ViewerApp:
                                   else Path(ini_path).parent / "recent.json")
         self._asset_index: AssetIndex | None = None
         self._asset_index_db = None
-        self._viewport_rect = None   # (x, y, w, h) of the 3D view in window pixels
         self.controller.opener = self._open
         self._fb_scale = 1.0
         self.only_panel: str | None = None   # draw one panel filling the display (tests)
