@@ -1,10 +1,10 @@
 #version 330
-// Texture (or solid colour) modulated by the vertex light; material alpha; alpha test
-// GREATEREQUAL against ref (D3DPolyRender::SetSurface 0x0059C4D0), -1 = off.
+// Stage 0 MODULATE(TEXTURE, DIFFUSE) for colour and alpha (D3DPolyRender::SetSurface
+// 0x0059C4D0): the texture (or the solid colour's 1x1 texel, alpha 1 - translucency) times
+// the lit diffuse (v_light, v_alpha); alpha test GREATEREQUAL against ref, -1 = off.
 uniform sampler2D u_tex;
 uniform bool u_textured;
 uniform vec4 u_color;
-uniform float u_alpha;
 uniform float u_alpha_ref;
 in vec2 v_uv;
 in vec3 v_light;
@@ -12,7 +12,7 @@ in float v_alpha;
 out vec4 f_color;
 void main() {
     vec4 base = u_textured ? texture(u_tex, v_uv) : u_color;
-    float a = base.a * u_alpha * v_alpha;
+    float a = base.a * v_alpha;
     if (u_alpha_ref >= 0.0 && a * 255.0 < u_alpha_ref - 0.5) {
         discard;
     }

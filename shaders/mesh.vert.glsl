@@ -7,6 +7,7 @@ uniform mat4 u_model;        // part frame (origin + rotation)
 uniform mat4 u_view_proj;
 uniform vec3 u_scale;        // part scale, applied in the part's local space
 uniform vec2 u_uv_offset;    // TextureVelocity accumulated offset
+uniform float u_diffuse_alpha;  // vertex colour alpha, or the part material's 1 - t
 out vec2 v_uv;
 out vec3 v_light;
 out float v_alpha;
@@ -16,6 +17,6 @@ void main() {
     vec3 n = normalize(mat3(u_model) * (in_normal / u_scale));
     v_light = vertex_light(wp.xyz, n);
     v_uv = in_uv + u_uv_offset;
-    v_alpha = 1.0;
+    v_alpha = u_diffuse_alpha;
     gl_Position = u_view_proj * wp;
 }

@@ -1,6 +1,7 @@
 #version 330
 // Particles: one instanced draw per batch (GfxObj, degrade mode, surface subset).
-// Per instance: position, orientation (w, x, y, z), uniform scale, alpha = 1 - translucency,
+// Per instance: position, orientation (w, x, y, z), uniform scale, alpha (the private
+// material's 1 - translucency, or < 0: no material, use the vertex alpha u_vertex_alpha),
 // and the point whose direction from the viewer is the billboard heading (the particle,
 // or the emitter object's origin beyond particle_distance_2dsq; runtime spec 3.5).
 in vec3 in_position;
@@ -14,7 +15,9 @@ in vec3 i_head;
 uniform mat4 u_view_proj;
 uniform vec3 u_eye;
 uniform int u_mode;
-uniform vec2 u_uv_offset;    // TextureVelocity offset of the particle GfxObj          // GfxObjInfo degrade_mode: 1 none, 2 billboard, 3/4/5 axis X/Y/Z
+uniform vec2 u_uv_offset;    // TextureVelocity offset of the particle GfxObj
+uniform float u_vertex_alpha;  // the subset surface's baked vertex alpha (copyVert 0x0059C080)
+// u_mode: GfxObjInfo degrade_mode: 1 none, 2 billboard, 3/4/5 axis X/Y/Z
 out vec2 v_uv;
 out vec3 v_light;
 out float v_alpha;
@@ -70,6 +73,6 @@ void main() {
     vec3 wp = i_pos + r * (in_position * i_scale);
     v_light = vertex_light(wp, normalize(r * in_normal));
     v_uv = in_uv + u_uv_offset;
-    v_alpha = i_alpha;
+    v_alpha = i_alpha < 0.0 ? u_vertex_alpha : i_alpha;
     gl_Position = u_view_proj * vec4(wp, 1.0);
 }

@@ -166,34 +166,29 @@ def test_one_particle_draw_per_batch(rig):
     assert r.particles.uploads >= 1
 
 
-def test_session_scene_renderer_draws_over_the_window_target(gl_ctx):
-    """The window clears and draws its grid, then calls the hook (viewer/app.py)."""
+def test_scene_renderer_clear_false_draws_over_the_window_target(gl_ctx):
+    """The window clears and draws its grid, then calls SceneRenderer.render(clear=False)
+    (viewer/app.py): what the target holds stays where nothing is drawn."""
     from tests.render import dat_fixture
     from viewer.dat.database import AssetDatabase
-    from viewer.render.renderer import SessionSceneRenderer
+    from viewer.render.renderer import RenderSettings, SceneRenderer
+    from viewer.render.scene_input import scene_input_from_world
     from viewer.sim.world import World
     db = AssetDatabase.from_records(dat_fixture.records())
     world = World(db, seed=1)
     world.create_object(1, dat_fixture.SETUP)
     world.tick(0)
-
-    class _Session:
-        pass
-
-    session = _Session()
-    session.world = world
-    hook = SessionSceneRenderer(gl_ctx)
+    r = SceneRenderer(gl_ctx, db, RenderSettings(show_grid=False))
     target = OffscreenTarget(gl_ctx, (48, 36))
     try:
         target.clear((0.2, 0.0, 0.0, 1.0))
-        info = hook(session, S.oblique_camera(), target)
+        info = r.render(scene_input_from_world(world), S.oblique_camera(), target, clear=False)
         img = target.read_rgba()
         assert info["draw_calls"] >= 1
         assert (img[0, 0, :3] == [51, 0, 0]).all()     # not cleared: corner keeps the red
         assert covered(img) > 0
-        assert hook(_Session(), S.oblique_camera(), target) == {}  # no world yet
     finally:
-        hook.release()
+        r.release()
         target.release()
 
 

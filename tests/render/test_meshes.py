@@ -97,7 +97,8 @@ def test_CSurface_InitEnd_0x00536400_translucency_sets_translucent_bit(gl_ctx):
     solid_surface(db, 0x08000001, 0xFFFFFFFF, translucency=0.5)
     cache = MeshCache(gl_ctx, db)
     mat = cache.surface(0x08000001)
-    assert mat.surface_type & 0x10 and mat.surface_alpha() == pytest.approx(0.5)
+    # copyVert 0x0059C080: vertex alpha (u64)((1 - 0.5) * 255) = 127
+    assert mat.surface_type & 0x10 and mat.vertex_alpha() == 127 / 255
     solid_surface(db, 0x08000002, 0xFFFFFFFF, translucency=0.0001)
     assert not cache.surface(0x08000002).surface_type & 0x10
     cache.release()
@@ -109,8 +110,9 @@ def test_SetSolidColorTextureColor_alpha_comes_from_translucency_not_the_colour(
     solid_surface(db, 0x08000002, 0xFFFF0000, translucency=0.25)
     cache = MeshCache(gl_ctx, db)
     a, b = cache.surface(0x08000001), cache.surface(0x08000002)
-    assert a.color[3] == 1.0 and a.surface_alpha() == 1.0
-    assert b.surface_alpha() == pytest.approx(0.75)
+    assert a.color[3] == 1.0 and a.vertex_alpha() == 1.0
+    # the 1x1 texel alpha is (u64)(0.75 * 255) = 191, and the TRANSLUCENT vertex alpha too
+    assert b.color[3] == 191 / 255 and b.vertex_alpha() == 191 / 255
     cache.release()
 
 

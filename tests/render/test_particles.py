@@ -46,7 +46,17 @@ def test_SetTranslucency_0x0050E670_translucency_exactly_one_is_not_drawn():
     p = P.prepare(arrays([[0, 0, 0], [1, 0, 0], [2, 0, 0]], trans=[1.0, 0.999, 0.0]),
                   (0, -10, 0), _Meshes())
     assert len(p.instances) == 2
-    assert sorted(p.instances[:, 8].tolist()) == pytest.approx([0.001, 1.0])  # alpha = 1 - t
+    # t = 0.999: material alpha 1 - t; t = 0: no material, -1 = the surface's vertex alpha
+    assert sorted(p.instances[:, 8].tolist()) == pytest.approx([-1.0, 0.001])
+
+
+def test_SetTranslucency_0x0050E670_material_alpha_replaces_vertex_alpha_and_clamps():
+    """t != 0 makes a private material (CurSettingsAreDefault 0x0050D9E0 false) whose diffuse
+    alpha 1 - t is used (SetCurrentMaterial 0x0059FEE0), clamped to [0, 1] as D3D clamps lit
+    colours; t == 0 keeps the vertex colour alpha (-1 in the instance row)."""
+    p = P.prepare(arrays([[0, 0, 0], [1, 0, 0], [2, 0, 0]], trans=[-0.5, 0.25, 0.0]),
+                  (0, -10, 0), _Meshes())
+    assert sorted(p.instances[:, 8].tolist()) == pytest.approx([-1.0, 0.75, 1.0])
 
 
 def test_no_degrade_table_draws_own_gfxobj_mode_1():
@@ -106,7 +116,7 @@ def test_batches_split_by_gfxobj_and_translucent_flag():
     # batches are contiguous in the instance buffer
     for b in p.batches:
         alpha = p.instances[b.start:b.start + b.count, 8]
-        assert ((alpha < 1.0) == b.translucent).all()
+        assert (((alpha >= 0.0) & (alpha < 1.0)) == b.translucent).all()
 
 
 def _count_render_lines(fn):

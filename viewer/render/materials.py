@@ -1,12 +1,23 @@
-"""Blend, alpha-test and depth-write state of a surface, as retail's D3D path chooses it.
+"""Blend, alpha-test and depth-write state of a surface, and the alpha a subset draws with,
+as retail's D3D path chooses them.
 
 Pure logic, no GL: ``surface_blend(surface_type, paletted, part_translucent)`` returns a
 ``BlendState``; the passes turn it into moderngl calls. Runtime spec 3.5 item 4 with review
 I2 / I3 (`D3DPolyRender::SetSurface` 0x0059C4D0).
+
+Alpha (texture stage 0 is MODULATE(TEXTURE, DIFFUSE) for colour and alpha, SetSurface
+0x0059C4D0): drawn alpha = texture alpha x lit diffuse alpha. A solid-colour surface's texture
+is a 1x1 texel whose alpha is the surface's ``1 - translucency`` byte. The diffuse alpha comes
+from the vertex colour (the surface's translucency baked by copyVert 0x0059C080) while the
+part has no private material, and from the material (``1 - part translucency``) when it has
+one (`RenderDeviceD3D::SetCurrentMaterial` 0x0059FEE0 switches D3DRS_DIFFUSEMATERIALSOURCE to
+MATERIAL), so a part's own translucency REPLACES its surfaces' translucency instead of
+multiplying it. See ``diffuse_alpha``.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 # SurfaceType bits (dat-format.md section 4)
@@ -81,6 +92,35 @@ def surface_blend(surface_type: int, *, paletted: bool = True,
     else:
         draw_list = LIST_ALPHA
     return BlendState(blend, alpha_ref, depth_write, draw_list)
+
+
+def alpha_byte(translucency: float) -> int:
+    """``(unsigned __int64)((1.0 - t) * 255.0)`` kept to the 8 bits it is shifted into
+    (copyVert 0x0059C080, SetSurface 0x0059C4D0): truncation toward zero, wrapped mod 256
+    (t < 0 wraps, t > 1 goes through the negative integer); NaN converts to 0."""
+    v = (1.0 - float(translucency)) * 255.0
+    if not math.isfinite(v):
+        return 0
+    return int(v) & 0xFF
+
+
+def has_private_material(translucency: float, luminosity: float | None = None,
+                         diffuse: float | None = None) -> bool:
+    """`CPhysicsPart::CurSettingsAreDefault` 0x0050D9E0 is false (GfxObjs carry no material of
+    their own: defaults translucency 0, diffuse 1, luminosity 0); ``None`` = the default."""
+    return (float(translucency) != 0.0 or (luminosity is not None and luminosity != 0.0)
+            or (diffuse is not None and diffuse != 1.0))
+
+
+def diffuse_alpha(vertex_alpha: float, translucency: float, luminosity: float | None = None,
+                  diffuse: float | None = None) -> float:
+    """The lit diffuse alpha of a subset: the material's ``1 - t`` (D3D clamps lit colours to
+    [0, 1]) when the part has a private material (`CMaterial::SetTranslucencySimple`
+    0x005396F0 sets all four alphas; SetCurrentMaterial 0x0059FEE0 takes diffuse from the
+    material), else the vertex colour alpha the mesh was built with."""
+    if has_private_material(translucency, luminosity, diffuse):
+        return min(max(1.0 - float(translucency), 0.0), 1.0)
+    return float(vertex_alpha)
 
 
 def apply_blend(ctx, fbo, state: BlendState) -> None:

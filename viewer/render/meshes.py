@@ -1,11 +1,24 @@
 """GfxObj polygons to GPU vertex buffers, and surfaces to textures and blend states.
 
-Triangulation (pure numpy, cached per GfxObj): each polygon is a convex fan from its first
-vertex, as the retail D3D path submits polygons. The positive face uses ``pos_surface`` and
-``pos_uv_indices``; a polygon with ``sides_type`` 2 (own back face) or 1 (back mirrors front,
-`CPolygon::UnPack` 0x00538650) also gets its negative face with reversed winding, negated
-normals, ``neg_surface`` and ``neg_uv_indices``. Vertices are looked up by array position
-(dat-format.md 3.1).
+Triangulation (pure numpy, cached per GfxObj) follows the retail mesh build,
+`D3DPolyRender::ConstructMesh` 0x0059DFA0 (the path every GfxObj takes, `CGfxObj::InitLoad`
+0x005346B0): each polygon is a fan (0, k+1, k+2) in its stored vertex order.
+
+* ``sides_type`` 1: a second winding with the order reversed (0, k+2, k+1), negated normals,
+  the positive surface and UVs (`CPolygon::UnPack` 0x00538650 copies pos to neg).
+* ``sides_type`` 2: a second side with ``neg_surface`` and ``neg_uv_indices`` and negated
+  normals but the SAME winding as the front (only the winding loop reverses the index order),
+  so under retail's back-face cull it is seen only from the front, coplanar with it.
+* Missing UV indices (stippling NoPos) select each vertex's UV 0 (``uvsForSide`` NULL -> 0).
+
+Face culling (`D3DPolyRender::RenderMeshSubset` 0x0059CA10 sets CULLMODE_CW on every subset):
+D3D culls triangles that appear clockwise on screen. Retail's view matrix
+(`Render::update_viewpoint` 0x0054CDD0: view x = camera X, y = camera Z, z = camera Y) with
+`D3DXMatrixPerspectiveFovLH` gives an unmirrored image of the right-handed world, so the drawn
+side is the one whose vertices run counter-clockwise seen from it, i.e. the side the
+right-hand-rule plane normal of `CPolygon::make_plane` 0x005383D0 points to. The renderer's right-handed
+GL camera keeps that with ``front_face = "ccw"`` and back faces culled.
+Vertices are looked up by array position (dat-format.md 3.1).
 
 Record access goes through the small helpers at the top so the field names of
 ``viewer.dat.records`` are read in one place.
@@ -70,8 +83,10 @@ def triangulate_gfxobj(gfx, did: int | None = None) -> MeshData:
         v = verts[vi]
         o, n = v.origin, v.normal
         uvs = _uvs(v)
-        if uv_index is None or not uvs:
-            u, w = 0.0, 0.0
+        if uv_index is None:
+            uv_index = 0  # ConstructMesh: no UV index list -> index 0 (copyVert 0x0059C080)
+        if not uvs:
+            u, w = 0.0, 0.0  # copyVert: a vertex without UVs gets (0, 0)
         else:
             if not 0 <= uv_index < len(uvs):
                 raise DatError(f"polygon uv index {uv_index} outside {len(uvs)} uvs of "
@@ -87,12 +102,13 @@ def triangulate_gfxobj(gfx, did: int | None = None) -> MeshData:
         sides = int(poly.sides_type)
         if int(getattr(poly, "stippling", 0) or 0) > 0:
             wrap.add(int(poly.pos_surface))
-        faces = [(int(poly.pos_surface), poly.pos_uv_indices, False)]
-        if sides == 2:
-            faces.append((int(poly.neg_surface), poly.neg_uv_indices, True))
+        # (surface, uv indices, negate normals, reverse winding): ConstructMesh 0x0059DFA0
+        faces = [(int(poly.pos_surface), poly.pos_uv_indices, False, False)]
+        if sides == 2:  # own side: neg surface/UVs, normals negated, winding NOT reversed
+            faces.append((int(poly.neg_surface), poly.neg_uv_indices, True, False))
         elif sides == 1:  # back face mirrors the front (CPolygon::UnPack 0x00538650)
-            faces.append((int(poly.pos_surface), poly.pos_uv_indices, True))
-        for surf, uvi, flip in faces:
+            faces.append((int(poly.pos_surface), poly.pos_uv_indices, True, True))
+        for surf, uvi, flip, reverse in faces:
             if not 0 <= surf < n_surf:
                 raise DatError(f"polygon {getattr(poly, 'poly_id', '?')} surface index {surf} "
                                f"outside {n_surf} surfaces", did=did)
@@ -102,7 +118,7 @@ def triangulate_gfxobj(gfx, did: int | None = None) -> MeshData:
             out = per_surface.setdefault(surf, [])
             for k in range(1, len(ids) - 1):  # fan from vertex 0
                 tri = (corners[0], corners[k], corners[k + 1])
-                out.extend(tri if not flip else (tri[0], tri[2], tri[1]))
+                out.extend(tri if not reverse else (tri[0], tri[2], tri[1]))
     rows: list[list[float]] = []
     subsets = []
     for surf in sorted(per_surface):
@@ -131,10 +147,12 @@ class SurfaceMaterial:
         return materials.surface_blend(self.surface_type, paletted=self.paletted,
                                        part_translucent=part_translucent)
 
-    def surface_alpha(self) -> float:
-        # TRANSLUCENT surfaces draw with alpha 1 - surface.translucency (runtime spec 3.5)
+    def vertex_alpha(self) -> float:
+        """The diffuse alpha baked into the mesh's vertex colours: copyVert 0x0059C080 writes
+        ``(u64)((1 - translucency) * 255) << 24`` for a TRANSLUCENT surface, else 255. It is
+        the lit alpha only while the part has no private material (``materials.diffuse_alpha``)."""
         if self.surface_type & materials.TRANSLUCENT:
-            return 1.0 - float(self.translucency)
+            return materials.alpha_byte(self.translucency) / 255.0
         return 1.0
 
 
@@ -220,10 +238,12 @@ class MeshCache:
             paletted = fmt in (textures.P8, textures.INDEX16)
             mode = getattr(tex, "extra", "")
         else:
-            # SetSolidColorTextureColor: colour_value's RGB, alpha from translucency (applied
-            # through surface_alpha(); the stored alpha byte is not used)
+            # D3DPolyRender::SetSurface 0x0059C4D0 -> SetSolidColorTextureColor: colour_value's
+            # RGB with alpha (u64)((1 - translucency) * 255) whatever the TRANSLUCENT bit (the
+            # stored alpha byte is not used); the 1x1 texture is then modulated by the diffuse
+            # alpha like any texture
             r, g, b, _ = argb_to_rgba(s.color_value or 0)
-            color = (r, g, b, 1.0)
+            color = (r, g, b, materials.alpha_byte(trans) / 255.0)
         return SurfaceMaterial(st, tex, color, trans, float(s.luminosity), float(s.diffuse),
                                paletted, mode)
 

@@ -2,7 +2,8 @@
 
 A particle is an ordinary part of its emitter object (runtime spec 3.5): its HwGfxObj mesh
 scaled by gfxobj_scale, oriented by the degrade mode of the GfxObjDegradeInfo entry chosen for
-its distance, alpha 1 - translucency, blending from the surface bits only.
+its distance, alpha 1 - translucency (its private material) or, at t == 0, the surface's
+vertex alpha (materials.diffuse_alpha), blending from the surface bits only.
 
 CPU work per frame is numpy over the runtime's pooled arrays, never a Python loop over
 particles or emitters: distances, degrade levels and batch keys are vectorised, batches come
@@ -139,7 +140,10 @@ def prepare(arrays: ParticleArrays, eye, meshes, *, m: float = DEGRADE_MUL,
     inst[:, 0:3] = np.take(pos, order, axis=0)
     inst[:, 3:7] = np.take(np.asarray(arrays.orientations), np.take(vis, order), axis=0)
     inst[:, 7] = np.take(scale, order)
-    inst[:, 8] = 1.0 - np.take(trans, order)
+    # CPhysicsPart::SetTranslucency 0x0050E670: t != 0 gives the part a private material
+    # whose alpha 1 - t replaces the vertex alpha (D3D clamps it); t == 0: -1 = vertex alpha
+    t_o = np.take(trans, order)
+    inst[:, 8] = np.where(t_o != 0.0, np.clip(1.0 - t_o, 0.0, 1.0), -1.0)
     inst[:, 9:12] = np.take(head, order, axis=0)
     ukeys, starts, counts = np.unique(skey, return_index=True, return_counts=True)
     far_depth = cypt[order][starts]

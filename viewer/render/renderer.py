@@ -73,15 +73,14 @@ class SceneRenderer:
         return [SceneLight(1, (0.0, 0.0, 0.0), tuple(s.sun_direction), tuple(s.sun_color),
                            1.0, 0.0)]
 
-    def _set_material(self, prog, mat, *, alpha, luminosity, diffuse, alpha_ref,
+    def _set_material(self, prog, mat, *, luminosity, diffuse, alpha_ref,
                       wrap: bool = False) -> None:
         set_uniform(prog, "u_textured", mat.texture is not None)
         if mat.texture is not None:
             mat.texture.use(0)
             self._samplers[bool(wrap)].use(0)
             set_uniform(prog, "u_tex", 0)
-        set_uniform(prog, "u_color", tuple(mat.color))
-        set_uniform(prog, "u_alpha", float(alpha))
+        set_uniform(prog, "u_color", tuple(mat.color))   # solid texel, alpha 1 - translucency
         set_uniform(prog, "u_alpha_ref", float(-1.0 if alpha_ref is None else alpha_ref))
         set_uniform(prog, "u_emissive", (luminosity,) * 3)
         set_uniform(prog, "u_diffuse", (diffuse,) * 3)
@@ -219,9 +218,11 @@ class SceneRenderer:
         mat = sub.material
         lum = mat.luminosity if inst.luminosity is None else inst.luminosity
         dif = mat.diffuse if inst.diffuse is None else inst.diffuse
-        self._set_material(prog, mat, alpha=mat.surface_alpha() * (1.0 - inst.translucency),
-                           luminosity=lum, diffuse=dif, alpha_ref=state.alpha_ref,
+        self._set_material(prog, mat, luminosity=lum, diffuse=dif, alpha_ref=state.alpha_ref,
                            wrap=sub.wrap)
+        # vertex alpha, or the private material's 1 - t replacing it (materials.diffuse_alpha)
+        set_uniform(prog, "u_diffuse_alpha", materials.diffuse_alpha(
+            mat.vertex_alpha(), inst.translucency, inst.luminosity, inst.diffuse))
         prog["u_model"].write(_mat_bytes(world))
         set_uniform(prog, "u_scale", scale)
         uv = inst.uv_offset
@@ -237,9 +238,11 @@ class SceneRenderer:
     def _draw_particles(self, draw: _Draw) -> None:
         materials.apply_blend(self.ctx, self._fbo, draw.state)
         mat = draw.sub.material
-        self._set_material(self.particle_prog, mat, alpha=mat.surface_alpha(),
-                           luminosity=mat.luminosity, diffuse=mat.diffuse,
-                           alpha_ref=draw.state.alpha_ref, wrap=draw.sub.wrap)
+        self._set_material(self.particle_prog, mat, luminosity=mat.luminosity,
+                           diffuse=mat.diffuse, alpha_ref=draw.state.alpha_ref,
+                           wrap=draw.sub.wrap)
+        # particles without a private material (t == 0) light with the vertex alpha
+        set_uniform(self.particle_prog, "u_vertex_alpha", mat.vertex_alpha())
         set_uniform(self.particle_prog, "u_uv_offset",
                     tuple(float(c) for c in self._tex_offsets.get(draw.mesh.did, (0.0, 0.0))))
         self.particles.render_batch(draw.mesh, draw.sub, draw.batch)
@@ -256,33 +259,3 @@ class SceneRenderer:
         if self._overlays is not None:
             self._overlays.release()
 
-
-class SessionSceneRenderer:
-    """The window's hook: ``app.scene_renderer = SessionSceneRenderer(ctx)``; called as
-    ``(session, camera, target)`` after the app has cleared the viewport and drawn its grid.
-    Reads ``session.world`` (the runtime) and its ``db``; never changes them."""
-
-    def __init__(self, ctx, settings: RenderSettings | None = None) -> None:
-        self.ctx = ctx
-        self.settings = settings or RenderSettings(show_grid=False)
-        self.renderer: SceneRenderer | None = None
-        self._db = None
-
-    def __call__(self, session, camera, target) -> dict:
-        from viewer.render.scene_input import scene_input_from_world
-        world = getattr(session, "world", None)
-        if world is None:
-            return {}
-        db = getattr(world, "db", None) or getattr(session, "db", None)
-        if self.renderer is None or db is not self._db:
-            if self.renderer is not None:
-                self.renderer.release()
-            self.renderer = SceneRenderer(self.ctx, db, self.settings)
-            self._db = db
-        return self.renderer.render(scene_input_from_world(world), camera, target,
-                                    clear=False)
-
-    def release(self) -> None:
-        if self.renderer is not None:
-            self.renderer.release()
-            self.renderer = None
