@@ -58,8 +58,9 @@ def test_reverse_references(db):
     assert idx.tables_using(F.SCRIPT) == [F.TABLE]
     assert idx.scripts_calling(F.SCRIPT_PES) == [F.SCRIPT]
     assert idx.setups_using(F.TABLE) == []          # our Setup has no default table
-    labels = [label for label, _ in idx.references(F.SCRIPT)]
-    assert labels == ["tables using it", "scripts calling it (CallPES)"]
+    refs = dict(idx.references(F.SCRIPT))
+    assert list(refs) == ["tables using it", "as", "scripts calling it (CallPES)"]
+    assert refs["as"] == [f"0x{F.TABLE:08X} Launch mod 0.3"]
     assert idx.references(F.GFX) == []
 
 
@@ -69,6 +70,8 @@ def test_describe_names_playscripts_and_hooks(db):
     assert "Hidden (0x76)" in text
     script = describe(db, F.SCRIPT)
     assert any("CallPES" in line for line in script) and "3 hooks" in script[1]
+    assert any(f"emitter_info_id 0x{F.EMITTER:08X}" in line for line in script)
+    assert any(f"pes_id 0x{F.SCRIPT_PES:08X}, pause 0.25" in line for line in script)
     assert type_name(F.EMITTER) == "ParticleEmitterInfo"
 
 

@@ -25,6 +25,11 @@ TYPE_NAMES: dict[int, str] = {
 EFFECT_TYPES = (0x02, 0x32, 0x33, 0x34)
 
 
+def _ps_name(number: int) -> str:
+    from viewer.sim.script_table import play_script_name
+    return play_script_name(number) or f"PlayScript {number}"
+
+
 def type_name(did: int) -> str:
     return TYPE_NAMES.get((did >> 24) & 0xFF, f"type 0x{(did >> 24) & 0xFF:02X}")
 
@@ -63,7 +68,7 @@ class AssetIndex:
     db: object
     errors: list[ViewerError] = field(default_factory=list)
     _creators: dict[int, list[int]] | None = None       # emitter -> scripts
-    _table_users: dict[int, list[int]] | None = None    # script -> tables
+    _table_users: dict[int, list[tuple[int, int, float]]] | None = None  # script -> entries
     _setup_users: dict[int, list[int]] | None = None    # table -> setups
     _pes_callers: dict[int, list[int]] | None = None    # script -> scripts (CallPES)
 
@@ -101,14 +106,17 @@ class AssetIndex:
         return list(self._pes_callers.get(script, []))
 
     def tables_using(self, script: int) -> list[int]:
+        return list(dict.fromkeys(t for t, _, _ in self.table_entries_using(script)))
+
+    def table_entries_using(self, script: int) -> list[tuple[int, int, float]]:
+        """(table, PlayScript, mod) of every table entry naming ``script``."""
         if self._table_users is None:
             self._table_users = {}
             for did, table in self._records(0x34):
-                for _, data in table.entries:
+                for key, data in table.entries:
                     for entry in data.scripts:
-                        lst = self._table_users.setdefault(int(entry.script_id), [])
-                        if did not in lst:
-                            lst.append(did)
+                        self._table_users.setdefault(int(entry.script_id), []).append(
+                            (did, int(key), float(entry.mod)))
         return list(self._table_users.get(script, []))
 
     def setups_using(self, table: int) -> list[int]:
@@ -127,10 +135,28 @@ class AssetIndex:
             return [("scripts creating it", self.scripts_creating(did))]
         if kind == 0x33:
             return [("tables using it", self.tables_using(did)),
+                    ("as", [f"{format_did(t)} {_ps_name(k)} mod {m:g}"
+                            for t, k, m in self.table_entries_using(did)]),
                     ("scripts calling it (CallPES)", self.scripts_calling(did))]
         if kind == 0x34:
             return [("Setups using it", self.setups_using(did))]
         return []
+
+
+def hook_summary(hook) -> str:
+    """A hook's type and the fields that say what it does (DIDs as DID strings)."""
+    name = type(hook).__name__.removesuffix("Hook")
+    parts = []
+    for field_name in getattr(type(hook), "__dataclass_fields__", {}):
+        if field_name == "direction":
+            continue
+        value = getattr(hook, field_name)
+        if isinstance(value, int) and not isinstance(value, bool) and \
+                (field_name.endswith("_id") and value > 0xFFFF):
+            parts.append(f"{field_name} {format_did(value)}")
+        elif isinstance(value, (int, float)) and not isinstance(value, bool):
+            parts.append(f"{field_name} {value:g}")
+    return name + (" (" + ", ".join(parts) + ")" if parts else "")
 
 
 def describe(db, did: int) -> list[str]:
@@ -142,8 +168,8 @@ def describe(db, did: int) -> list[str]:
     lines = [f"{format_did(did)} {type_name(did)}"]
     if kind == 0x33:
         lines.append(f"{len(rec.script_data)} hooks, length {rec.length:g} s")
-        for d in rec.script_data:
-            lines.append(f"  {d.start_time:7.3f} s  {type(d.hook).__name__.removesuffix('Hook')}")
+        for i, d in enumerate(rec.script_data):
+            lines.append(f"  {i:2d} {d.start_time:7.3f} s  {hook_summary(d.hook)}")
     elif kind == 0x34:
         for key, data in rec.entries:
             name = play_script_name(int(key)) or str(int(key))
@@ -295,6 +321,9 @@ def draw_assets_panel(db, index: AssetIndex | None, state: AssetsState, recent: 
         for label, refs in state.refs:
             imgui.text(f"{label}: {len(refs)}")
             for r in refs[:50]:
+                if isinstance(r, str):
+                    imgui.text_disabled(f"  {r}")
+                    continue
                 if imgui.small_button(f"{format_did(r)}##{label}"):
                     state.selected = r
                     _refresh_details(db, index, state)
