@@ -148,7 +148,7 @@ def hook_summary(hook) -> str:
     name = type(hook).__name__.removesuffix("Hook")
     parts = []
     for field_name in getattr(type(hook), "__dataclass_fields__", {}):
-        if field_name == "direction":
+        if field_name in ("direction", "hook_type"):
             continue
         value = getattr(hook, field_name)
         if isinstance(value, int) and not isinstance(value, bool) and \
