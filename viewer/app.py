@@ -174,6 +174,8 @@ class ViewerApp:
         self.stats.sim_frame = int(stats.get("frame", 0))
         self.stats.particles = int(stats.get("particles", 0))
         self.stats.emitters = int(stats.get("emitters", 0))
+        self.stats.updates = int(stats.get("updates", 0))
+        self.stats.rng_draws = int(stats.get("rng_draws", 0))
 
     def _resize_viewport(self) -> None:
         old = self.viewport.color

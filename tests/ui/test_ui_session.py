@@ -136,6 +136,7 @@ def test_emitter_inspection_counts_and_particles(db):
     s.apply(c.Seek(0.6))
     (em,) = live_emitters(s.world, with_particles=True)
     assert em.info_did == F.EMITTER and em.state == "running" and em.logical_id == 1
+    assert "degrade distance" in em.detail[0] and "drawn" in em.detail[0]
     assert em.alive == len(em.particles) > 0 and em.emitted >= em.alive
     assert all(0 <= p.age <= p.lifespan + 1e-9 for p in em.particles)
     s.apply(c.Seek(1.2))
@@ -148,6 +149,7 @@ def test_stats_and_bounds(db):
     s.apply(c.Seek(0.5))
     st = s.stats()
     assert st["frame"] == 15 and st["particles"] > 0 and st["emitters"] == 1
+    assert st["updates"] > 0 and st["rng_draws"] > 0
     centre, radius = s.bounds_of("object", 1)
     assert len(centre) == 3 and radius > 0
 

@@ -92,6 +92,8 @@ def draw_emitters_panel(view: EmittersView) -> list[c.Command]:
         imgui.separator()
         imgui.text(f"Emitter {sel.handle}: owner {sel.owner}, part {sel.part}, "
                    f"offset ({sel.offset[0]:.3f}, {sel.offset[1]:.3f}, {sel.offset[2]:.3f})")
+        for line in sel.detail:
+            imgui.text(line)
         if imgui.tree_node("ParticleEmitterInfo"):
             for name, value in emitter_info_fields(sel.info):
                 imgui.text(f"{name:>18}  {value}")

@@ -44,6 +44,7 @@ class EmitterView:
     total: int                     # info.total_particles (0: unlimited)
     origin: tuple[float, float, float]
     particles: tuple[ParticleRow, ...] = ()
+    detail: tuple[str, ...] = ()   # culling / degrade / persistence (viewer.sim.inspect)
 
 
 def emitter_state(stopped: bool, alive: int, destroyed: bool = False) -> str:
@@ -82,14 +83,32 @@ def live_emitters(world, with_particles: bool | int = False) -> list[EmitterView
                                          float(pool.trans[i]))
                              for slot, i in em.live_slots())
             off = getattr(em.parent_offset, "origin", (0.0, 0.0, 0.0))
+            detail = ()
+            if wanted:
+                detail = _emitter_detail(world, obj_id, em.handle)
             out.append(EmitterView(
                 handle=int(em.handle), owner=int(em.owner_id), part=int(em.part_index),
                 offset=_v3(off), logical_id=int(logical), info_did=int(em.info_did),
                 info=em.info, state=emitter_state(bool(em.stopped), int(em.num_particles)),
                 alive=int(em.num_particles), emitted=int(em.total_emitted),
                 total=int(getattr(em.info, "total_particles", 0)),
-                origin=_v3(em.frame.origin), particles=rows))
+                origin=_v3(em.frame.origin), particles=rows, detail=detail))
     return out
+
+
+def _emitter_detail(world, obj_id: int, handle: int) -> tuple[str, ...]:
+    from viewer.sim import inspect as sim_inspect
+
+    for d in sim_inspect.emitters(world.objects[obj_id]):
+        if d["handle"] == handle:
+            cypt = d["cypt"]
+            cypt_text = "not drawn yet" if cypt > 1e30 else f"{cypt:.2f} m"
+            first = (f"viewer distance (CYpt) {cypt_text}, degrade distance "
+                     f"{d['degrade_distance']:g} m, {'CULLED' if d['culled'] else 'drawn'}")
+            second = (f"{'persistent' if d['persistent'] else 'finite'}, max "
+                      f"{d['max_particles']} particles, created {d['creation_time']:.3f} s")
+            return (first, second)
+    return ()
 
 
 def emitter_info_fields(info) -> list[tuple[str, str]]:

@@ -133,7 +133,9 @@ class Session:
     def stats(self) -> dict:
         w = self.world
         return {"time": self.playback.time, "frame": self.playback.frame,
-                "particles": int(w.pool.live_count), "emitters": int(w.pool.emitter_count)}
+                "particles": int(w.pool.live_count), "emitters": int(w.pool.emitter_count),
+                "updates": int(getattr(w, "updates", 0)),
+                "rng_draws": int(getattr(getattr(w, "rng", None), "draws", 0))}
 
     def timeline_view(self) -> TimelineView:
         pb = self.playback

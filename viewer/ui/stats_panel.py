@@ -16,6 +16,8 @@ class FrameStats:
     emitters: int = 0            # alive
     draw_calls: int = 0
     instances: int = 0
+    updates: int = 0             # object updates CPhysics::UseTime let through
+    rng_draws: int = 0
     _smoothing: float = 0.1
 
     def add_frame(self, dt: float) -> None:
@@ -32,6 +34,8 @@ class FrameStats:
             ("emitters", str(self.emitters)),
             ("draw calls", str(self.draw_calls)),
             ("instances", str(self.instances)),
+            ("sim updates", str(self.updates)),
+            ("rng draws", str(self.rng_draws)),
         ]
 
 
