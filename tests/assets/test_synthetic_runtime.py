@@ -75,11 +75,11 @@ def test_flame_arrow_and_hidden_tables_resolve(capsys, table, play, intensity, s
     assert out == ("none" if script is None else _hex(script))
 
 
-def test_PhysicsScript_UnPack_0x005218B0_sorts_PES_UNSORTED_stably(capsys):
+def test_PhysicsScript_UnPack_0x005218B0_sorts_PES_UNSORTED_as_retail_qsort(capsys):
     ev = trace(capsys, "--setup", _hex(S.SETUP_MARKER), "--script", _hex(S.PES_UNSORTED),
                "--seconds", "1.5")
     hooks = [e["type"] for e in ev if e["event"] == "hook"]
-    assert hooks == ["CreateParticle", "Luminous", "Diffuse", "CreateParticle", "SoundTable",
+    assert hooks == ["CreateParticle", "Diffuse", "Luminous", "CreateParticle", "SoundTable",
                      "SoundTable"]
 
 

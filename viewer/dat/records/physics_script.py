@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from viewer.dat.binary import Reader, Writer
 from viewer.dat.records.common import PlayScript, as_enum
+from viewer.dat.records.crt_qsort import msvc70_qsort
 from viewer.dat.records.hooks import AnimationHook, read_hook, write_hook
 
 
@@ -17,8 +18,17 @@ class PhysicsScriptData:
     hook: AnimationHook
 
 
-def _sort_key(d: PhysicsScriptData) -> float:
-    return d.start_time
+def physics_script_data_sort(a: PhysicsScriptData, b: PhysicsScriptData) -> int:
+    """PhysicsScriptData::Sort 0x00521600: -1, or 1 when ``a.start_time >= b.start_time``
+    (never 0; a NaN compares as -1)."""
+    return 1 if a.start_time >= b.start_time else -1
+
+
+def runtime_order(stored) -> tuple:
+    """The hook order the runtime uses: retail's qsort of the stored entries."""
+    items = list(stored)
+    msvc70_qsort(items, physics_script_data_sort)
+    return tuple(items)
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,9 +36,9 @@ class PhysicsScript:
     """A timed list of hooks.
 
     ``script_data`` is in the order the runtime uses: sorted by start_time at unpack
-    (PhysicsScript::UnPack 0x005218B0 -> qsort with PhysicsScriptData::Sort 0x00521600).
-    We sort stably; retail's MSVC qsort may order *equal* start times differently
-    (runtime-review I6). ``stored_script_data`` keeps the file order, which ``encode`` writes.
+    (PhysicsScript::UnPack 0x005218B0 -> _qsort with PhysicsScriptData::Sort 0x00521600),
+    with retail's own (unstable) qsort, so equal start times come out as they do in retail
+    (see ``crt_qsort``). ``stored_script_data`` keeps the file order, which ``encode`` writes.
     """
 
     id: int
@@ -39,7 +49,7 @@ class PhysicsScript:
     def from_hooks(cls, id: int, data) -> PhysicsScript:
         """Build from entries in stored order (sorts them the way unpack does)."""
         stored = tuple(data)
-        return cls(id, tuple(sorted(stored, key=_sort_key)), stored)
+        return cls(id, runtime_order(stored), stored)
 
     @property
     def length(self) -> float:
