@@ -126,6 +126,12 @@ class PhysicsObj:
         self.motion = None  # [animation] the motion controller, when there is one
         self.update_time = Fraction(0)
         self.in_cell = True
+        # CPhysicsObj::InitObjectBegin 0x0050FF80 bDynamic: False for objects created static
+        # (CLandBlock::init_static_objs makeObject(did, 0, 0)); those are not in the
+        # CObjectMaint object table that CPhysics::UseTime walks
+        self.dynamic = True
+        # in CPhysics::static_animating_objects (InitDefaults 0x005139D0 registered it)
+        self.static_animating = False
         self.cached_velocity = (0.0, 0.0, 0.0)
         # [physics] contact and collision facts used by viewer/sim/physics.py, collision.py
         self.friction = 0.95

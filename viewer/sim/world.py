@@ -16,6 +16,10 @@ seconds; ``ScenarioRunner`` does this from an fps clock):
         publish part poses, compose children, refresh emitter/light frames
     ParticleManager::UpdateParticles
     ScriptManager::UpdateScripts
+* then ``CPhysicsObj::animate_static_object`` 0x00513DF0 for each static animating object
+  (Static when InitDefaults 0x005139D0 ran, with a DefaultAnimation / DefaultScript): a
+  scenario object whose initial state has Static is created static, as the client makes
+  landblock statics; those are not in the object table, so they skip update_object;
 * after all objects: UpdateTexVelocity, then the ``tick`` event;
 * every frame ends with ``render_pass()``: the viewer distance (CYpt) of each emitter,
   which retail refreshes only when a frame is drawn (runtime-review W3/W4).
@@ -34,7 +38,13 @@ from fractions import Fraction
 from viewer.errors import ScenarioError, ViewerError
 from viewer.sim import collision, physics
 from viewer.sim import hooks as hooks_mod
-from viewer.sim.clock import UseTimeGate, update_object_steps
+from viewer.sim.clock import (
+    EPS,
+    HUGE_QUANTUM,
+    MIN_QUANTUM,
+    UseTimeGate,
+    update_object_steps,
+)
 from viewer.sim.frame import Frame
 from viewer.sim.particles import (
     DEFAULT_DEGRADE_DISTANCE,
@@ -66,6 +76,8 @@ class World:
         self.rng = RetailRandom(seed)
         self.pool = ParticlePool()
         self.objects: dict[int, PhysicsObj] = {}
+        # CPhysics::static_animating_objects: ids, in the list's own order
+        self.static_animating: list[int] = []
         self.time = Fraction(0)          # Timer.cur_time (exact)
         self.timer_now = 0.0             # Timer.cur_time as a float
         self.physics_time = 0.0          # PhysicsTimer.curr_time
@@ -150,6 +162,12 @@ class World:
                    "setup": setup_did})
         obj.frame = Frame.from_heading(tuple(float(c) for c in position), float(heading_deg))
         self._set_frame(obj, obj.frame)
+        if state is not None and state & PhysicsState.Static:
+            # created static, the way CLandBlock::init_static_objs makes its objects
+            # (makeObject(did, 0, bDynamic=0) -> InitObjectBegin 0x0050FF80 sets Static
+            # before InitDefaults): the scenario state is the object's state from the start
+            obj.dynamic = False
+            self.set_state(obj, int(state))
         if obj.has(PhysicsState.Lighting):
             self._init_lights(obj)
         # CPhysicsObj::InitDefaults 0x005139D0
@@ -160,6 +178,18 @@ class World:
             obj.sound_table_did = int(setup.default_sound_table)
         if getattr(setup, "default_script_table", 0):
             self._install_table(obj, int(setup.default_script_table))
+        if obj.state & PhysicsState.Static:
+            # InitDefaults 0x005139D0 tail: a static object with a DefaultAnimation /
+            # DefaultScript gets HasDefaultAnim / HasDefaultScript and is registered with
+            # CPhysics::AddStaticAnimatingObject 0x00509AF0
+            before = obj.state
+            if getattr(setup, "default_animation", 0):
+                obj.state |= PhysicsState.HasDefaultAnim
+            if getattr(setup, "default_script", 0):
+                obj.state |= PhysicsState.HasDefaultScript
+            if obj.state & (PhysicsState.HasDefaultAnim | PhysicsState.HasDefaultScript):
+                self.add_static_animating_object(obj)
+            self._trace_state(obj, before)
         # CPhysicsObj::set_description 0x00514F40
         if from_desc:
             obj.table = None
@@ -168,7 +198,7 @@ class World:
                 self._install_table(obj, int(table), user=True)
         elif table:
             self._install_table(obj, int(table), user=True)
-        if state is not None:
+        if state is not None and obj.dynamic:
             self.set_state(obj, int(state))
         if obj.state & PhysicsState.Static:  # set_active 0x0050FC40: never active
             obj.transient_state &= ~TransientState.Active
@@ -206,11 +236,29 @@ class World:
         not a closure, so a copied world's controllers load through the copy."""
         return self._get(did, "Animation" if did >> 24 == 0x03 else "MotionTable")
 
+    def add_static_animating_object(self, obj: PhysicsObj) -> None:
+        """CPhysics::AddStaticAnimatingObject 0x00509AF0: an object already listed is
+        first taken out (its slot gets the last entry), then it is appended."""
+        self._remove_static_animating(obj)
+        self.static_animating.append(obj.id)
+        obj.static_animating = True
+
+    def _remove_static_animating(self, obj: PhysicsObj) -> None:
+        """CPhysics::RemoveStaticAnimatingObject 0x00509760: the last entry fills the
+        hole (the list is not kept in order)."""
+        lst = self.static_animating
+        if obj.id in lst:
+            i = lst.index(obj.id)
+            lst[i] = lst[-1]
+            lst.pop()
+        obj.static_animating = False
+
     def remove_object(self, obj_id: int) -> None:
         """Logical teardown: queues, emitters, particles, lights and hooks go with it."""
         obj = self.objects.pop(obj_id, None)
         if obj is None:
             return
+        self._remove_static_animating(obj)
         if obj.particle_manager is not None:
             obj.particle_manager.destroy_all()
             obj.particle_manager = None
@@ -535,9 +583,16 @@ class World:
         updated = quantum is not None
         if updated:
             for obj in list(self.objects.values()):
-                if obj.id in self.objects:
+                # static animating objects are landblock statics: not in the CObjectMaint
+                # object table this loop walks, so they never pass through update_object
+                # (no double update; they are animated only below)
+                if obj.id in self.objects and not obj.static_animating:
                     self.update_object(obj)
             self.physics_time = self.timer_now
+            for obj_id in list(self.static_animating):
+                obj = self.objects.get(obj_id)
+                if obj is not None:
+                    self.animate_static_object(obj)
             self.update_tex_velocity(float(quantum))
             self.updates += 1
             self.last_quantum = float(quantum)
@@ -554,6 +609,43 @@ class World:
             if em is not None:
                 o = em.frame.origin
                 em.cypt = math.sqrt((o[0] - vx) ** 2 + (o[1] - vy) ** 2 + (o[2] - vz) ** 2)
+
+    def animate_static_object(self, obj: PhysicsObj) -> None:
+        """CPhysicsObj::animate_static_object 0x00513DF0, run by CPhysics::UseTime after
+        every update_object: PhysicsTimer = Timer; an elapsed time at or below EPS resyncs,
+        one below MIN_QUANTUM waits (no resync), one above 2 s resyncs; otherwise the
+        default animation advances without root motion, the frame turns by omega NOT
+        multiplied by the elapsed time (a retail quirk: omega is radians per update),
+        parts and children are re-posed, then scripts (HasDefaultScript only), particles
+        and the hooks run, in that order."""
+        if not obj.in_cell:
+            return
+        self.physics_time = self.timer_now  # PhysicsTimer::curr_time = Timer::cur_time
+        elapsed = self.time - obj.update_time
+        if elapsed <= EPS:
+            obj.update_time = self.time
+            return
+        if elapsed < MIN_QUANTUM:
+            return
+        if elapsed > HUGE_QUANTUM:
+            obj.update_time = self.time
+            return
+        if obj.setup is not None:  # the part array
+            if obj.state & PhysicsState.HasDefaultAnim:
+                if obj.motion is not None:  # CPartArray::Update(quantum, NULL): no root motion
+                    _, fired = obj.motion.advance(float(elapsed), scale=obj.scale,
+                                                  root_motion=False)
+                    obj.anim_hooks.extend(fired)
+                obj.frame = obj.frame.grotate(obj.omega)  # Frame::grotate, no dt
+                self._set_frame(obj, obj.frame)  # UpdatePartsInternal, UpdateChildrenInternal
+            if obj.state & PhysicsState.HasDefaultScript and obj.script_manager is not None:
+                obj.script_manager.update_scripts(self.timer_now)
+            if obj.particle_manager is not None:
+                obj.particle_manager.update_particles(self.rng, self.physics_time,
+                                                      self.timer_now)
+            hooks_mod.process_hooks(self, obj)
+        if obj.id in self.objects:
+            obj.update_time = self.time
 
     def update_object(self, obj: PhysicsObj) -> None:
         """CPhysicsObj::update_object 0x00515D10."""
