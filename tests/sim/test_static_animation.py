@@ -16,6 +16,7 @@ import math
 from fractions import Fraction
 
 import sim_builders as B
+
 from viewer.dat.records.animation import Animation, AnimationFrame
 from viewer.dat.records.common import AnimationFlags, AnimationHookDir
 from viewer.dat.records.common import Frame as RFrame
