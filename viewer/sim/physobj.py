@@ -172,7 +172,9 @@ class PhysicsObj:
 
     @property
     def has_movement_manager(self) -> bool:
-        return self.motion is not None
+        """CPhysicsObj::SetMotionTableID 0x00512780 makes a MovementManager only for a
+        motion table; a Setup DefaultAnimation alone plays through the sequence without one."""
+        return self.motion is not None and getattr(self.motion, "manager", None) is not None
 
     @property
     def num_parts(self) -> int:

@@ -193,6 +193,9 @@ class ProjectileHarness:
         # the server's CreateObject / position: placed at the launch point, facing its path
         w._set_frame(obj, obj.frame.with_origin(origin).set_vector_heading(velocity))
         w.set_state(obj, state)
+        # entering the world at the launch point: SetPositionInternal 0x00515330 ends in
+        # calc_acceleration from the new state
+        w._calc_acceleration(obj)
         obj.colliding_with_environment = False
         w.set_velocity(obj, velocity)
         self.flights[obj.id] = Flight(obj.id, spec, now)

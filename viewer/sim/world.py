@@ -65,7 +65,7 @@ _SHAPE = {"Setup": "parts", "PhysicsScript": "script_data",
           "PhysicsScriptTable": "entries", "ParticleEmitterInfo": "particle_type"}
 PS_UNHIDE = 0x75
 PS_HIDDEN = 0x76
-GRAVITY = -9.8000002
+GRAVITY = physics.GRAVITY  # PhysicsGlobals::gravity, the float -9.8 (one constant)
 MAX_VELOCITY = 50.0
 
 
@@ -296,7 +296,9 @@ class World:
             self.set_nodraw(obj, bool(obj.state & PhysicsState.NoDraw), trace=False)
         if changed & PhysicsState.Hidden:
             self.set_hidden(obj, bool(obj.state & PhysicsState.Hidden), trace=False)
-        self._calc_acceleration(obj)
+        # no calc_acceleration here: retail recalculates it in SetPositionInternal
+        # 0x00515330 (every committed sweep), set_on_walkable and leave_world, so a new
+        # Gravity bit takes effect after the next committed step
         self._trace_state(obj, before, force=True)
 
     def _trace_state(self, obj: PhysicsObj, before: int, force: bool = False) -> None:
@@ -670,7 +672,8 @@ class World:
                 self._commit_with_spheres(obj, new_frame, dt)  # [physics] [collision]
             else:
                 # no spheres: no transition; the frame is committed with the OLD origin
-                if obj.motion is None and obj.transient_state & TransientState.OnWalkable:
+                if (not obj.has_movement_manager
+                        and obj.transient_state & TransientState.OnWalkable):
                     obj.transient_state &= ~TransientState.Active
                 self._set_frame(obj, Frame(obj.frame.origin, new_frame.orientation))
                 obj.cached_velocity = (0.0, 0.0, 0.0)
