@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 
 import sim_builders as B
+
 from viewer.dat.records.animation import Animation, AnimationFrame
 from viewer.dat.records.common import AnimationFlags
 from viewer.dat.records.common import Frame as RFrame

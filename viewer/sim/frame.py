@@ -129,7 +129,7 @@ class Frame:
 
     # -- construction -------------------------------------------------------------------
     @staticmethod
-    def from_heading(origin: Vec3, heading_deg: float) -> "Frame":
+    def from_heading(origin: Vec3, heading_deg: float) -> Frame:
         """A frame at ``origin`` whose local +Y points along the compass heading."""
         return Frame(tuple(float(c) for c in origin)).set_heading(heading_deg)
 
@@ -151,12 +151,12 @@ class Frame:
         return m
 
     # -- Frame::combine / subtract1 ------------------------------------------------------
-    def combine(self, child: "Frame") -> "Frame":
+    def combine(self, child: Frame) -> Frame:
         """``child`` expressed in this frame: o = o1 + R1.o2, q = q1 * q2 (renormalised)."""
         return Frame(self.local_to_global(child.origin),
                      quat_normalize(quat_mul(self.orientation, child.orientation)))
 
-    def combine_scaled(self, child: "Frame", scale: Vec3) -> "Frame":
+    def combine_scaled(self, child: Frame, scale: Vec3) -> Frame:
         """Part-pose combine: the child's origin is scaled component-wise, never its
         rotation (seed 001 section 14: rigid part frames, drawable scale separate)."""
         o2 = (child.origin[0] * scale[0], child.origin[1] * scale[1],
@@ -164,21 +164,21 @@ class Frame:
         return Frame(self.local_to_global(o2),
                      quat_normalize(quat_mul(self.orientation, child.orientation)))
 
-    def subtract1(self, other: "Frame") -> "Frame":
+    def subtract1(self, other: Frame) -> Frame:
         """Inverse of combine: q = q1 * conj(q2), o = o1 - R(q).o2."""
         q = quat_normalize(quat_mul(self.orientation, quat_conj(other.orientation)))
         r = quat_rotate(q, other.origin)
         return Frame(vec_sub(self.origin, r), q)
 
-    def inverse(self) -> "Frame":
+    def inverse(self) -> Frame:
         qc = quat_conj(self.orientation)
         return Frame(vec_scale(quat_rotate(qc, self.origin), -1.0), qc)
 
     # -- rotation edits ------------------------------------------------------------------
-    def with_origin(self, origin: Vec3) -> "Frame":
+    def with_origin(self, origin: Vec3) -> Frame:
         return Frame(origin, self.orientation)
 
-    def set_rotate(self, q: Quat) -> "Frame":
+    def set_rotate(self, q: Quat) -> Frame:
         """Frame::set_rotate: normalise; keep the old rotation when the result is NaN or
         not unit within 5*EPS."""
         n = quat_normalize(q)
@@ -187,7 +187,7 @@ class Frame:
             return self
         return Frame(self.origin, n)
 
-    def grotate(self, w: Vec3) -> "Frame":
+    def grotate(self, w: Vec3) -> Frame:
         """Rotate about a global axis: q <- q_d(w) * q (left multiply); nothing when
         |w|^2 < EPS^2 (Frame::grotate)."""
         qd = axis_angle_quat(w)
@@ -195,11 +195,11 @@ class Frame:
             return self
         return Frame(self.origin, quat_normalize(quat_mul(qd, self.orientation)))
 
-    def rotate(self, w: Vec3) -> "Frame":
+    def rotate(self, w: Vec3) -> Frame:
         """Rotate about a local axis: grotate(R.w)."""
         return self.grotate(self.local_to_global_vec(w))
 
-    def set_vector_heading(self, v: Vec3) -> "Frame":
+    def set_vector_heading(self, v: Vec3) -> Frame:
         """AFrame::set_vector_heading: local +Y along v, local +X horizontal (no roll);
         nothing when |v| is small. q = q_z(-h) * q_x(pitch)."""
         n = normalize_check_small(v)
@@ -211,7 +211,7 @@ class Frame:
         qx = (math.cos(p / 2.0), math.sin(p / 2.0), 0.0, 0.0)
         return Frame(self.origin, quat_normalize(quat_mul(qz, qx)))
 
-    def set_heading(self, deg: float) -> "Frame":
+    def set_heading(self, deg: float) -> Frame:
         """Frame::set_heading: dir = (sin deg, cos deg, current local Y.z)."""
         r = math.radians(deg)
         y_axis = self.local_to_global_vec((0.0, 1.0, 0.0))
