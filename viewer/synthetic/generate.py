@@ -268,10 +268,10 @@ def _particle_gfxobjs(lib: Library) -> None:
          "flat XY quad (faces +Z), luminous ring, degrade_mode 1 (no billboard)"),
         ("GFX_QUAD_STREAK", S.SURFACE_STREAK_CLIPMAP, 0.4, "xz", S.DEGRADE_QUAD_STREAK,
          "XZ quad, clip-mapped streak, axis-Z (cylindrical) billboard"),
-        ("GFX_QUAD_SPARK_AXIS_X", S.SURFACE_SPARK_ADDITIVE, 0.4, "xz", S.DEGRADE_QUAD_SPARK_AXIS_X,
-         "axis-X locked billboard"),
-        ("GFX_QUAD_SPARK_AXIS_Y", S.SURFACE_SPARK_ADDITIVE, 0.4, "xz", S.DEGRADE_QUAD_SPARK_AXIS_Y,
-         "axis-Y locked billboard"),
+        ("GFX_QUAD_SPARK_AXIS_X", S.SURFACE_SPARK_ADDITIVE, 0.4, "xy", S.DEGRADE_QUAD_SPARK_AXIS_X,
+         "XY quad, axis-X locked billboard (mode 3 turns local Z to the viewer)"),
+        ("GFX_QUAD_SPARK_AXIS_Y", S.SURFACE_SPARK_ADDITIVE, 0.4, "yz", S.DEGRADE_QUAD_SPARK_AXIS_Y,
+         "YZ quad, axis-Y locked billboard (mode 4 turns local X to the viewer)"),
         ("GFX_QUAD_NO_DEGRADE", S.SURFACE_GLOW_ALPHA_ADDITIVE, 0.4, "xz", None,
          "no HasDIDDegrade: degrade mode 1 and particle degrade distance 100"),
         ("GFX_QUAD_TWO_LEVELS", S.SURFACE_GLOW_ALPHA_ADDITIVE, 0.4, "xz", S.DEGRADE_TWO_LEVELS,
@@ -301,7 +301,9 @@ def _particle_gfxobjs(lib: Library) -> None:
             m.gfxobj(S.GFX_QUAD_DOUBLE_SIDED,
                      (S.GALLERY_SURFACES[("ring", "A8R8G8B8")], S.SURFACE_SOLID_BACK_FACE),
                      bsp="bpol", plane=(0.0, -1.0, 0.0, 0.0)),
-            "sides_type 2 (neg_surface + neg_uv_indices, 2 UV sets) beside sides_type 1",
+            "sides_type 2 (neg_surface + neg_uv_indices, 2 UV sets, stippling 0) beside "
+            "sides_type 1; retail's mesh build keeps the front winding for the neg side, so "
+            "it is culled from behind and coplanar with the front (ConstructMesh 0x0059DFA0)",
             ISSUE_RENDER)
 
     m = MeshBuilder()
@@ -387,13 +389,14 @@ def _object_gfxobjs(lib: Library) -> None:
             "post with an arm: lantern post and attachment rack", ISSUE_RENDER)
     m = MeshBuilder()
     m.face([(-1.0, 0.0, 0.0), (1.0, 0.0, 0.0), (1.0, 0.0, 2.0), (-1.0, 0.0, 2.0)],
-           (0.0, -1.0, 0.0), sides=1, stippling=StipplingType.Positive,
+           (0.0, -1.0, 0.0), sides=1,
            uvs=((0.0, 2.0), (2.0, 2.0), (2.0, 0.0), (0.0, 0.0)))
     lib.add("GFX_SCROLL_PLANE",
             m.gfxobj(S.GFX_SCROLL_PLANE, (S.GALLERY_SURFACES[("smoke", "A8R8G8B8")],),
                      bsp="bpol", plane=(0.0, -1.0, 0.0, 0.0)),
-            "2x2 m plane with UVs 0..2 for TextureVelocity; stippling Positive (a stippled "
-            "polygon: WRAP texture addressing, so the UVs tile)", ISSUE_RENDER)
+            "2x2 m plane with UVs 0..2 for TextureVelocity; stippling NoNeg like every "
+            "single-sided synthetic polygon (stippling > 0: WRAP texture addressing, so the "
+            "UVs tile and scroll)", ISSUE_RENDER)
 
 
 # =============================================================================================
@@ -948,7 +951,7 @@ def _scripts(lib: Library) -> None:
                              (0.5, st(BOTH, S.SOUND_TYPE_LAUNCH)),
                              (0.25, H.DiffuseHook(BOTH, 1.0, 0.5, 0.2))),
         "hooks stored out of time order (1.0, 0, 0.5, 0.25, 0.5, 0.25): sorted at unpack, "
-        "equal times keep stored order (stable sort)", ISSUE_RUNTIME)
+        "equal times in retail qsort order (CRT shortsort)", ISSUE_RUNTIME)
     add("PES_LUMINOUS", _pes(S.PES_LUMINOUS, (0, H.LuminousHook(BOTH, 0.0, 1.0, 0.5)),
                              (1.0, H.LuminousHook(BOTH, 1.0, 0.0, 0.5)),
                              (2.0, H.LuminousHook(BOTH, 0.5, 0.5, 0.0))),

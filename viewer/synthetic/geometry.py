@@ -24,6 +24,10 @@ from viewer.dat.records.gfxobj import BPOL, LEAF, BPnn
 
 IDENTITY = (1.0, 0.0, 0.0, 0.0)
 NO_STIPPLING = StipplingType(0)
+#: What retail polygons without negative-side UVs carry (dat-format.md 3.1: neg_uv_indices
+#: are absent under NoNeg). Any stippling > 0 marks the pos surface stippled in the mesh build
+#: (`D3DPolyRender::ConstructMesh` 0x0059DFA0), so its texture WRAPs (SetSurface 0x0059C4D0).
+NO_NEG = StipplingType.NoNeg
 
 
 def r6(v) -> tuple[float, ...]:
@@ -141,8 +145,13 @@ class MeshBuilder:
         return i
 
     def polygon(self, vids, *, surface=0, sides=CullMode.Landblock, neg_surface=None,
-                stippling=NO_STIPPLING, neg_uv=None) -> None:
+                stippling=None, neg_uv=None) -> None:
+        """Vertices counter-clockwise seen from the drawn side (the right-hand-rule normal of
+        `CPolygon::make_plane` 0x005383D0; D3DCULL_CW culls the other side). ``stippling``
+        None: NoNeg unless the polygon stores negative UVs (sides_type 2), as retail data."""
         n = len(vids)
+        if stippling is None:
+            stippling = NO_STIPPLING if int(sides) == 2 and neg_uv is not None else NO_NEG
         pos_uv = None if stippling & 0x4 else (0,) * n
         self.polygons.append(Polygon(len(self.polygons), stippling, sides, surface,
                                      surface if neg_surface is None else neg_surface,
@@ -171,11 +180,11 @@ class MeshBuilder:
                            for su, sv in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
                 self.face(corners, n, surface=surface)
 
-    def triangles(self, tris, *, surface=0, stippling=NO_STIPPLING) -> None:
+    def triangles(self, tris, *, surface=0, stippling=None) -> None:
         """Flat-shaded triangles given as (a, b, c) points, counter-clockwise outside."""
         for a, b, c in tris:
             n = _norm(_cross(_sub(b, a), _sub(c, a)))
-            uvs = () if stippling & 0x4 else ((0.0, 0.0),)
+            uvs = () if stippling is not None and stippling & 0x4 else ((0.0, 0.0),)
             vids = [self.vertex(p, n, uvs) for p in (a, b, c)]
             self.polygon(vids, surface=surface, stippling=stippling)
 
@@ -210,13 +219,18 @@ class MeshBuilder:
 
 def particle_quad(did: int, surface: int, *, size: float = 0.5, plane: str = "xz",
                   degrade: int | None = None) -> GfxObj:
-    """A particle quad: XZ plane (faces -Y, the billboard convention of runtime.md 3.5) or
-    XY plane (flat, faces +Z). sides_type 1: the back face mirrors the front."""
+    """A particle quad: XZ plane (faces -Y: the plane degrade modes 2 and 5 turn to the
+    viewer, runtime.md 3.5), XY plane (flat, faces +Z: the plane mode 3, locked about X, turns
+    to the viewer) or YZ plane (faces -X: mode 4, locked about Y). sides_type 1: the back face
+    mirrors the front. Stippling NoNeg (no negative UVs), as retail quads."""
     h = size / 2.0
     m = MeshBuilder()
     if plane == "xz":
         corners = [(-h, 0.0, -h), (h, 0.0, -h), (h, 0.0, h), (-h, 0.0, h)]
         normal, pl = (0.0, -1.0, 0.0), (0.0, -1.0, 0.0, 0.0)
+    elif plane == "yz":
+        corners = [(0.0, h, -h), (0.0, -h, -h), (0.0, -h, h), (0.0, h, h)]
+        normal, pl = (-1.0, 0.0, 0.0), (-1.0, 0.0, 0.0, 0.0)
     else:
         corners = [(-h, -h, 0.0), (h, -h, 0.0), (h, h, 0.0), (-h, h, 0.0)]
         normal, pl = (0.0, 0.0, 1.0), (0.0, 0.0, 1.0, 0.0)
