@@ -427,7 +427,7 @@ def test_UpdateParticles_parent_local_particles_follow_world_particles_stay():
 def test_SetParenting_fails_for_part_index_out_of_range():
     w, o = _emitter_world(parts=1)
     assert w.create_particle_emitter(o, INFO, 3, Frame(), 5) == 0
-    assert B.events(w, "emitter", action="failed")[0]["reason"] == "part index out of range"
+    assert B.events(w, "emitter_failed")[0]["reason"] == "part index out of range"
 
 
 def test_SetInfo_0x0051CE90_zero_hw_gfxobj_fails():

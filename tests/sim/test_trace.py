@@ -215,3 +215,85 @@ def test_scenario_viewer_position_drives_the_distance_cull():
 def test_trace_without_any_dat_is_bad_usage(capsys):
     assert main(["trace", "--setup", "0x02000001"]) == 2
     assert "no DAT" in capsys.readouterr().err
+
+
+_DID = r"^0x[0-9A-F]{8}$"
+_CONTRACT = {  # contracts/cli.md section 5, field by field
+    "script": {"action": {"queued", "started", "finished"}, "owner": int, "script": "did"},
+    "resolve": {"owner": int, "table": "did?", "type": int, "intensity": "num",
+                "script": "did?"},
+    "hook": {"owner": int, "source": "did", "index": int, "type": str},
+    "emitter": {"action": {"created", "replaced", "blocked", "stopped", "destroyed",
+                           "finished"},
+                "owner": int, "logical_id": int, "info": "did", "part": int, "handle": int},
+    "state": {"owner": int, "state": "did", "hidden": bool},
+    "tick": {"particles": int, "emitters": int},
+    "pose": {"owner": int, "part": int, "origin": "vec3", "orientation": "quat"},
+    "particles": {"handle": int, "positions": "vec3s", "scales": "nums", "trans": "nums"},
+}
+
+
+def _field_ok(kind, v):
+    import re
+    if isinstance(kind, set):
+        return v in kind
+    if kind in (int, str, bool):
+        return isinstance(v, kind) and (kind is bool or not isinstance(v, bool))
+    if kind == "did":
+        return isinstance(v, str) and re.match(_DID, v) is not None
+    if kind == "did?":
+        return v is None or _field_ok("did", v)
+    if kind == "num":
+        return v in ("nan", "inf", "-inf") or isinstance(v, (int, float))
+    if kind == "nums":
+        return isinstance(v, list) and all(isinstance(x, (int, float)) for x in v)
+    if kind == "vec3":
+        return isinstance(v, list) and len(v) == 3 and _field_ok("nums", v)
+    if kind == "quat":
+        return (isinstance(v, list) and len(v) == 4
+                and abs(sum(c * c for c in v) - 1.0) < 1e-6)
+    if kind == "vec3s":
+        return isinstance(v, list) and all(_field_ok("vec3", x) for x in v)
+    raise AssertionError(kind)
+
+
+def test_trace_every_line_has_the_contract_fields_and_types(dat, tmp_path, capsys):
+    out = _trace(capsys, str(dat), "--scenario", str(_scenario(tmp_path)), "--particles",
+                 "--poses")
+    seen = set()
+    for line in out.splitlines():
+        ev = json.loads(line)
+        assert isinstance(ev["t"], float) and isinstance(ev["event"], str)
+        spec = _CONTRACT.get(ev["event"])
+        if spec is None:
+            continue  # extra event kinds are welcome
+        seen.add(ev["event"])
+        for name, kind in spec.items():
+            assert name in ev and _field_ok(kind, ev[name]), (name, line)
+        if ev["event"] == "particles":
+            assert len(ev["positions"]) == len(ev["scales"]) == len(ev["trans"])
+    assert seen == set(_CONTRACT)
+
+
+def test_emitter_creation_failure_is_its_own_event_kind_not_an_emitter_action():
+    w = B.world({SETUP: B.setup(), INFO: B.emitter_info(INFO, hw_gfxobj_id=0)})
+    o = w.create_object(1, SETUP)
+    from viewer.sim.frame import Frame
+    assert w.create_particle_emitter(o, INFO, -1, Frame(), 3) == 0
+    assert not B.events(w, "emitter")
+    assert B.events(w, "emitter_failed")[0]["reason"] == "hw_gfxobj_id is 0"
+
+
+def test_trace_is_byte_identical_across_processes_and_hash_seeds(dat, tmp_path):
+    import os
+    import subprocess
+    import sys
+    sc = str(_scenario(tmp_path, seconds=0.5))
+    outs = []
+    for seed in ("0", "4242"):
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        r = subprocess.run([sys.executable, "-m", "viewer", "trace", str(dat), "--scenario", sc,
+                            "--particles", "--poses"], capture_output=True, env=env,
+                           check=True, timeout=120)
+        outs.append(r.stdout)
+    assert outs[0] == outs[1] and outs[0].count(b"\n") > 50

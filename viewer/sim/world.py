@@ -507,8 +507,8 @@ class World:
         elif not (part_index == -1 or 0 <= part_index < obj.num_parts):
             reason = "part index out of range"  # add_child 0x0050F8F0
         if reason is not None:
-            self.emit({"event": "emitter", "action": "failed", **ev, "handle": None,
-                       "reason": reason})
+            # its own event kind: the contract's emitter actions all name a live instance
+            self.emit({"event": "emitter_failed", **ev, "reason": reason})
             return 0
         degrade = self._degrade_distance(int(info.hw_gfxobj_id))
         handle = self.next_handle
