@@ -351,3 +351,61 @@ def test_each_degrade_table_starts_with_the_mesh_that_owns_it(records):
                 assert level.gfxobj_id in records
     modes = {int(e.degrade_mode) for d in owners for e in records[d].degrades}
     assert modes == {1, 2, 3, 4, 5}
+
+
+def _gfxobjs(records):
+    from viewer.dat.records import GfxObj
+    return {did: r for did, r in records.items() if isinstance(r, GfxObj)}
+
+
+def test_synthetic_polygons_wind_counter_clockwise_about_their_normal_as_retail(records):
+    """Retail draws the side a polygon's vertices run counter-clockwise around (the
+    right-hand-rule normal of CPolygon::make_plane 0x005383D0; RenderMeshSubset 0x0059CA10
+    culls D3DCULL_CW). Every synthetic drawing polygon winds so about its vertex normals."""
+    import numpy as np
+    checked = 0
+    for did, g in _gfxobjs(records).items():
+        verts = g.vertex_array.vertices
+        for p in g.polygons:
+            pts = np.asarray([verts[i].origin for i in p.vertex_ids], np.float64)
+            n = sum(np.cross(pts[k] - pts[0], pts[k + 1] - pts[0])
+                    for k in range(1, len(pts) - 1))
+            for i in p.vertex_ids:
+                assert float(np.dot(n, verts[i].normal)) > 0, (hex(did), p.poly_id)
+            checked += 1
+    assert checked > 100
+
+
+def test_synthetic_polygons_carry_NoNeg_unless_they_store_negative_uvs(records):
+    """Retail single-sided polygons carry stippling NoNeg (0x8): no neg UVs are stored
+    (CPolygon::UnPack 0x00538650), and stippling > 0 marks the surface stippled, so its
+    texture WRAPs (ConstructMesh 0x0059DFA0, SetSurface 0x0059C4D0)."""
+    for did, g in _gfxobjs(records).items():
+        for p in g.polygons:
+            if int(p.sides_type) == 2 and p.neg_uv_indices is not None:
+                assert int(p.stippling) & 0x8 == 0, hex(did)
+            else:
+                assert int(p.stippling) & 0x8, (hex(did), p.poly_id)
+
+
+def test_scroll_plane_texture_wraps_so_texture_velocity_tiles(records):
+    from viewer.render.meshes import triangulate_gfxobj
+    m = triangulate_gfxobj(records[S.GFX_SCROLL_PLANE], S.GFX_SCROLL_PLANE)
+    assert m.wrap == frozenset({0})
+    assert m.vertices[:, 6:8].max() == 2.0     # UVs 0..2: two tiles each way
+
+
+@pytest.mark.parametrize("did,mode,axis", [(S.GFX_QUAD_SPARK_AXIS_X, 3, 2),
+                                           (S.GFX_QUAD_SPARK_AXIS_Y, 4, 0),
+                                           (S.GFX_QUAD_STREAK, 5, 1)])
+def test_axis_locked_quads_lie_in_the_plane_their_mode_turns_to_the_viewer(records, did,
+                                                                          mode, axis):
+    """Frame::rotate_around_axis_to_vector 0x00535A40: locked about X the local Z axis is
+    turned to the viewer (prev[X] = Z), about Y local X, about Z local Y; the quad's normal
+    lies along that axis so it is never seen edge-on."""
+    g = records[did]
+    (entry,) = records[g.did_degrade].degrades
+    assert int(entry.degrade_mode) == mode
+    for v in g.vertex_array.vertices:
+        assert abs(v.normal[axis]) == 1.0
+        assert v.origin[axis] == 0.0

@@ -309,9 +309,11 @@ def _particle_gfxobjs(lib: Library) -> None:
     m = MeshBuilder()
     s = 0.12
     a, b, c, d = (s, s, s), (s, -s, -s), (-s, s, -s), (-s, -s, s)
-    m.triangles([(a, b, c), (a, d, b), (a, c, d), (b, d, c)], stippling=StipplingType.NoPos)
+    m.triangles([(a, b, c), (a, d, b), (a, c, d), (b, d, c)],
+                stippling=StipplingType.NoPos | StipplingType.NoNeg)
     lib.add("GFX_SHARD", m.gfxobj(S.GFX_SHARD, (S.SURFACE_SOLID_BOLT_CORE,)),
-            "tetrahedron particle mesh: stippling NoPos, vertices with no UVs, solid surface",
+            "tetrahedron particle mesh: stippling NoPos|NoNeg, vertices with no UVs, solid "
+            "surface",
             ISSUE_RENDER)
     m = MeshBuilder()
     m.box((0.1, 0.1, 0.1), surface=0)
