@@ -49,3 +49,19 @@ def test_UpdateObjectInternal_0x005156B0_default_animation_alone_is_no_movement_
 def test_calc_acceleration_0x00510950_one_gravity_constant_at_creation_and_in_flight():
     from viewer.sim import physics, world
     assert world.GRAVITY == physics.GRAVITY  # the f32 -9.8 everywhere
+
+
+def test_set_state_0x00514DD0_set_hidden_event_on_an_already_hidden_object_plays_nothing():
+    from viewer.sim.scenario import Scenario, ScenarioRunner
+    recs = {0x02000001: B.setup(), 0x33000001: B.script(0x33000001, (0.0, B.stop(1))),
+            0x34000001: B.table(0x34000001, {0x76: [(1.0, 0x33000001)],
+                                             0x75: [(1.0, 0x33000001)]})}
+    sc = Scenario.from_json({"fps": 30, "seconds": 0.2, "objects": [
+        {"id": 1, "setup": "0x02000001", "table": "0x34000001"}], "events": [
+        {"t": 0.0, "object": 1, "set_hidden": True},
+        {"t": 0.1, "object": 1, "set_hidden": True}]})
+    runner = ScenarioRunner(sc, B.MemoryDB(recs))
+    runner.world.events = []
+    runner.run()
+    assert len(B.events(runner.world, "resolve")) == 1  # only the real transition
+    assert runner.world.objects[1].hidden

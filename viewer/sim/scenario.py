@@ -373,7 +373,9 @@ class ScenarioRunner:
         elif ev.kind == "launch":
             self.harness.launch(obj, ev.value)
         elif ev.kind == "set_hidden":
-            w.set_hidden(obj, bool(ev.value))
+            # as a State message: set_state 0x00514DD0 calls set_hidden only on a change
+            bit = 0x4000  # PhysicsState.Hidden
+            w.set_state(obj, obj.state | bit if ev.value else obj.state & ~bit)
 
     def step_frame(self) -> bool:
         """Advance one render frame (the first call runs frame 0 at t = 0). Returns
