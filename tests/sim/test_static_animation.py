@@ -182,3 +182,10 @@ def test_AddStaticAnimatingObject_0x00509AF0_and_remove_keep_retail_list_order()
     assert w.static_animating == [3, 2]
     w.add_static_animating_object(w.objects[3])  # re-adding moves it to the end
     assert w.static_animating == [2, 3]
+
+
+def test_inspect_reports_static_animating():
+    from viewer.sim import inspect
+    w = B.world(_records())
+    o = w.create_object(1, 0x02000001, state=STATIC)
+    assert inspect.object_summary(o)["static_animating"] is True

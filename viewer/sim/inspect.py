@@ -32,6 +32,8 @@ def object_summary(obj: PhysicsObj) -> dict:
         "id": obj.id, "setup": did_str(obj.setup_did), "table": did_str(obj.table_did),
         "state": state_hex(obj.state), "bits": state_bits(obj.state),
         "hidden": obj.hidden, "nodraw": obj.nodraw, "active": obj.active,
+        # created static (landblock-style) and animated by animate_static_object 0x00513DF0
+        "static_animating": obj.static_animating,
         "origin": tuple(obj.frame.origin), "orientation": tuple(obj.frame.orientation),
         "velocity": tuple(obj.velocity), "omega": tuple(obj.omega), "scale": obj.scale,
         "translucency": obj.translucency, "luminosity": obj.luminosity,
