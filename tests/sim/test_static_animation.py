@@ -189,3 +189,15 @@ def test_inspect_reports_static_animating():
     w = B.world(_records())
     o = w.create_object(1, 0x02000001, state=STATIC)
     assert inspect.object_summary(o)["static_animating"] is True
+
+
+def test_UseTime_0x00509950_order_update_object_then_static_objects_then_tex_velocity():
+    w = B.world(_records(anim=False))
+    w.create_object(1, 0x02000001, state=STATIC)       # static animating (created first)
+    w.create_object(2, 0x02000001, state=DEFAULT_STATE)  # dynamic: update_object
+    calls = []
+    w.update_tex_velocity = lambda dt: calls.append("tex")
+    w.listeners.append(lambda ev: calls.append((ev["event"], ev.get("owner")))
+                       if ev["event"] in ("hook", "tick") else None)
+    B.run_frames(w, 1)
+    assert calls == [("hook", 2), ("hook", 1), "tex", ("tick", None)]
