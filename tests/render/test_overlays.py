@@ -49,3 +49,64 @@ def test_overlays_draw(gl_ctx):
     finally:
         r.release()
         t.release()
+
+
+# --- world collision shapes (CollisionWorld.describe(), viewer/sim/collision.py) -------------
+SHAPES = [{"kind": "plane", "normal": [0.0, 0.0, 1.0], "d": 0.0, "name": "ground"},
+          {"kind": "box", "min": [0.5, -0.5, 0.0], "max": [1.0, 0.5, 1.0], "name": "wall"},
+          {"kind": "sphere", "center": [-0.8, 0.0, 0.5], "radius": 0.4, "name": "target"},
+          {"kind": "cylinder", "low_point": [0.0, 0.8, 0.0], "radius": 0.25, "height": 1.0,
+           "name": "post"}]
+
+
+def _coll_ov():
+    ov = Overlays()
+    ov.collision = [dict(s) for s in SHAPES]
+    return ov
+
+
+def test_collision_overlay_is_toggled_by_show_collision():
+    lines, _ = overlay_vertices(_coll_ov(), RenderSettings(show_spheres=True))
+    assert len(lines) == 0
+    lines, _ = overlay_vertices(_coll_ov(), RenderSettings(show_collision=True))
+    assert len(lines) == 11 * 4 + 24 + 3 * 32 * 2 + (2 * 32 * 2 + 4 * 2)
+
+
+def test_collision_overlay_lines_lie_on_their_shapes():
+    from viewer.render.overlays import box_lines, cylinder_lines, plane_lines
+    p = plane_lines((0.0, 0.0, 2.0), -2.0, (1, 1, 1, 1))    # 2z - 2 = 0: z = 1
+    assert np.allclose(p[:, 2], 1.0)
+    assert np.allclose(np.abs(p[:, :2]).max(), 5.0)
+    b = box_lines((0, 0, 0), (1, 2, 3), (1, 1, 1, 1))
+    assert len(b) == 24                                     # 12 edges
+    on_faces = np.isclose(b[:, :3], 0) | np.isclose(b[:, :3], [1, 2, 3])
+    assert (on_faces.sum(axis=1) >= 2).all()                # every point on an edge
+    c = cylinder_lines((1, 1, 0.5), 0.5, 2.0, (1, 1, 1, 1))
+    assert np.allclose(np.linalg.norm(c[:, :2] - [1, 1], axis=1), 0.5, atol=1e-5)
+    assert set(np.round(c[:, 2], 5)) == {0.5, 2.5}
+
+
+def test_scene_input_carries_the_world_collision_shapes():
+    from types import SimpleNamespace
+
+    from viewer.render.world_adapter import build_scene_input
+    world = SimpleNamespace(objects={}, collision=SimpleNamespace(describe=lambda: SHAPES))
+    assert build_scene_input(world).overlays.collision == SHAPES
+
+
+def test_collision_overlay_golden(gl_ctx, regen_goldens):
+    from tests.imagecheck import assert_image_matches
+    settings = RenderSettings(background=(0, 0, 0, 1), show_grid=False, show_collision=True)
+    r = SceneRenderer(gl_ctx, S.build_db(), settings)
+    t = OffscreenTarget(gl_ctx, (96, 72))
+    try:
+        sc = S.scene()
+        sc.overlays = _coll_ov()
+        r.render(sc, S.oblique_camera(), t)
+        img = t.read_rgba()
+        assert (img[..., :3].max(axis=-1) > 8).sum() > 200
+        assert_image_matches(img, "render/collision_overlay.png", tol=3,
+                             max_bad_fraction=0.01, regen=regen_goldens)
+    finally:
+        r.release()
+        t.release()

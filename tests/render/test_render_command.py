@@ -96,3 +96,20 @@ def test_default_scenario_frame_golden(gl_ctx, regen_goldens):
     assert (frames[-1][..., :3].max(axis=-1) > 40).sum() > 200
     assert_image_matches(frames[-1], "render/default_scenario_1s.png", tol=4,
                          max_bad_fraction=0.01, regen=regen_goldens)
+
+
+def test_render_overlays_draws_the_world_collision_shapes(tmp_path, gl_ctx):
+    """--overlays turns on RenderSettings.show_collision: the projectile harness's plane,
+    box, sphere and cylinder (scenario "world") are drawn."""
+    from viewer.synthetic import ASSETS_DIR
+    sc = str(ASSETS_DIR / "projectiles.scenario.json")
+    imgs = []
+    for extra in ([], ["--overlays"]):
+        out = tmp_path / f"p{len(extra)}.png"
+        assert main(["render", "--scenario", sc, "--out", str(out), "--size", "64x48",
+                     "--seconds", "0", "--target", "8,2,1", "--camera=-2,-6,6", *extra]) == 0
+        imgs.append(load_png(out))
+    plain, over = imgs
+    green = (over[..., 1].astype(int) - over[..., 0] > 60) & (over[..., 1] > 120)
+    assert green.sum() > 50                      # the ground plane's grid patch
+    assert not (((plain[..., 1].astype(int) - plain[..., 0]) > 60) & (plain[..., 1] > 120)).any()

@@ -79,7 +79,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fov", type=float, default=50.0, help="vertical field of view")
     parser.add_argument("--grid", action="store_true", help="draw the ground grid and axes")
     parser.add_argument("--overlays", action="store_true",
-                        help="draw spheres, part axes and emitter anchors")
+                        help="draw spheres, part axes, emitter anchors and the world's "
+                             "collision shapes")
 
 
 # --- scenario -------------------------------------------------------------------------------
@@ -174,7 +175,8 @@ def render_frames(sc, args, ctx, on_frame, db=None) -> int:
         db = AssetDatabase(dat_paths(args, sc))
     settings = RenderSettings(show_grid=bool(args.grid), show_spheres=bool(args.overlays),
                               show_part_axes=bool(args.overlays),
-                              show_emitter_anchors=bool(args.overlays))
+                              show_emitter_anchors=bool(args.overlays),
+                              show_collision=bool(args.overlays))
     renderer = SceneRenderer(ctx, db, settings)
     target = OffscreenTarget(ctx, args.size)
     camera = None

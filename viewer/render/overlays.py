@@ -1,6 +1,8 @@
 """Debug overlays: sorting/collision sphere circles, part axes, emitter anchors and offset
-shells. Line and point vertices are built with numpy (x, y, z, r, g, b, a); one upload and
-one draw per primitive kind."""
+shells, and the world's collision shapes (``CollisionWorld.describe()``: planes as a square
+grid patch about their point nearest the origin, boxes as 12 edges, spheres as three great
+circles, vertical cylinders as two rings and four sides). Line and point vertices are built
+with numpy (x, y, z, r, g, b, a); one upload and one draw per primitive kind."""
 
 from __future__ import annotations
 
@@ -11,6 +13,10 @@ from viewer.render.programs import load_program
 SPHERE_COLORS = {"sorting": (0.95, 0.85, 0.2, 1.0), "collision": (0.2, 0.9, 0.9, 1.0),
                  "selection": (0.8, 0.4, 1.0, 1.0), "shell": (1.0, 0.5, 0.2, 1.0)}
 ANCHOR_COLOR = (1.0, 0.3, 0.9, 1.0)
+COLLISION_COLORS = {"plane": (0.35, 0.75, 0.35, 1.0), "box": (0.95, 0.35, 0.3, 1.0),
+                    "sphere": (0.3, 0.6, 1.0, 1.0), "cylinder": (1.0, 0.75, 0.25, 1.0)}
+PLANE_HALF_SIZE = 5.0      # metres of the drawn patch each side of the plane's centre point
+PLANE_CELLS = 10
 SEGMENTS = 32
 
 
@@ -37,6 +43,73 @@ def axes_lines(matrix, length: float = 0.25) -> np.ndarray:
     return np.asarray(rows, np.float32)
 
 
+def _with_color(points, color) -> np.ndarray:
+    p = np.asarray(points, np.float64).reshape(-1, 3)
+    return np.concatenate([p, np.tile(color, (len(p), 1))], 1).astype(np.float32)
+
+
+def plane_lines(normal, d, color, half=PLANE_HALF_SIZE, cells=PLANE_CELLS) -> np.ndarray:
+    """A square grid patch of the plane n.x + d = 0 centred on -d n (n normalised)."""
+    n = np.asarray(normal, np.float64)
+    ln = np.linalg.norm(n)
+    if not ln > 0:
+        return np.zeros((0, 7), np.float32)
+    n = n / ln
+    c = -float(d) / ln * n
+    a = np.cross(n, (0.0, 0.0, 1.0) if abs(n[2]) < 0.9 else (1.0, 0.0, 0.0))
+    a /= np.linalg.norm(a)
+    b = np.cross(n, a)
+    t = np.linspace(-half, half, cells + 1)
+    rows = []
+    for v in t:
+        rows += [c + a * -half + b * v, c + a * half + b * v,
+                 c + b * -half + a * v, c + b * half + a * v]
+    return _with_color(rows, color)
+
+
+def box_lines(lo, hi, color) -> np.ndarray:
+    lo, hi = np.asarray(lo, np.float64), np.asarray(hi, np.float64)
+    corners = np.array([[(hi if (k >> i) & 1 else lo)[i] for i in range(3)] for k in range(8)])
+    rows = []
+    for k in range(8):
+        for i in range(3):
+            if not (k >> i) & 1:
+                rows += [corners[k], corners[k | (1 << i)]]
+    return _with_color(rows, color)
+
+
+def cylinder_lines(low_point, radius, height, color) -> np.ndarray:
+    """CCylSphere: a vertical cylinder from low_point up by height."""
+    t = np.linspace(0.0, 2.0 * np.pi, SEGMENTS + 1)
+    ring = np.stack([np.cos(t) * radius, np.sin(t) * radius, np.zeros_like(t)], 1)
+    lo = np.asarray(low_point, np.float64)
+    up = np.array([0.0, 0.0, float(height)])
+    rows = []
+    for base in (lo, lo + up):
+        seg = ring + base
+        rows.append(np.stack([seg[:-1], seg[1:]], 1).reshape(-1, 3))
+    for k in range(0, SEGMENTS, SEGMENTS // 4):
+        rows.append(np.stack([lo + ring[k], lo + up + ring[k]]))
+    return _with_color(np.concatenate(rows), color)
+
+
+def collision_lines(shapes) -> list[np.ndarray]:
+    out = []
+    for sh in shapes:
+        kind = sh.get("kind")
+        color = COLLISION_COLORS.get(kind, (1.0, 1.0, 1.0, 1.0))
+        if kind == "plane":
+            out.append(plane_lines(sh["normal"], sh["d"], color))
+        elif kind == "box":
+            out.append(box_lines(sh["min"], sh["max"], color))
+        elif kind == "sphere":
+            out.append(sphere_lines(sh["center"], float(sh["radius"]), color))
+        elif kind == "cylinder":
+            out.append(cylinder_lines(sh["low_point"], float(sh["radius"]),
+                                      float(sh["height"]), color))
+    return out
+
+
 def overlay_vertices(overlays, settings):
     lines = []
     if settings.show_spheres:
@@ -47,6 +120,8 @@ def overlay_vertices(overlays, settings):
                                       SPHERE_COLORS.get(sp.kind, (1, 1, 1, 1))))
     if settings.show_part_axes:
         lines.extend(axes_lines(m) for m in overlays.part_axes)
+    if getattr(settings, "show_collision", False):
+        lines.extend(collision_lines(getattr(overlays, "collision", ()) or ()))
     points = np.zeros((0, 7), np.float32)
     if settings.show_emitter_anchors and overlays.emitter_anchors:
         p = np.asarray(overlays.emitter_anchors, np.float32).reshape(-1, 3)

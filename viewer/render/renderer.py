@@ -37,6 +37,7 @@ class RenderSettings:
     show_spheres: bool = False
     show_part_axes: bool = False
     show_emitter_anchors: bool = False
+    show_collision: bool = False      # world collision shapes (planes, boxes, spheres, cylinders)
     cull_backfaces: bool = True
     degrade_mul: float = 1.0          # steady state m = +1 (review W2)
     max_dynamic_lights: int = 10      # 7 + 3m at m = +1
@@ -172,7 +173,7 @@ class SceneRenderer:
         ctx.disable(moderngl.CULL_FACE)
         ctx.clear_samplers(0, 1)  # leave unit 0 to whoever draws next (the UI)
         fbo.depth_mask = True
-        if s.show_spheres or s.show_part_axes or s.show_emitter_anchors:
+        if s.show_spheres or s.show_part_axes or s.show_emitter_anchors or s.show_collision:
             if self._overlays is None:
                 from viewer.render.overlays import OverlayPass
                 self._overlays = OverlayPass(ctx)

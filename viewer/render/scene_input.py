@@ -101,6 +101,9 @@ class Overlays:
     spheres: list[SphereOverlay] = field(default_factory=list)
     part_axes: list[np.ndarray] = field(default_factory=list)     # 4x4 part frames
     emitter_anchors: list[tuple[float, float, float]] = field(default_factory=list)
+    # the projectile harness's world shapes, CollisionWorld.describe() plain dicts
+    # (kind plane / box / sphere / cylinder, viewer/sim/collision.py)
+    collision: list[dict] = field(default_factory=list)
 
 
 @dataclass

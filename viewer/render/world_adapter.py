@@ -141,6 +141,9 @@ def build_scene_input(world) -> SceneInput:
         scene.overlays.part_axes.extend(ov.part_axes)
     for gid, tv in (getattr(world, "texture_velocity", None) or {}).items():
         scene.texture_offsets[int(gid)] = (float(tv[2]), float(tv[3]))
+    cw = getattr(world, "collision", None)
+    if cw is not None and hasattr(cw, "describe"):
+        scene.overlays.collision = list(cw.describe())
     pool = _pool(world)
     if pool is not None:
         scene.particles = particle_arrays(pool)
