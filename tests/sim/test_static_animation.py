@@ -201,3 +201,16 @@ def test_UseTime_0x00509950_order_update_object_then_static_objects_then_tex_vel
                        if ev["event"] in ("hook", "tick") else None)
     B.run_frames(w, 1)
     assert calls == [("hook", 2), ("hook", 1), "tex", ("tick", None)]
+
+
+def test_static_object_gets_no_set_description_so_the_setup_table_stays():
+    # CLandBlock::init_static_objs makes static objects without a PhysicsDesc: the Setup
+    # DefaultPhysicsScriptTable (InitDefaults 0x005139D0) is not replaced
+    recs = _records()
+    recs[0x02000001] = dataclasses.replace(recs[0x02000001], default_script_table=0x34000001)
+    recs[0x34000001] = B.table(0x34000001, {0x76: [(1.0, SCRIPT)]})
+    w = B.world(recs)
+    o = w.create_object(1, 0x02000001, state=STATIC)
+    assert o.table_did == 0x34000001
+    d = w.create_object(2, 0x02000001, state=DEFAULT_STATE)
+    assert d.table is None  # a dynamic object's PhysicsDesc replaced it (absent)

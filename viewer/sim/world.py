@@ -190,8 +190,9 @@ class World:
             if obj.state & (PhysicsState.HasDefaultAnim | PhysicsState.HasDefaultScript):
                 self.add_static_animating_object(obj)
             self._trace_state(obj, before)
-        # CPhysicsObj::set_description 0x00514F40
-        if from_desc:
+        # CPhysicsObj::set_description 0x00514F40 (a static object made from landblock data
+        # gets none: its Setup table stays unless the scenario names one)
+        if from_desc and obj.dynamic:
             obj.table = None
             obj.table_did = 0
             if table:
