@@ -23,18 +23,27 @@ import moderngl
 import numpy as np
 from imgui_bundle import imgui
 
+from viewer.errors import ScenarioError
 from viewer.render.framebuffer import OffscreenTarget
 from viewer.render.grid import GridPass
 from viewer.ui import commands as c
 from viewer.ui import layout
 from viewer.ui.assets_panel import AssetIndex, AssetsState, RecentFiles, draw_assets_panel
 from viewer.ui.camera_panel import CameraPanelState, draw_camera_panel
+from viewer.ui.capture_panel import CapturePanelState, draw_capture_panel
+from viewer.ui.compare_panel import (
+    ReferencePanelState,
+    draw_reference_panel,
+    panel_view,
+    scenario_play_events,
+)
 from viewer.ui.controller import Controller, ViewState
 from viewer.ui.emitters_panel import draw_emitters_panel, emitters_view
 from viewer.ui.error_panel import ErrorLog, draw_error_panel
 from viewer.ui.hidden_panel import draw_hidden_panel
 from viewer.ui.imgui_backend import ImGuiInput, ImGuiRenderer
 from viewer.ui.inspect_adapter import live_emitters, object_summaries, state_transitions
+from viewer.ui.launch_panel import LaunchPanelState, LaunchView, draw_launch_panel
 from viewer.ui.object_panel import ObjectPanelState, draw_object_panel
 from viewer.ui.script_table_panel import ScriptTableView, draw_script_table_panel
 from viewer.ui.shortcuts import read_pressed, shortcut_commands
@@ -87,12 +96,18 @@ class ViewerApp:
         self.assets_state = AssetsState()
         self.object_state = ObjectPanelState()
         self.camera_state = CameraPanelState()
+        self.reference_state = ReferencePanelState()
+        self.capture_state = CapturePanelState()
+        self.launch_state = LaunchPanelState()
+        self.compare_texture: moderngl.Texture | None = None   # the comparison composite
+        self._compare_shown = False
         self.file_dialog: tuple[str, str] | None = None   # (kind, path text) while open
         self.recent = RecentFiles(None if ini_path is None
                                   else Path(ini_path).parent / "recent.json")
         self._asset_index: AssetIndex | None = None
         self._asset_index_db = None
         self.controller.opener = self._open
+        self.controller.capture_reader = _capture_events
         self._fb_scale = 1.0
         self.only_panel: str | None = None   # draw one panel filling the display (tests)
         self._focus_defaults = 0
@@ -123,9 +138,12 @@ class ViewerApp:
         io.delta_time = max(float(dt), 1e-6)   # ImGui asserts on a zero delta
         self.stats.add_frame(dt)
         self._guard("session tick", self._tick_session, dt)
+        self._guard("reference", self.controller.sync_reference)
         self._resize_viewport()
+        self._compare_shown = False
         if self.only_panel in (None, "Viewport"):
             self._guard("render 3D view", self._render_scene)
+            self._guard("comparison view", self._composite)
 
         imgui.new_frame()
         self._build_ui()
@@ -143,6 +161,9 @@ class ViewerApp:
         requests = self.controller.view.screenshot_requests
         while requests:
             self._guard("screenshot", self._save_screenshot, fbo, requests.pop(0))
+        exports = self.controller.view.export_requests
+        while exports:
+            self._guard("export", self._export, exports.pop(0))
 
     def _save_screenshot(self, fbo, path: str) -> None:
         """The whole viewer as drawn this frame, to a PNG."""
@@ -184,24 +205,111 @@ class ViewerApp:
             self.renderer.register_texture(self.viewport.color)
 
     def _render_scene(self) -> None:
-        target = self.viewport
+        self._draw_view(self.viewport)
+
+    def _draw_view(self, target: OffscreenTarget, transparent: bool = False) -> None:
+        """The 3D view into ``target``. ``transparent``: no grid, and alpha stays 0 where
+        nothing is drawn (exports); otherwise the view is opaque."""
         camera = self.controller.view.camera
         session = self.session
         renderer = self._scene_renderer_for(session)
         if renderer is not None:
+            from dataclasses import replace
+
             from viewer.render.world_adapter import build_scene_input
-            info = renderer.render(build_scene_input(session.world), camera, target) or {}
+            settings = renderer.settings
+            if transparent:
+                renderer.settings = replace(settings, background=(*settings.background[:3],
+                                                                  0.0), show_grid=False)
+            try:
+                info = renderer.render(build_scene_input(session.world), camera, target) or {}
+            finally:
+                renderer.settings = settings
             self.stats.draw_calls = int(info.get("draw_calls", 0)) + 1
             self.stats.instances = int(info.get("instances", 0))
-            # The view is shown as an opaque image: whatever alpha the passes left goes.
-            target.fbo.color_mask = (False, False, False, True)
-            target.fbo.clear(0.0, 0.0, 0.0, 1.0)
-            target.fbo.color_mask = (True, True, True, True)
+            if not transparent:
+                # The view is shown as an opaque image: whatever alpha the passes left goes.
+                target.fbo.color_mask = (False, False, False, True)
+                target.fbo.clear(0.0, 0.0, 0.0, 1.0)
+                target.fbo.color_mask = (True, True, True, True)
             return
         target.use()
-        target.clear(BACKGROUND)
-        self.grid.draw(camera.view_projection(target.aspect), camera.eye())
+        if transparent:
+            target.clear((*BACKGROUND[:3], 0.0))
+        else:
+            target.clear(BACKGROUND)
+            self.grid.draw(camera.view_projection(target.aspect), camera.eye())
         self.stats.draw_calls, self.stats.instances = 1, 0
+
+    # --- comparison with a reference recording ---------------------------------------------
+    def _composite(self) -> None:
+        """When a comparison view is on: measure the shown frame against the recording and
+        put the composite (viewer.compare.views, as ``vfxviewer compare``) in a texture the
+        Viewport shows instead of the plain view."""
+        cmp = self.controller.view.compare
+        s = self.session
+        if not cmp.active or s is None:
+            return
+        rendered = self.viewport.read_rgba()
+        t, frame = s.playback.time, s.playback.frame
+        cmp.measure(frame, t, rendered)
+        image = cmp.compose(rendered, t, frame)
+        self._upload_composite(image)
+        self._compare_shown = True
+
+    def _upload_composite(self, image: np.ndarray) -> None:
+        h, w = image.shape[:2]
+        rgba = np.empty((h, w, 4), np.uint8)
+        rgba[..., :3] = image[..., :3]
+        rgba[..., 3] = 255
+        data = np.ascontiguousarray(rgba[::-1]).tobytes()   # GL rows are bottom-up
+        tex = self.compare_texture
+        if tex is None or tex.size != (w, h):
+            if tex is not None:
+                self.renderer._textures.pop(tex.glo, None)
+                tex.release()
+            tex = self.compare_texture = self.ctx.texture((w, h), 4, data)
+            tex.filter = (moderngl.LINEAR, moderngl.LINEAR)
+            self.renderer.register_texture(tex)
+        else:
+            tex.write(data)
+
+    # --- capture ---------------------------------------------------------------------------
+    def _export(self, cmd: c.ExportCapture) -> None:
+        """Write the 3D view for every render frame in [start, end], re-simulated
+        deterministically (Playback.seek_frame), then come back to the frame shown."""
+        import math
+
+        from viewer.media import FrameWriter
+        s = self.session
+        if s is None:
+            raise ScenarioError("nothing loaded to capture")
+        pb = s.playback
+        cmp = self.controller.view.compare
+        with_compare = cmd.compare and cmp.track is not None
+        here, playing = pb.frame, pb.playing
+        first = min(max(math.floor(cmd.start * pb.fps + 1e-9), 0), pb.total_frames)
+        end = pb.duration if cmd.end is None else cmd.end
+        last = min(max(math.floor(end * pb.fps + 1e-9), first), pb.total_frames)
+        target = OffscreenTarget(self.ctx, self.viewport.size)
+        writer = FrameWriter(cmd.path, fps=pb.fps,
+                             transparent=cmd.transparent and not with_compare)
+        try:
+            pb.pause()
+            for k in range(first, last + 1):
+                pb.seek_frame(k)
+                self._draw_view(target, transparent=cmd.transparent and not with_compare)
+                image = target.read_rgba()
+                if with_compare:
+                    cmp.measure(k, pb.time, image)
+                    image = cmp.compose(image, pb.time, k)
+                writer.write(image)
+            out = writer.close()
+        finally:
+            target.release()
+            pb.seek_frame(here)
+            pb.playing = playing
+        self.capture_state.last = f"wrote {last - first + 1} frame(s) to {out}"
 
     def _scene_renderer_for(self, session):
         """The scene renderer for the session's database (rebuilt when it changes)."""
@@ -256,8 +364,7 @@ class ViewerApp:
     def panels(self):
         """(name, callable returning commands) for every panel, in draw order."""
         yield "Viewport", self._viewport_panel
-        yield "Timeline", lambda: draw_timeline(
-            self.session.timeline_view() if self.session is not None else None)
+        yield "Timeline", self._timeline_panel
         yield "Assets", self._assets_panel
         yield "Object", self._object_panel
         yield "Camera", lambda: draw_camera_panel(
@@ -267,12 +374,44 @@ class ViewerApp:
         yield "Emitters", self._emitters_panel
         yield "Hidden / UnHide", self._hidden_panel
         yield "Stats", lambda: draw_stats_panel(self.stats)
+        yield "Reference", self._reference_panel
+        yield "Capture", lambda: draw_capture_panel(
+            None if self.session is None else self.session.playback.duration,
+            self.capture_state, self.controller.view.compare.track is not None)
+        yield "Launch", self._launch_panel
         yield "Errors", lambda: draw_error_panel(self.errors)
+
+    def _timeline_panel(self):
+        if self.session is None:
+            return draw_timeline(None)
+        from dataclasses import replace
+        view = self.session.timeline_view()
+        return draw_timeline(replace(view, reference=self.controller.view.compare.lane()))
+
+    def _reference_panel(self):
+        s = self.session
+        view = panel_view(self.controller.view.compare, 0.0 if s is None else s.playback.time,
+                          None if s is None else s.playback.frame,
+                          () if s is None else scenario_play_events(s.scenario))
+        return draw_reference_panel(view, self.reference_state)
+
+    def _launch_panel(self):
+        s = self.session
+        view = None if s is None else LaunchView(tuple(sorted(s.world.objects)),
+                                                 s.next_object_id())
+        return draw_launch_panel(view, self.launch_state)
 
     # view-models: read the session, hand frozen values to the panels
     def _viewport_panel(self):
-        commands, size, click = draw_viewport_panel(self.viewport.color.glo,
-                                                    self._selection_rings())
+        cmp = self.controller.view.compare
+        shown = self._compare_shown and self.compare_texture is not None
+        texture = self.compare_texture.glo if shown else self.viewport.color.glo
+        commands, size, click = draw_viewport_panel(
+            texture, self._selection_rings(),
+            wipe_split=cmp.split if shown and cmp.mode == "wipe" else None)
+        if cmp.active and cmp.mode == "side_by_side":
+            # the 3D view takes the left half; the recording the right (2 px apart)
+            size = (max(1, (size[0] - 2) // 2), size[1])
         self._want_viewport = size
         if click is not None and self.session is not None:
             # A click picks the particle under the mouse, else the nearest object.
@@ -398,7 +537,8 @@ class ViewerApp:
         if imgui.begin_main_menu_bar():
             if imgui.begin_menu("File"):
                 for label, kind in (("Open DAT...", "dat"), ("Load scenario...", "load"),
-                                    ("Save scenario...", "save")):
+                                    ("Save scenario...", "save"),
+                                    ("Load reference recording...", "reference")):
                     if imgui.menu_item(label, "", False)[0]:
                         self.file_dialog = (kind, self._default_path(kind))
                 imgui.end_menu()
@@ -407,6 +547,8 @@ class ViewerApp:
                     if imgui.menu_item(f"Camera: {name}", "", False)[0]:
                         from viewer.ui.commands import CameraPreset
                         self.controller.apply(CameraPreset(name))
+                if imgui.menu_item("Camera: retail", "", False)[0]:
+                    self.controller.apply(c.CameraRetail())
                 _, self.show_demo = imgui.menu_item("ImGui demo", "", self.show_demo)
                 imgui.end_menu()
             imgui.end_main_menu_bar()
@@ -419,12 +561,13 @@ class ViewerApp:
             return str(s.scenario.path)
         if kind == "dat" and self.recent.items:
             return self.recent.items[0]
-        return "scenario.json" if kind != "dat" else ""
+        return "scenario.json" if kind not in ("dat", "reference") else ""
 
     def _file_path_popup(self) -> None:
         """A small window asking for a path (no native dialog needed)."""
         kind, text = self.file_dialog
-        title = {"dat": "Open DAT", "load": "Load scenario", "save": "Save scenario"}[kind]
+        title = {"dat": "Open DAT", "load": "Load scenario", "save": "Save scenario",
+                 "reference": "Load reference recording"}[kind]
         imgui.set_next_window_size(imgui.ImVec2(460, 0), imgui.Cond_.first_use_ever)
         _, keep = imgui.begin(f"{title}###filepath", True)
         try:
@@ -433,7 +576,7 @@ class ViewerApp:
             self.file_dialog = (kind, text)
             if imgui.button("OK") and text.strip():
                 cmd = {"dat": lambda p: c.OpenDat((p,)), "load": c.LoadScenario,
-                       "save": c.SaveScenario}[kind](text.strip())
+                       "save": c.SaveScenario, "reference": c.LoadReference}[kind](text.strip())
                 self.controller.apply(cmd, title)
                 keep = False
             imgui.same_line()
@@ -461,8 +604,17 @@ class ViewerApp:
             imgui.save_ini_settings_to_disk(str(self.ini_path))
         self.grid.release()
         self.viewport.release()
+        if self.compare_texture is not None:
+            self.compare_texture.release()
         self.renderer.shutdown()
         imgui.destroy_context(self.imgui_context)
+
+
+def _capture_events(path) -> list[dict]:
+    """The object events of a packet capture (viewer.wire.replay) for lining a recording up
+    on a PlayScript."""
+    from viewer.wire.replay import replay_events
+    return replay_events(path)["events"]
 
 
 # --- headless ------------------------------------------------------------------------------
@@ -512,6 +664,10 @@ def session_state(app: ViewerApp) -> dict:
     out = {"frames": app.frame_count, "errors": [e.line() for e in app.errors.entries],
            "camera": {"target": list(app.controller.view.camera.target),
                       "distance": app.controller.view.camera.distance}}
+    cmp = app.controller.view.compare
+    out["compare"] = {"mode": cmp.mode, "figures": len(cmp.figures),
+                      "reference": cmp.settings_json(),
+                      "frames": 0 if cmp.track is None else len(cmp.track.frames)}
     if s is not None:
         out.update(s.stats())
         out["playing"] = s.playback.playing

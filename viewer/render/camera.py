@@ -66,6 +66,9 @@ class Camera:
     fov_y_deg: float = 50.0
     near: float = 0.05
     far: float = 1000.0
+    # "retail": the vertical FOV follows the aspect as the retail client's does
+    # (retail_fov_y); otherwise ``fov_y_deg`` is used as is.
+    fov_mode: str = "fixed"
 
     # --- derived -----------------------------------------------------------------------
     def forward(self) -> np.ndarray:
@@ -88,8 +91,14 @@ class Camera:
     def view_matrix(self) -> np.ndarray:
         return look_at(self.eye(), self.target)
 
+    def fov_y_for(self, aspect: float) -> float:
+        """Vertical field of view (degrees) at this viewport aspect."""
+        if self.fov_mode == "retail":
+            return math.degrees(retail_fov_y(aspect))
+        return self.fov_y_deg
+
     def projection_matrix(self, aspect: float) -> np.ndarray:
-        return perspective(self.fov_y_deg, aspect, self.near, self.far)
+        return perspective(self.fov_y_for(aspect), aspect, self.near, self.far)
 
     def view_projection(self, aspect: float) -> np.ndarray:
         return self.projection_matrix(aspect) @ self.view_matrix()
@@ -125,6 +134,68 @@ class Camera:
                        distance=float(min(max(d, MIN_DISTANCE), MAX_DISTANCE)))
 
 
+# --- the retail client's camera ---------------------------------------------------------------
+#: SmartBox ctor: m_fGameFOV = pi/2 (SmartBox::SetDefaultFov 0x00451E60 stores degrees as
+#: radians); Render::SetFOVRad 0x0054B2D0 sets znear 0.1.
+RETAIL_GAME_FOV = math.pi / 2
+RETAIL_ZNEAR = 0.1
+#: CameraSet::SetDefaultOffsets 0x00458F80: the pivot is the player at
+#: (0, 0, CAMERA_DEFAULT_PIVOT_Z = 1.5) and viewer_offset = (0, -2.5 * scale, 0.75 * scale)
+#: from it in the player's frame (+Y forward), scale 1 (CameraManager ctor 0x00457090).
+RETAIL_PIVOT_Z = 1.5
+RETAIL_VIEWER_OFFSET = (0.0, -2.5, 0.75)
+#: CameraSet::SetInHead 0x00458CE0: the first-person viewer_offset (0, 0.18, 0)
+#: (CameraSet::InHead 0x00457680 tests for it).
+RETAIL_IN_HEAD_OFFSET = (0.0, 0.18, 0.0)
+
+
+def retail_fov_y(aspect: float) -> float:
+    """Vertical FOV in radians at ``aspect`` (width / height): the render setup calls
+    Render::SetFOVRad(m_fGameFOV / (aspect - 0.1)) and SetFOVRad 0x0054B2D0 builds a
+    D3DXMatrixPerspectiveFovLH with that vertical FOV. Aspects at or below 0.1 (never a
+    window) are held at a 179 degree FOV instead of dividing by zero."""
+    denom = float(aspect) - 0.1
+    if not math.isfinite(denom) or denom <= 0.0:
+        return math.radians(179.0)
+    return min(RETAIL_GAME_FOV / denom, math.radians(179.0))
+
+
+def retail_camera(origin=(0.0, 0.0, 0.0), forward=(0.0, 1.0, 0.0), *, scale: float = 1.0,
+                  in_head: bool = False, far: float = 1000.0) -> Camera:
+    """The retail client's default chase camera behind an object standing at ``origin``
+    facing ``forward`` (its frame's +Y in world space; only the horizontal part counts).
+
+    Eye = origin + (0, 0, 1.5) + R * (0, -2.5, 0.75) * scale (CameraSet::SetDefaultOffsets
+    0x00458F80); for that offset CameraSet::SetTargetForOffset 0x004576E0 picks
+    ALIGN_WITH_PLANE | LOOK_IN_DIRECTION with direction (0, 1, 0): the view looks along the
+    object's heading, level (pitch 0 on flat ground). ``in_head``: the first-person offset.
+    Field of view as retail (``fov_mode="retail"``), znear 0.1. ``target`` is the point at
+    the object's own position along the view line, ``distance`` the offset's length behind."""
+    fx, fy = float(forward[0]), float(forward[1])
+    n = math.hypot(fx, fy)
+    fx, fy = (0.0, 1.0) if n < 1e-9 else (fx / n, fy / n)
+    rx, ry = fy, -fx                       # the object's +X (right) for a Z-up frame
+    off = RETAIL_IN_HEAD_OFFSET if in_head else RETAIL_VIEWER_OFFSET
+    ox, oy, oz = (c * float(scale) for c in off)
+    eye = (origin[0] + rx * ox + fx * oy, origin[1] + ry * ox + fy * oy,
+           origin[2] + RETAIL_PIVOT_Z + oz)
+    ahead = max(1.0, -oy) if not in_head else 1.0
+    target = (eye[0] + fx * ahead, eye[1] + fy * ahead, eye[2])
+    # Camera.forward() = -(cos p cos y, cos p sin y, sin p)
+    yaw = math.atan2(-fy, -fx) % (2 * math.pi)
+    return Camera(target=tuple(float(c) for c in target), distance=float(ahead), yaw=yaw,
+                  pitch=0.0, near=RETAIL_ZNEAR, far=far, fov_mode="retail")
+
+
+def retail_camera_for(obj, *, in_head: bool = False) -> Camera:
+    """``retail_camera`` behind a sim object (anything with a ``frame``: its origin and its
+    +Y in world space), e.g. ``vfxviewer render --camera retail`` on object 1."""
+    frame = obj.frame
+    return retail_camera(tuple(float(v) for v in frame.origin),
+                         tuple(float(v) for v in frame.local_to_global_vec((0.0, 1.0, 0.0))),
+                         in_head=in_head)
+
+
 # Named views (yaw, pitch); AC's +Y is north.
 PRESETS: dict[str, tuple[float, float]] = {
     "perspective": (math.radians(-60.0), math.radians(25.0)),
@@ -135,8 +206,11 @@ PRESETS: dict[str, tuple[float, float]] = {
 
 
 def preset(camera: Camera, name: str) -> Camera:
+    """A named view of the same target; the fixed presets keep (or restore) the viewer's
+    own field of view. ("retail" needs an object: see ``retail_camera``.)"""
     yaw, pitch = PRESETS[name]
-    return replace(camera, yaw=yaw, pitch=pitch)
+    return replace(camera, yaw=yaw, pitch=pitch, fov_mode="fixed",
+                   near=min(camera.near, Camera.near))
 
 
 @dataclass

@@ -31,6 +31,14 @@ def draw_camera_panel(camera, bookmarks: list[str], state: CameraPanelState) -> 
                 imgui.same_line()
             if imgui.button(name.capitalize()):
                 out.append(c.CameraPreset(name))
+        if imgui.button("Retail"):
+            out.append(c.CameraRetail())
+        imgui.same_line()
+        if imgui.button("Retail: in head"):
+            out.append(c.CameraRetail(in_head=True))
+        if camera.fov_mode == "retail":
+            imgui.same_line()
+            imgui.text_disabled("retail FOV: (pi/2) / (aspect - 0.1)")
         if imgui.button("Frame selected (F)"):
             out.append(c.CameraFrameSelected())
         imgui.set_next_item_width(120)

@@ -177,3 +177,111 @@ class ClearErrors(Command):
 @dataclass(frozen=True)
 class TakeScreenshot(Command):
     path: str
+
+
+# --- reference recording / comparison (issue 10) ---------------------------------------------
+@dataclass(frozen=True)
+class LoadReference(Command):
+    """Load a recording (video file or image folder) as the reference track. ``fps``: the
+    frame rate of an image folder (30 when not given)."""
+    path: str
+    fps: float | None = None
+
+
+@dataclass(frozen=True)
+class ClearReference(Command):
+    pass
+
+
+@dataclass(frozen=True)
+class SetReferenceOffset(Command):
+    """Recording seconds at timeline t = 0."""
+    offset: float
+
+
+@dataclass(frozen=True)
+class SetReferenceRate(Command):
+    """Recording seconds per timeline second (> 0)."""
+    rate: float
+
+
+@dataclass(frozen=True)
+class SetReferenceCrop(Command):
+    """``(x, y, w, h)`` of the recording that the viewport's camera frames; None: all."""
+    crop: tuple[int, int, int, int] | None
+
+
+@dataclass(frozen=True)
+class StepReference(Command):
+    """Move the recording by whole frames of its own against the timeline (the offset
+    changes by one recording frame per step)."""
+    frames: int = 1
+
+
+@dataclass(frozen=True)
+class SetCompareMode(Command):
+    """off / side_by_side / overlay / wipe / onion / difference."""
+    mode: str
+
+
+@dataclass(frozen=True)
+class SetCompareOpacity(Command):
+    opacity: float
+
+
+@dataclass(frozen=True)
+class SetWipeSplit(Command):
+    split: float
+
+
+@dataclass(frozen=True)
+class LoadCapture(Command):
+    """A packet capture whose PlayScript events can line the recording up."""
+    path: str
+
+
+@dataclass(frozen=True)
+class AlignReferenceOnEvent(Command):
+    """Line the recording up on one event seen in both: its time in the capture (recording
+    seconds) and the same event's time in the scenario."""
+    capture_t: float
+    scenario_t: float
+
+
+# --- capture of the viewer itself ---------------------------------------------------------------
+@dataclass(frozen=True)
+class ExportCapture(Command):
+    """Write the 3D view over ``[start, end]`` seconds (re-simulated deterministically) to
+    ``path``: .png (one frame: ``start``), a folder (PNG sequence), .gif or .mp4.
+    ``transparent`` keeps alpha where nothing is drawn (PNG, GIF); ``compare`` writes the
+    comparison view instead of the plain rendering when a reference is shown."""
+    path: str
+    start: float = 0.0
+    end: float | None = None
+    transparent: bool = False
+    compare: bool = False
+
+
+# --- projectiles (issue 11) ---------------------------------------------------------------------
+@dataclass(frozen=True)
+class LaunchProjectile(Command):
+    """Append a ``launch`` scenario event at the current time (viewer/sim/projectile.py):
+    ``object`` flies from ``origin`` with ``velocity``, or at ``target`` with ``speed``; its
+    table's Launch script plays at ``intensity``. With ``setup`` the object is first created
+    (a ``create`` event at the same time) from that Setup and ``table``."""
+    object: int
+    origin: tuple[float, float, float] | None = None
+    velocity: tuple[float, float, float] | None = None
+    target: tuple[float, float, float] | None = None
+    speed: float = 20.0
+    intensity: float = 1.0
+    setup: int | None = None
+    table: int | None = None
+
+
+@dataclass(frozen=True)
+class CameraRetail(Command):
+    """The retail client's default chase camera behind ``object`` (the selected one when
+    None), with retail's field of view; ``in_head``: first person."""
+    object: int | None = None
+    in_head: bool = False

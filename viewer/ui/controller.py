@@ -11,8 +11,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from viewer.render.camera import Bookmarks, Camera, preset
+from viewer.render.camera import Bookmarks, Camera, preset, retail_camera
 from viewer.ui import commands as c
+from viewer.ui.compare_panel import CompareModel
 from viewer.ui.error_panel import ErrorLog
 
 
@@ -23,6 +24,8 @@ class ViewState:
     selection: tuple[str, object] | None = None     # (kind, key)
     intensity: float = 0.5                           # script table inspector
     screenshot_requests: list[str] = field(default_factory=list)
+    export_requests: list = field(default_factory=list)   # ExportCapture commands
+    compare: CompareModel = field(default_factory=CompareModel)
 
 
 class Controller:
@@ -33,6 +36,9 @@ class Controller:
         self.errors = errors if errors is not None else ErrorLog()   # (an empty log is falsy)
         # opener(kind, value) -> session: "dat" (paths) or "scenario" (path); set by the app
         self.opener = None
+        # capture_reader(path) -> replayed capture events (viewer.wire.replay); set by the app
+        self.capture_reader = None
+        self._reference_session = None
 
     def apply_all(self, commands, context: str = "") -> None:
         for command in commands:
@@ -42,10 +48,32 @@ class Controller:
         """Apply one command; returns False (and logs) when it failed."""
         try:
             self._apply(command)
+            self.sync_reference()
             return True
         except Exception as err:  # noqa: BLE001 - the viewer keeps running on any failure
             self.errors.report(err, context or type(command).__name__)
             return False
+
+    def sync_reference(self) -> None:
+        """Keep the reference track and the scenario's ``"reference"`` entry together: a
+        newly opened session's entry loads the track; afterwards the track's settings are
+        written back to the entry (so Save scenario keeps offset, rate and crop)."""
+        s, cmp = self.session, self.view.compare
+        if s is None or not hasattr(getattr(s, "scenario", None), "extra"):
+            return
+        extra = s.scenario.extra
+        if s is not self._reference_session:
+            self._reference_session = s
+            entry = extra.get("reference")
+            if entry and (cmp.track is None or cmp.settings_json() != entry):
+                base = s.scenario.path.parent if s.scenario.path is not None else None
+                cmp.load_entry(entry, base)
+                return
+        settings = cmp.settings_json()
+        if settings is None:
+            extra.pop("reference", None)
+        elif extra.get("reference") != settings:
+            extra["reference"] = settings
 
     # ------------------------------------------------------------------------------------
     def _apply(self, cmd: c.Command) -> None:
@@ -80,6 +108,35 @@ class Controller:
                 self.errors.clear()
             case c.TakeScreenshot(path):
                 v.screenshot_requests.append(path)
+            case c.ExportCapture():
+                v.export_requests.append(cmd)
+            case c.CameraRetail(obj, in_head):
+                v.camera = self._retail_camera(obj, in_head)
+            case c.LoadReference(path, fps):
+                from pathlib import Path
+                v.compare.load(str(Path(path).expanduser().resolve()), fps)
+            case c.ClearReference():
+                v.compare.clear()
+            case c.SetReferenceOffset(offset):
+                v.compare.set_offset(offset)
+            case c.SetReferenceRate(rate):
+                v.compare.set_rate(rate)
+            case c.SetReferenceCrop(crop):
+                v.compare.set_crop(crop)
+            case c.StepReference(frames):
+                v.compare.step(frames)
+            case c.SetCompareMode(mode):
+                v.compare.set_mode(mode)
+            case c.SetCompareOpacity(opacity):
+                v.compare.set_opacity(opacity)
+            case c.SetWipeSplit(split):
+                v.compare.set_split(split)
+            case c.AlignReferenceOnEvent(capture_t, scenario_t):
+                v.compare.align_on_event(capture_t, scenario_t)
+            case c.LoadCapture(path):
+                if self.capture_reader is None:
+                    raise _no_session(cmd)
+                v.compare.set_capture(path, self.capture_reader(path))
             case c.OpenDat(paths) if self.opener is not None:
                 self.session = self.opener("dat", tuple(paths))
             case c.LoadScenario(path) if self.opener is not None:
@@ -88,6 +145,16 @@ class Controller:
                 if self.session is None:
                     raise _no_session(cmd)
                 self.session.apply(cmd)
+
+    def _retail_camera(self, obj_id, in_head: bool) -> Camera:
+        """retail_camera behind ``obj_id`` (the selected object, else the first)."""
+        s = self.session
+        if s is None:
+            raise _no_session(c.CameraRetail())
+        if obj_id is None:
+            obj_id = s.selected_object
+        origin, forward = s.object_frame(obj_id)
+        return retail_camera(origin, forward, in_head=in_head)
 
     def _selection_bounds(self):
         if self.session is None or self.view.selection is None:

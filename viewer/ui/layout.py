@@ -9,8 +9,8 @@ from pathlib import Path
 APP_DIR_NAME = "vfxviewer"
 
 # Window names (ImGui ids) docked by the default layout.
-LEFT = ("Assets", "Object", "Camera")
-RIGHT = ("Script Table", "Emitters", "Hidden / UnHide", "Stats")
+LEFT = ("Assets", "Object", "Camera", "Launch", "Capture")
+RIGHT = ("Script Table", "Emitters", "Hidden / UnHide", "Stats", "Reference")
 BOTTOM = ("Timeline", "###Errors")
 CENTER = ("Viewport",)
 # The tab brought to the front in each node of the default layout (Viewport last: focused).

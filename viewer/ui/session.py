@@ -155,6 +155,22 @@ class Session:
                     return em.origin, 1.0
         return None
 
+    def object_frame(self, obj_id):
+        """(origin, forward) of a live object: its position and its frame's +Y (the way
+        it faces) in world space."""
+        w = self.world
+        if obj_id not in w.objects:
+            raise ScenarioError(f"no object {obj_id} in the world now")
+        frame = w.objects[obj_id].frame
+        return (tuple(float(v) for v in frame.origin),
+                tuple(float(v) for v in frame.local_to_global_vec((0.0, 1.0, 0.0))))
+
+    def next_object_id(self) -> int:
+        """An id no scenario object or create event uses yet."""
+        used = {o.id for o in self.scenario.objects}
+        used |= {e.object for e in self.scenario.events}
+        return max(used, default=0) + 1
+
     def tick(self, dt: float) -> None:
         self.playback.tick(dt)
 
@@ -170,13 +186,46 @@ class Session:
             t = math.nextafter(t, -math.inf)
         return t
 
-    def add_event(self, raw: dict) -> None:
+    def add_event(self, raw: dict, *more: dict) -> None:
+        """Append events at the current time (in this order) and re-simulate; a scenario
+        that then fails to build is put back as it was."""
         from viewer.sim.scenario import Scenario
 
-        raw = {"t": self._now_t(), **raw}
-        event = Scenario.from_json({"events": [raw]}).events[0]
-        self.scenario.events.append(event)
-        self.rebuild()
+        t = self._now_t()
+        events = Scenario.from_json({"events": [{"t": t, **r} for r in (raw, *more)]}).events
+        before = list(self.scenario.events)
+        self.scenario.events.extend(events)
+        try:
+            self.rebuild()
+        except ViewerError:
+            self.scenario.events[:] = before
+            self.rebuild()
+            raise
+
+    def launch(self, cmd: c.LaunchProjectile) -> None:
+        """A ``launch`` event (viewer/sim/projectile.py) at the current time, after a
+        ``create`` event when the command names a Setup."""
+        spec: dict = {}
+        if cmd.velocity is not None:
+            spec["velocity"] = [float(v) for v in cmd.velocity]
+        if cmd.target is not None:
+            spec["target"] = [float(v) for v in cmd.target]
+            spec["speed"] = float(cmd.speed)
+        if cmd.origin is not None:
+            spec["from"] = [float(v) for v in cmd.origin]
+        spec["intensity"] = _json_float(cmd.intensity)
+        events = []
+        if cmd.setup is not None:
+            obj = {"id": cmd.object, "setup": f"0x{cmd.setup:08X}",
+                   "position": [float(v) for v in (cmd.origin or (0.0, 0.0, 0.0))]}
+            if cmd.table:
+                obj["table"] = f"0x{cmd.table:08X}"
+            events.append({"object": cmd.object, "create": obj})
+        elif cmd.object not in self.world.objects and cmd.object not in {
+                o.id for o in self.scenario.objects}:
+            raise ScenarioError(f"no object {cmd.object} to launch: give a Setup to create")
+        events.append({"object": cmd.object, "launch": spec})
+        self.add_event(*events)
 
     def _require_object(self, obj_id: int) -> None:
         if obj_id not in {o.id for o in self.scenario.objects}:
@@ -242,6 +291,8 @@ class Session:
             case c.PlayMotion(obj, motion):
                 self._require_object(obj)
                 self.add_event({"object": obj, "motion": f"0x{motion:08X}"})
+            case c.LaunchProjectile():
+                self.launch(cmd)
             case c.LoadSetup(setup, table):
                 self.load_setup(setup, table)
             case c.SaveScenario(path):

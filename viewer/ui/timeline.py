@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import bisect
 import copy
+import itertools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -307,6 +308,7 @@ class TimelineView:
     speed: float
     loop: bool
     tracks: TimelineTracks | None = None
+    reference: object | None = None     # viewer.ui.compare_panel.ReferenceLane
 
     @property
     def duration(self) -> float:
@@ -388,6 +390,8 @@ def draw_timeline(view: TimelineView | None) -> list[c.Command]:
         if changed:
             res["scrub_to"] = t
         out = transport_commands(view=view, **res)
+        if view.reference is not None:   # above the tracks, which take the rest
+            out.extend(_draw_reference(imgui, view))
         if view.tracks is not None:
             scrub, extra = _draw_tracks(imgui, view)
             if scrub is not None:
@@ -395,6 +399,101 @@ def draw_timeline(view: TimelineView | None) -> list[c.Command]:
             out.extend(extra)
     finally:
         imgui.end()
+    return out
+
+
+# --- the reference recording's lane and the difference plot (issue 10) ----------------------
+REF_ROW_H = 14.0
+PLOT_H = 40.0
+MAD_COLOUR = (1.0, 0.6, 0.2, 1.0)
+SSIM_COLOUR = (0.4, 0.85, 1.0, 1.0)
+_ref_drag: dict[str, float] = {}    # UI-only: the offset and mouse x when a lane drag began
+
+
+def figure_polylines(figures, duration: float, x0: float, width: float, y0: float,
+                     height: float):
+    """Screen points of the difference plot: MAD scaled to its largest value, and
+    1 - SSIM on a 0..1 scale; both grow upwards from ``y0 + height``. ``figures`` are
+    (t, mad, ssim) ascending in t."""
+    dur = max(duration, 1e-6)
+    mad_max = max((f[1] for f in figures), default=0.0)
+    mad_max = mad_max if mad_max > 0 else 1.0
+    mad, dis = [], []
+    for t, m, s in figures:
+        x = x0 + min(max(t / dur, 0.0), 1.0) * width
+        mad.append((x, y0 + height - height * (m / mad_max)))
+        dis.append((x, y0 + height - height * min(max(1.0 - s, 0.0), 1.0)))
+    return mad, dis, mad_max
+
+
+def _draw_reference(imgui, view: TimelineView) -> list[c.Command]:
+    """The recording as a bar over the span of timeline it covers (drag it to change the
+    offset) and the per-frame MAD / 1 - SSIM plot of the frames measured so far."""
+    from viewer.ui.compare_panel import drag_offset
+
+    lane = view.reference
+    out: list[c.Command] = []
+    dur = max(view.duration, 1e-6)
+    label_w = 150.0
+    origin = imgui.get_cursor_screen_pos()
+    width = max(imgui.get_content_region_avail().x - label_w, 10.0)
+    dl = imgui.get_window_draw_list()
+
+    def x_of(t):
+        return origin.x + label_w + min(max(t / dur, 0.0), 1.0) * width
+
+    def col(rgba):
+        return imgui.get_color_u32(imgui.ImVec4(*rgba))
+
+    y = origin.y
+    dl.add_text(imgui.ImVec2(origin.x, y), col((0.85, 0.85, 0.85, 1)),
+                f"ref {lane.label[:16]}")
+    if lane.end > 0 and lane.start < dur:
+        dl.add_rect_filled(imgui.ImVec2(x_of(lane.start), y + 2),
+                           imgui.ImVec2(max(x_of(lane.end), x_of(lane.start) + 2), y + REF_ROW_H - 2),
+                           col((0.75, 0.55, 0.95, 0.9)))
+    y += REF_ROW_H
+    dl.add_text(imgui.ImVec2(origin.x, y), col(MAD_COLOUR), "MAD")
+    dl.add_text(imgui.ImVec2(origin.x, y + 14), col(SSIM_COLOUR), "1 - SSIM")
+    dl.add_rect(imgui.ImVec2(origin.x + label_w, y), imgui.ImVec2(origin.x + label_w + width,
+                                                                  y + PLOT_H),
+                col((0.4, 0.4, 0.4, 1.0)))
+    mad, dis, mad_max = figure_polylines(lane.figures, dur, origin.x + label_w, width, y,
+                                         PLOT_H)
+    for points, rgba in ((mad, MAD_COLOUR), (dis, SSIM_COLOUR)):
+        for (xa, ya), (xb, yb) in itertools.pairwise(points):
+            dl.add_line(imgui.ImVec2(xa, ya), imgui.ImVec2(xb, yb), col(rgba), 1.5)
+        if len(points) == 1:
+            dl.add_circle_filled(imgui.ImVec2(*points[0]), 2.0, col(rgba))
+    if mad:
+        dl.add_text(imgui.ImVec2(origin.x + 70, y), col((0.6, 0.6, 0.6, 1)), f"{mad_max:.1f}")
+    y += PLOT_H
+    xp = x_of(view.time)
+    dl.add_line(imgui.ImVec2(xp, origin.y), imgui.ImVec2(xp, y), col((1.0, 1.0, 1.0, 0.9)), 1.5)
+    imgui.invisible_button("##ref_lane", imgui.ImVec2(label_w + width, REF_ROW_H))
+    mouse = imgui.get_io().mouse_pos
+    if imgui.is_item_activated():
+        _ref_drag.update(offset=lane.offset, x=mouse.x)
+    if imgui.is_item_active() and "x" in _ref_drag:
+        dt = (mouse.x - _ref_drag["x"]) / width * dur
+        new = drag_offset(_ref_drag["offset"], lane.rate, dt)
+        if abs(new - lane.offset) > 1e-9:
+            out.append(c.SetReferenceOffset(new))
+    elif imgui.is_item_hovered():
+        imgui.set_tooltip(f"recording {lane.label}: offset {lane.offset:.4f} s, rate "
+                          f"{lane.rate:g}; covers {lane.start:.3f} .. {lane.end:.3f} s "
+                          "(drag to move)")
+    if imgui.is_item_deactivated():
+        _ref_drag.clear()
+    imgui.invisible_button("##ref_plot", imgui.ImVec2(label_w + width, PLOT_H))
+    if imgui.is_item_hovered() and lane.figures:
+        t_mouse = min(max((mouse.x - origin.x - label_w) / width, 0.0), 1.0) * dur
+        near = min(lane.figures, key=lambda f: abs(f[0] - t_mouse))
+        imgui.set_tooltip(f"{near[0]:.3f} s  MAD {near[1]:.2f}  SSIM {near[2]:.4f}")
+    if imgui.is_item_active():
+        t_mouse = min(max((mouse.x - origin.x - label_w) / width, 0.0), 1.0) * dur
+        if abs(t_mouse - view.time) >= 0.5 / max(view.fps, 1):
+            out.append(c.Seek(t_mouse))
     return out
 
 

@@ -14,7 +14,21 @@ from viewer.ui.commands import (
     CameraPan,
     CameraZoom,
     Command,
+    SetWipeSplit,
 )
+
+WIPE_GRAB_PX = 6.0
+WIPE_COLOUR = (1.0, 1.0, 0.0, 1.0)
+
+
+def wipe_grabbed(split: float, x: float, width: float, tolerance: float = WIPE_GRAB_PX) -> bool:
+    """Does a press at viewport x grab the wipe line (within ``tolerance`` pixels)?"""
+    return abs(x - split * width) <= tolerance
+
+
+def wipe_split_at(x: float, width: float) -> float:
+    """The split (0..1) that puts the wipe line under viewport x."""
+    return min(max(x / max(width, 1.0), 0.0), 1.0)
 
 
 @dataclass
@@ -119,11 +133,12 @@ def pick_object(objects, camera, size, click, radius_px: float = 24.0):
     return best
 
 
-def draw_viewport_panel(texture_id: int | None, overlay=None
+def draw_viewport_panel(texture_id: int | None, overlay=None, wipe_split: float | None = None
                         ) -> tuple[list[Command], tuple[int, int], tuple[float, float] | None]:
     """Returns (commands, the content size the 3D view should have next frame, a left
     click without drag in viewport pixels or None). ``overlay``: viewport pixels of the
-    selected particle, ringed."""
+    selected particle, ringed. ``wipe_split``: the comparison wipe is shown; a left drag
+    that starts on its line moves it (instead of orbiting)."""
     from imgui_bundle import imgui
 
     imgui.push_style_var(imgui.StyleVar_.window_padding, imgui.ImVec2(0, 0))
@@ -154,11 +169,25 @@ def draw_viewport_panel(texture_id: int | None, overlay=None
             local = (io.mouse_pos.x - top_left.x, io.mouse_pos.y - top_left.y)
             if imgui.is_item_activated() and imgui.is_mouse_down(imgui.MouseButton_.left):
                 _press["left"] = local
+                if wipe_split is not None and wipe_grabbed(wipe_split, local[0], size[0]):
+                    _press["wipe"] = local
+            wiping = "wipe" in _press and wipe_split is not None
+            if wiping and imgui.is_item_active():
+                split = wipe_split_at(local[0], size[0])
+                if abs(split - wipe_split) > 1e-6:
+                    commands.append(SetWipeSplit(split))
+            if imgui.is_item_deactivated():
+                _press.pop("wipe", None)
             if imgui.is_item_deactivated() and "left" in _press:
                 px, py = _press.pop("left")
-                if math.hypot(local[0] - px, local[1] - py) <= 3.0:
+                if math.hypot(local[0] - px, local[1] - py) <= 3.0 and not wiping:
                     click = local
             dl = imgui.get_window_draw_list()
+            if wipe_split is not None:   # the wipe's handle: a grip at mid-height
+                x = top_left.x + wipe_split * size[0]
+                y = top_left.y + size[1] / 2
+                dl.add_rect_filled(imgui.ImVec2(x - 3, y - 12), imgui.ImVec2(x + 3, y + 12),
+                                   imgui.get_color_u32(imgui.ImVec4(*WIPE_COLOUR)))
             for ring in _rings(overlay):
                 (x, y), radius, rgba = ring
                 dl.add_circle(imgui.ImVec2(top_left.x + x, top_left.y + y), radius,
@@ -170,7 +199,9 @@ def draw_viewport_panel(texture_id: int | None, overlay=None
                                 height_px=size[1], dt=io.delta_time)
             if active:
                 d = (io.mouse_delta.x, io.mouse_delta.y)
-                if imgui.is_mouse_down(imgui.MouseButton_.left):
+                if wiping:
+                    pass
+                elif imgui.is_mouse_down(imgui.MouseButton_.left):
                     inp.drag_left = d
                 elif imgui.is_mouse_down(imgui.MouseButton_.right):
                     inp.drag_right = d
@@ -187,7 +218,7 @@ def draw_viewport_panel(texture_id: int | None, overlay=None
                     if imgui.is_key_pressed(key, repeat=False):
                         pressed.add(ch)
                 inp.keys, inp.pressed = frozenset(held), frozenset(pressed)
-            commands = camera_commands(inp)
+            commands = commands + camera_commands(inp)
     finally:
         imgui.end()
     return commands, size, click

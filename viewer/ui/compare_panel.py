@@ -1,0 +1,459 @@
+"""Reference recording and comparison (issue 10): the model, the "Reference" panel and the
+timeline lane it adds.
+
+``CompareModel`` (GL-free) holds the loaded ``viewer.compare.reference.ReferenceTrack``, the
+view mode and its options, and the difference figures of every frame the viewport has shown
+(mean absolute difference and SSIM, ``viewer.compare.metrics``). The viewport composite is
+``viewer.compare.views.compose`` on the rendered frame and the reference frame at the same
+timeline time, cropped and resized to the view: the same function and inputs as the headless
+``vfxviewer compare``, so both show the same picture. The track's settings are the scenario's
+``"reference"`` entry ({"path", "offset", "rate", "crop"}).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from viewer.errors import ScenarioError
+from viewer.ui import commands as c
+
+MODES = ("off", "side_by_side", "overlay", "wipe", "onion", "difference")
+MODE_LABELS = {"off": "Off", "side_by_side": "Side by side", "overlay": "Overlay",
+               "wipe": "Wipe", "onion": "Onion skin", "difference": "Difference"}
+ONION_DEPTH = 3              # earlier rendered frames ghosted in (as vfxviewer compare)
+MEASURE_WIDTH = 320          # figures of wider views are measured at this width
+
+
+@dataclass(frozen=True)
+class ReferenceLane:
+    """What the timeline draws for the reference: the span of timeline time the recording
+    covers and the figures measured so far ((t, mad, ssim) ascending in t)."""
+    start: float
+    end: float
+    offset: float
+    rate: float
+    label: str
+    figures: tuple[tuple[float, float, float], ...] = ()
+
+
+def lane_span(offset: float, rate: float, duration: float) -> tuple[float, float]:
+    """Timeline times of the recording's first and last frame (t = (rec_t - offset) / rate)."""
+    return (-offset / rate, (duration - offset) / rate)
+
+
+def drag_offset(offset: float, rate: float, dt: float) -> float:
+    """Dragging the lane ``dt`` timeline seconds to the right shows each recording frame
+    ``dt`` later: the recording time at t = 0 drops by ``dt * rate``."""
+    return offset - dt * rate
+
+
+def _finite(x: float, what: str) -> float:
+    x = float(x)
+    if not math.isfinite(x):
+        raise ScenarioError(f"{what} must be a finite number, not {x!r}")
+    return x
+
+
+@dataclass
+class CompareModel:
+    track: object | None = None          # viewer.compare.reference.ReferenceTrack
+    mode: str = "off"
+    opacity: float = 0.5
+    split: float = 0.5
+    fps: float | None = None             # frame rate of an image-folder recording
+    figures: dict[int, tuple[float, float, float]] = field(default_factory=dict)
+    capture_path: str | None = None
+    capture_events: list[tuple[float, str]] = field(default_factory=list)   # (t, label)
+    generation: int = 0                  # bumps when what the figures depend on changes
+    _rendered: dict[int, np.ndarray] = field(default_factory=dict, repr=False)
+
+    # -- the track --------------------------------------------------------------------------
+    @property
+    def active(self) -> bool:
+        return self.track is not None and self.mode != "off"
+
+    def load(self, path: str, fps: float | None = None, *, offset: float = 0.0,
+             rate: float = 1.0, crop=None) -> None:
+        from viewer.compare.reference import Crop, ReferenceTrack
+        if isinstance(crop, (list, tuple)):
+            crop = Crop.from_json(crop)
+        rate = _finite(rate, "rate")
+        if rate <= 0:
+            raise ScenarioError(f"rate must be positive, not {rate!r}")
+        self.track = ReferenceTrack.load(path, fps=fps, offset=_finite(offset, "offset"),
+                                         rate=rate, crop=crop)
+        self.fps = fps
+        if self.mode == "off":
+            self.mode = "side_by_side"
+        self._changed()
+
+    def load_entry(self, entry: dict, base: Path | None = None) -> None:
+        """A scenario's ``"reference"`` entry; a relative path is relative to the scenario."""
+        if not isinstance(entry, dict) or not entry.get("path"):
+            raise ScenarioError("the scenario's \"reference\" entry needs a \"path\"")
+        path = Path(str(entry["path"]))
+        if not path.is_absolute() and base is not None:
+            path = base / path
+        fps = entry.get("fps")
+        self.load(str(path), None if fps is None else float(fps),
+                  offset=float(entry.get("offset", 0.0)), rate=float(entry.get("rate", 1.0)),
+                  crop=entry.get("crop"))
+        self.track.path = str(entry["path"])   # saved back as written
+
+    def clear(self) -> None:
+        self.track = None
+        self.mode = "off"
+        self._changed()
+
+    def settings_json(self) -> dict | None:
+        if self.track is None:
+            return None
+        out = self.track.settings_json()
+        if self.fps is not None:
+            out["fps"] = self.fps
+        return out
+
+    def _require(self):
+        if self.track is None:
+            raise ScenarioError("no reference recording loaded")
+        return self.track
+
+    def set_offset(self, offset: float) -> None:
+        self._require().offset = _finite(offset, "offset")
+        self._changed()
+
+    def set_rate(self, rate: float) -> None:
+        rate = _finite(rate, "rate")
+        if rate <= 0:
+            raise ScenarioError(f"rate must be positive, not {rate!r}")
+        self._require().rate = rate
+        self._changed()
+
+    def set_crop(self, crop) -> None:
+        from viewer.compare.reference import Crop
+        track = self._require()
+        if crop is None:
+            track.crop = None
+        else:
+            x, y, w, h = (int(v) for v in crop)
+            if w <= 0 or h <= 0:
+                raise ScenarioError(f"crop width and height must be positive, not {crop!r}")
+            new = Crop(x, y, w, h)
+            new.apply(track.frames[0])   # raises MediaError when it misses the recording
+            track.crop = new
+        self._changed()
+
+    def frame_step(self) -> float:
+        """The recording's frame interval (seconds)."""
+        times = self._require().times
+        return float(np.median(np.diff(times))) if len(times) > 1 else 1 / 30
+
+    def step(self, frames: int) -> None:
+        """One recording frame later (+1) or earlier (-1) against the timeline."""
+        self.set_offset(self._require().offset + int(frames) * self.frame_step())
+
+    def set_mode(self, mode: str) -> None:
+        if mode not in MODES:
+            raise ScenarioError(f"unknown comparison view {mode!r} ({', '.join(MODES)})")
+        if mode != "off":
+            self._require()
+        self.mode = mode
+
+    def set_opacity(self, opacity: float) -> None:
+        self.opacity = min(max(_finite(opacity, "opacity"), 0.0), 1.0)
+
+    def set_split(self, split: float) -> None:
+        self.split = min(max(_finite(split, "split"), 0.0), 1.0)
+
+    def align_on_event(self, capture_t: float, scenario_t: float) -> None:
+        from viewer.compare.align import offset_from_event
+        track = self._require()
+        self.set_offset(offset_from_event(_finite(capture_t, "capture time"),
+                                          _finite(scenario_t, "scenario time"), track.rate))
+
+    def _changed(self) -> None:
+        self.generation += 1
+        self.figures.clear()
+        self._rendered.clear()
+
+    # -- capture events ---------------------------------------------------------------------
+    def set_capture(self, path: str, events: list[dict]) -> None:
+        """The PlayScript events (``play`` / ``play_script``) of a replayed capture."""
+        out = []
+        for ev in events:
+            if "play" in ev:
+                label = f"object 0x{int(ev['object']):08X} play {ev['play']} @ {ev['intensity']}"
+            elif "play_script" in ev:
+                label = f"object 0x{int(ev['object']):08X} script {ev['play_script']}"
+            else:
+                continue
+            out.append((float(ev["t"]), label))
+        self.capture_path = str(path)
+        self.capture_events = out
+
+    # -- frames -----------------------------------------------------------------------------
+    def reference_at(self, t: float, size: tuple[int, int]) -> np.ndarray | None:
+        """The recording's frame at timeline time ``t`` cropped and resized to ``size``."""
+        if self.track is None:
+            return None
+        return self.track.frame_at(t, size=size)
+
+    def compose(self, rendered: np.ndarray, t: float, frame: int | None = None,
+                mode: str | None = None) -> np.ndarray:
+        """The comparison view of ``rendered`` (HxWx3|4) at timeline time ``t``: exactly
+        ``vfxviewer compare``'s frame (a missing reference frame is black). ``frame``:
+        its render-frame number (onion skin ghosts the frames before it)."""
+        from viewer.compare.views import compose
+        mode = mode or self.mode
+        rgb = np.ascontiguousarray(rendered[..., :3])
+        ref = self.reference_at(t, (rgb.shape[1], rgb.shape[0]))
+        if ref is None:
+            ref = np.zeros_like(rgb)
+        opts: dict = {}
+        if mode == "overlay":
+            opts["opacity"] = self.opacity
+        elif mode == "wipe":
+            opts["split"] = self.split
+        elif mode == "onion":
+            opts["previous"] = self.previous(frame)
+        if frame is not None:
+            self.remember(frame, rgb)
+        return compose(mode, rgb, ref, **opts)
+
+    def remember(self, frame: int, rgb: np.ndarray) -> None:
+        self._rendered[frame] = rgb
+        for old in [f for f in self._rendered if f < frame - ONION_DEPTH or f > frame]:
+            del self._rendered[old]
+
+    def previous(self, frame: int | None) -> list[np.ndarray]:
+        """The rendered frames just before ``frame`` that the view has seen, newest first
+        (stopping at the first gap: scrubbing never ghosts unrelated frames)."""
+        out = []
+        if frame is None:
+            return out
+        for k in range(1, ONION_DEPTH + 1):
+            img = self._rendered.get(frame - k)
+            if img is None:
+                break
+            out.append(img)
+        return out
+
+    def measure(self, frame: int, t: float, rendered: np.ndarray):
+        """(mad, ssim) of ``rendered`` against the reference at ``t``, cached per frame;
+        None before / without the recording. Views wider than MEASURE_WIDTH are measured
+        at that width (both images resized alike)."""
+        if self.track is None:
+            return None
+        if frame in self.figures:
+            return self.figures[frame][1:]
+        from viewer.compare.metrics import frame_figures
+        from viewer.compare.reference import resize
+        rgb = np.ascontiguousarray(rendered[..., :3])
+        h, w = rgb.shape[:2]
+        if w > MEASURE_WIDTH:
+            size = (MEASURE_WIDTH, max(1, round(h * MEASURE_WIDTH / w)))
+            rgb = resize(rgb, size)
+        ref = self.reference_at(t, (rgb.shape[1], rgb.shape[0]))
+        if ref is None:
+            return None
+        fig = frame_figures(rgb, ref)
+        self.figures[frame] = (float(t), fig["mad"], fig["ssim"])
+        return fig["mad"], fig["ssim"]
+
+    def lane(self) -> ReferenceLane | None:
+        track = self.track
+        if track is None:
+            return None
+        start, end = lane_span(track.offset, track.rate, track.duration)
+        figs = tuple(self.figures[f] for f in sorted(self.figures))
+        return ReferenceLane(start, end, track.offset, track.rate,
+                             Path(track.path).name or track.path, figs)
+
+
+# --- the panel -------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ReferencePanelView:
+    path: str | None
+    frames: int
+    duration: float
+    size: tuple[int, int] | None
+    offset: float
+    rate: float
+    crop: tuple[int, int, int, int] | None
+    mode: str
+    opacity: float
+    split: float
+    time: float
+    current: tuple[float, float] | None        # (mad, ssim) at the shown frame
+    mad_series: tuple[float, ...] = ()
+    ssim_series: tuple[float, ...] = ()
+    capture_path: str | None = None
+    capture_events: tuple[tuple[float, str], ...] = ()
+    scenario_events: tuple[tuple[float, str], ...] = ()
+
+
+def panel_view(model: CompareModel, time: float, frame: int | None,
+               scenario_events=()) -> ReferencePanelView:
+    track = model.track
+    current = None
+    if track is not None and frame is not None and frame in model.figures:
+        current = model.figures[frame][1:]
+    figs = [model.figures[f] for f in sorted(model.figures)]
+    return ReferencePanelView(
+        path=None if track is None else track.path,
+        frames=0 if track is None else len(track.frames),
+        duration=0.0 if track is None else track.duration,
+        size=None if track is None else (track.frames[0].shape[1], track.frames[0].shape[0]),
+        offset=0.0 if track is None else track.offset,
+        rate=1.0 if track is None else track.rate,
+        crop=None if track is None or track.crop is None else tuple(track.crop.to_json()),
+        mode=model.mode, opacity=model.opacity, split=model.split, time=time,
+        current=current, mad_series=tuple(f[1] for f in figs),
+        ssim_series=tuple(f[2] for f in figs), capture_path=model.capture_path,
+        capture_events=tuple(model.capture_events), scenario_events=tuple(scenario_events))
+
+
+def scenario_play_events(scenario) -> list[tuple[float, str]]:
+    """(t, label) of the scenario's script events (play_script / play / launch)."""
+    out = []
+    for ev in getattr(scenario, "events", ()):
+        if ev.kind in ("play_script", "play", "launch"):
+            what = f"0x{ev.value:08X}" if ev.kind == "play_script" else ev.kind
+            if ev.kind == "play":
+                what = f"play {ev.value} @ {ev.intensity:g}"
+            out.append((float(ev.t), f"object {ev.object} {what}"))
+    return sorted(out)
+
+
+@dataclass
+class ReferencePanelState:
+    """UI-only state: text boxes and picks."""
+    path: str = ""
+    fps: float = 30.0
+    capture_path: str = ""
+    capture_pick: int = 0
+    scenario_pick: int = 0
+    crop: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    crop_on: bool = False
+
+
+def crop_command(state: ReferencePanelState, view: ReferencePanelView):
+    """The crop command the crop widgets ask for, or None when nothing changed."""
+    want = tuple(int(v) for v in state.crop) if state.crop_on else None
+    if want == view.crop:
+        return None
+    if want is not None and (want[2] <= 0 or want[3] <= 0):
+        return None          # still being typed: wait for a usable rectangle
+    return c.SetReferenceCrop(want)
+
+
+def draw_reference_panel(view: ReferencePanelView, state: ReferencePanelState) -> list:
+    from imgui_bundle import imgui
+
+    out: list[c.Command] = []
+    visible, _ = imgui.begin("Reference")
+    try:
+        if not visible:
+            return out
+        imgui.set_next_item_width(-150)
+        _, state.path = imgui.input_text("##refpath", state.path)
+        imgui.same_line()
+        imgui.set_next_item_width(60)
+        _, state.fps = imgui.input_float("fps##ref", state.fps, 0, 0, "%.3g")
+        imgui.same_line()
+        if imgui.button("Load") and state.path.strip():
+            out.append(c.LoadReference(state.path.strip(),
+                                       state.fps if state.fps > 0 else None))
+        if view.path is None:
+            imgui.text_disabled("No recording: a video (MP4, WebM, AVI...) or an image folder.")
+            return out
+        imgui.same_line()
+        if imgui.button("Clear"):
+            out.append(c.ClearReference())
+        w, h = view.size
+        imgui.text(f"{view.path}: {view.frames} frames, {view.duration:.3f} s, {w}x{h}")
+        # time mapping
+        imgui.set_next_item_width(120)
+        changed, offset = imgui.drag_float("offset (s)", view.offset, 0.005, 0.0, 0.0, "%.4f")
+        if changed:
+            out.append(c.SetReferenceOffset(offset))
+        imgui.same_line()
+        if imgui.button("-1 frame"):
+            out.append(c.StepReference(-1))
+        imgui.same_line()
+        if imgui.button("+1 frame"):
+            out.append(c.StepReference(1))
+        imgui.set_next_item_width(120)
+        changed, rate = imgui.drag_float("rate", view.rate, 0.001, 0.01, 100.0, "%.4f")
+        if changed and rate > 0:
+            out.append(c.SetReferenceRate(rate))
+        imgui.same_line()
+        imgui.text_disabled(f"recording t = {view.offset + view.time * view.rate:.3f} s")
+        # crop
+        if view.crop is not None and not state.crop_on:
+            state.crop_on, state.crop = True, list(view.crop)
+        _, state.crop_on = imgui.checkbox("crop", state.crop_on)
+        if state.crop_on:
+            imgui.same_line()
+            imgui.set_next_item_width(-1)
+            _, state.crop = imgui.input_int4("##crop", state.crop)
+        cmd = crop_command(state, view)
+        if cmd is not None:
+            out.append(cmd)
+        # view mode
+        for i, mode in enumerate(MODES):
+            if i:
+                imgui.same_line()
+            if imgui.radio_button(MODE_LABELS[mode], view.mode == mode) and view.mode != mode:
+                out.append(c.SetCompareMode(mode))
+        if view.mode == "overlay":
+            imgui.set_next_item_width(160)
+            changed, o = imgui.slider_float("opacity", view.opacity, 0.0, 1.0)
+            if changed:
+                out.append(c.SetCompareOpacity(o))
+        elif view.mode == "wipe":
+            imgui.set_next_item_width(160)
+            changed, s = imgui.slider_float("split", view.split, 0.0, 1.0)
+            if changed:
+                out.append(c.SetWipeSplit(s))
+        # figures
+        if view.current is not None:
+            imgui.text(f"MAD {view.current[0]:.2f}   SSIM {view.current[1]:.4f}")
+        else:
+            imgui.text_disabled("MAD / SSIM: shown once the frame is drawn with a reference")
+        if len(view.mad_series) > 1:
+            imgui.plot_lines("MAD", np.asarray(view.mad_series, np.float32),
+                             graph_size=imgui.ImVec2(-40, 40))
+        _draw_capture_alignment(imgui, view, state, out)
+    finally:
+        imgui.end()
+    return out
+
+
+def _draw_capture_alignment(imgui, view, state, out) -> None:
+    imgui.separator()
+    imgui.text("Line up on a PlayScript event of a capture")
+    imgui.set_next_item_width(-110)
+    _, state.capture_path = imgui.input_text("##cappath", state.capture_path)
+    imgui.same_line()
+    if imgui.button("Load capture") and state.capture_path.strip():
+        out.append(c.LoadCapture(state.capture_path.strip()))
+    if not view.capture_events or not view.scenario_events:
+        if view.capture_path is not None and not view.capture_events:
+            imgui.text_disabled("the capture has no PlayScript events")
+        return
+    labels = [f"{t:.3f} s {s}" for t, s in view.capture_events]
+    state.capture_pick = min(state.capture_pick, len(labels) - 1)
+    imgui.set_next_item_width(-60)
+    _, state.capture_pick = imgui.combo("capture", state.capture_pick, labels)
+    labels = [f"{t:.3f} s {s}" for t, s in view.scenario_events]
+    state.scenario_pick = min(state.scenario_pick, len(labels) - 1)
+    imgui.set_next_item_width(-60)
+    _, state.scenario_pick = imgui.combo("scenario", state.scenario_pick, labels)
+    if imgui.button("Line up"):
+        out.append(c.AlignReferenceOnEvent(view.capture_events[state.capture_pick][0],
+                                           view.scenario_events[state.scenario_pick][0]))

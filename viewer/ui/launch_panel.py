@@ -1,0 +1,118 @@
+"""Projectile launch panel (issue 11): fire a projectile Setup from a point with a velocity
+or at a target, with its table's Launch script at a chosen intensity.
+
+The panel only builds a ``LaunchProjectile`` command; the session turns it into scenario
+events at the current time (a ``create`` when a Setup is given, then ``launch``) that the
+harness in viewer/sim/projectile.py plays, so a saved scenario replays the flight exactly.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from viewer.ui import commands as c
+
+
+@dataclass
+class LaunchPanelState:
+    """UI-only state of the panel's widgets."""
+    setup: str = ""              # hex DID; empty: launch an existing object
+    table: str = ""
+    object_id: int = 0           # 0: a new id
+    origin: list[float] = field(default_factory=lambda: [0.0, 0.0, 1.0])
+    use_target: bool = False
+    velocity: list[float] = field(default_factory=lambda: [20.0, 0.0, 0.0])
+    target: list[float] = field(default_factory=lambda: [10.0, 0.0, 1.0])
+    speed: float = 20.0
+    intensity: str = "1.0"
+    message: str = ""
+
+
+@dataclass(frozen=True)
+class LaunchView:
+    objects: tuple[int, ...]       # live object ids
+    next_id: int                   # a free id for a new projectile
+    selected_setup: int | None = None   # the Assets panel's selected Setup, if any
+
+
+def _did(text: str) -> int | None:
+    text = text.strip()
+    if not text:
+        return None
+    value = int(text, 16) if text.lower().startswith("0x") else int(text, 0)
+    if not 0 < value <= 0xFFFFFFFF:
+        raise ValueError(f"not a DID: {text!r}")
+    return value
+
+
+def _finite3(values, what: str) -> tuple[float, float, float]:
+    v = tuple(float(x) for x in values)
+    if len(v) != 3 or not all(math.isfinite(x) for x in v):
+        raise ValueError(f"{what} must be three finite numbers")
+    return v
+
+
+def launch_command(state: LaunchPanelState, view: LaunchView) -> c.LaunchProjectile:
+    """The command the panel's fields describe; ValueError names the bad field."""
+    setup = _did(state.setup)
+    table = _did(state.table)
+    obj = int(state.object_id) or (view.next_id if setup is not None else 0)
+    if setup is None and obj not in view.objects:
+        raise ValueError("give a projectile Setup, or the id of an object in the scene")
+    text = state.intensity.strip().lower()
+    intensity = float(text)            # "nan" / "inf" accepted: the table decides
+    origin = _finite3(state.origin, "from")
+    if state.use_target:
+        if not (math.isfinite(state.speed) and state.speed > 0):
+            raise ValueError("speed must be positive")
+        return c.LaunchProjectile(obj, origin=origin, target=_finite3(state.target, "target"),
+                                  speed=float(state.speed), intensity=intensity, setup=setup,
+                                  table=table)
+    return c.LaunchProjectile(obj, origin=origin, velocity=_finite3(state.velocity, "velocity"),
+                              intensity=intensity, setup=setup, table=table)
+
+
+def draw_launch_panel(view: LaunchView | None, state: LaunchPanelState) -> list[c.Command]:
+    from imgui_bundle import imgui
+
+    out: list[c.Command] = []
+    visible, _ = imgui.begin("Launch")
+    try:
+        if not visible:
+            return out
+        if view is None:
+            imgui.text_disabled("Nothing loaded.")
+            return out
+        imgui.set_next_item_width(120)
+        _, state.setup = imgui.input_text("Setup", state.setup)
+        imgui.same_line()
+        imgui.set_next_item_width(120)
+        _, state.table = imgui.input_text("table", state.table)
+        imgui.set_next_item_width(120)
+        _, state.object_id = imgui.input_int("object id (0: new)", state.object_id)
+        imgui.set_next_item_width(-80)
+        _, state.origin = imgui.input_float3("from", state.origin)
+        _, state.use_target = imgui.checkbox("at a target", state.use_target)
+        if state.use_target:
+            imgui.set_next_item_width(-80)
+            _, state.target = imgui.input_float3("target", state.target)
+            imgui.set_next_item_width(120)
+            _, state.speed = imgui.input_float("speed m/s", state.speed)
+        else:
+            imgui.set_next_item_width(-80)
+            _, state.velocity = imgui.input_float3("velocity", state.velocity)
+        imgui.set_next_item_width(120)
+        _, state.intensity = imgui.input_text("Launch intensity", state.intensity)
+        if imgui.button("Launch now"):
+            try:
+                out.append(launch_command(state, view))
+                state.message = ""
+            except ValueError as err:
+                state.message = str(err)
+        if state.message:
+            imgui.text_colored(imgui.ImVec4(1.0, 0.6, 0.3, 1.0), state.message)
+        imgui.text_disabled(f"new id {view.next_id}; objects {list(view.objects)}")
+    finally:
+        imgui.end()
+    return out
