@@ -88,3 +88,33 @@ def test_hidden_owner_skips_animation_but_children_and_emitters_still_update():
     B.run_frames(w, 4)
     assert o.motion.calls == []
     assert o.particle_manager.emitters()[0][1].total_emitted >= 2
+
+
+def test_UpdateObjectInternal_0x005156B0_full_order_runtime_7_6_and_11(monkeypatch):
+    # UpdatePositionInternal 0x00512C30 (animation, physics, process_hooks), then the commit
+    # (set_frame 0x00514090), then ParticleManager::UpdateParticles, then
+    # ScriptManager::UpdateScripts: seed 001 section 13.5 as retail stages it
+    from viewer.sim import world as world_mod
+    w = B.world({0x02000001: B.setup(), 0x33000001: B.script(0x33000001, (5.0, B.stop(1)))})
+    o = w.create_object(1, 0x02000001)
+    w.play_script(o, 0x33000001)
+    w.particle_manager(o)
+    calls = []
+
+    def spy(name, fn):
+        def wrapped(*a, **k):
+            calls.append(name)
+            return fn(*a, **k)
+        return wrapped
+
+    monkeypatch.setattr(w, "_advance_animation", spy("animation", w._advance_animation))
+    monkeypatch.setattr(w, "_update_physics", spy("physics", w._update_physics))
+    monkeypatch.setattr(world_mod.hooks_mod, "process_hooks",
+                        spy("process_hooks", world_mod.hooks_mod.process_hooks))
+    monkeypatch.setattr(w, "_set_frame", spy("set_frame", w._set_frame))
+    pm, sm = o.particle_manager, o.script_manager
+    monkeypatch.setattr(pm, "update_particles", spy("particles", pm.update_particles))
+    monkeypatch.setattr(sm, "update_scripts", spy("scripts", sm.update_scripts))
+    B.run_frames(w, 1)
+    assert calls == ["animation", "physics", "process_hooks", "set_frame", "particles",
+                     "scripts"]
