@@ -102,3 +102,16 @@ def write_dat(path) -> str:
     with open(path, "wb") as f:
         f.write(data)
     return str(path)
+
+
+SETUP_BOLT = 0x02000101   # a projectile: one physics sphere (r 0.1 at the origin), so it flies
+
+
+def projectile_database() -> AssetDatabase:
+    """The library plus SETUP_BOLT (its table is TABLE: Launch plays SCRIPT)."""
+    recs = records()
+    recs[SETUP_BOLT] = Setup(SETUP_BOLT, SetupFlags(0), (GFX,), None, None, (), (),
+                             ((0x65, AnimationFrame((RFrame((0.0, 0.0, 0.0)),))),), (),
+                             (Sphere((0.0, 0.0, 0.0), 0.1),), 1.0, 1.0, 0.0, 0.0,
+                             Sphere((0, 0, 0), 1.0), Sphere((0, 0, 0), 1.0), (), 0, 0, 0, 0, 0)
+    return AssetDatabase.from_records(recs)
