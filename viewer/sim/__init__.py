@@ -1,6 +1,7 @@
 """The deterministic retail runtime: headless, seeded, no GL (docs/DEVELOPING.md).
 
-world.py           World: objects, CPhysics::UseTime / update_object stepping, the event sink
+world.py           World: objects, CPhysics::UseTime / update_object stepping,
+                   animate_static_object for static animating objects, the event sink
 physobj.py         PhysicsObj state (state bits, frames, parts, lights, children, tweens)
 hooks.py           every hook's effect; FPHook tweens; CallPES
 script_manager.py  ScriptManager: one serial FIFO of PhysicsScripts per owner
