@@ -6,6 +6,7 @@ uniform sampler2D u_tex;
 uniform bool u_textured;
 uniform vec4 u_color;
 uniform float u_alpha_ref;
+uniform bool u_opaque;      // blending off: the target's alpha (coverage) becomes 1
 in vec2 v_uv;
 in vec3 v_light;
 in float v_alpha;
@@ -16,5 +17,5 @@ void main() {
     if (u_alpha_ref >= 0.0 && a * 255.0 < u_alpha_ref - 0.5) {
         discard;
     }
-    f_color = vec4(base.rgb * v_light, a);
+    f_color = vec4(base.rgb * v_light, u_opaque ? 1.0 : a);
 }

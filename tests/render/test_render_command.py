@@ -113,3 +113,87 @@ def test_render_overlays_draws_the_world_collision_shapes(tmp_path, gl_ctx):
     green = (over[..., 1].astype(int) - over[..., 0] > 60) & (over[..., 1] > 120)
     assert green.sum() > 50                      # the ground plane's grid patch
     assert not (((plain[..., 1].astype(int) - plain[..., 0]) > 60) & (plain[..., 1] > 120)).any()
+
+
+# --- capture options (issue 10): --start, --transparent, .gif -----------------------------------
+def test_render_start_writes_only_frames_at_or_after_S_from_a_run_starting_at_0(tmp_path, dat,
+                                                                              gl_ctx):
+    sc = _scenario(tmp_path, dat)
+    full, late = tmp_path / "full", tmp_path / "late"
+    assert main(["render", "--scenario", sc, "--out", str(full), "--size", "48x36",
+                 "--seconds", "0.3"]) == 0
+    assert main(["render", "--scenario", sc, "--out", str(late), "--size", "48x36",
+                 "--seconds", "0.3", "--start", "0.2"]) == 0
+    a, b = sorted(full.iterdir()), sorted(late.iterdir())
+    assert len(a) == 10 and len(b) == 4             # t = 0.2, 0.233.., 0.266.., 0.3 at 30 fps
+    for x, y in zip(a[6:], b):                     # the same frames as the full run's tail
+        assert x.read_bytes() == y.read_bytes()
+
+
+def test_render_start_after_the_end_is_an_input_error(tmp_path, dat, capsys):
+    rc = main(["render", "--scenario", _scenario(tmp_path, dat), "--out",
+               str(tmp_path / "x.png"), "--size", "32x24", "--start", "9"])
+    assert rc == 1 and "--start" in capsys.readouterr().err
+
+
+def test_render_start_must_be_non_negative_seconds(tmp_path, dat):
+    with pytest.raises(SystemExit) as e:
+        main(["render", "--scenario", _scenario(tmp_path, dat), "--out",
+              str(tmp_path / "x.png"), "--start", "-1"])
+    assert e.value.code == 2
+
+
+def test_render_transparent_png_clears_alpha_0_and_keeps_drawn_pixels_opaque(tmp_path, dat,
+                                                                             gl_ctx):
+    from PIL import Image
+    out = tmp_path / "t.png"
+    assert main(["render", "--scenario", _scenario(tmp_path, dat), "--out", str(out),
+                 "--size", "64x48", "--seconds", "0", "--transparent"]) == 0
+    with Image.open(out) as im:
+        assert im.mode == "RGBA"
+        img = np.asarray(im)
+    assert img[0, 0, 3] == 0 and img[-1, -1, 3] == 0           # background: transparent
+    assert (img[..., 3] == 255).sum() > 20                     # the opaque box: alpha 1
+    opaque = tmp_path / "o.png"
+    assert main(["render", "--scenario", _scenario(tmp_path, dat), "--out", str(opaque),
+                 "--size", "64x48", "--seconds", "0"]) == 0
+    with Image.open(opaque) as im:
+        assert im.mode == "RGB"
+
+
+def test_render_transparent_folder_keeps_alpha(tmp_path, dat, gl_ctx):
+    from PIL import Image
+    out = tmp_path / "frames"
+    assert main(["render", "--scenario", _scenario(tmp_path, dat), "--out", str(out),
+                 "--size", "48x36", "--seconds", "0.1", "--transparent"]) == 0
+    files = sorted(out.iterdir())
+    assert len(files) == 4
+    with Image.open(files[-1]) as im:
+        assert im.mode == "RGBA" and im.getpixel((0, 0))[3] == 0
+
+
+def test_render_gif_has_every_frame_and_transparent_keeps_the_background_clear(tmp_path, dat,
+                                                                                gl_ctx):
+    from PIL import Image
+    for flag in ([], ["--transparent"]):
+        out = tmp_path / f"anim{len(flag)}.gif"
+        assert main(["render", "--scenario", _scenario(tmp_path, dat), "--out", str(out),
+                     "--size", "48x36", "--seconds", "0.2", *flag]) == 0
+        with Image.open(out) as im:
+            assert im.n_frames == 7
+            im.seek(im.n_frames - 1)
+            rgba = np.asarray(im.convert("RGBA"))
+        corner = rgba[0, 0]
+        if flag:
+            assert corner[3] == 0
+        else:
+            assert corner[3] == 255 and corner[:3].max() > 0   # the opaque background colour
+
+
+def test_render_transparent_mp4_stays_opaque(tmp_path, dat, gl_ctx):
+    from viewer.media import read_frames
+    out = tmp_path / "v.mp4"
+    assert main(["render", "--scenario", _scenario(tmp_path, dat), "--out", str(out),
+                 "--size", "48x36", "--seconds", "0.1", "--transparent"]) == 0
+    frames = list(read_frames(out))
+    assert len(frames) == 4 and frames[0].image.shape == (36, 48, 3)

@@ -1,12 +1,15 @@
 """``vfxviewer render DAT (--scenario FILE | --setup DID ...) --out PATH`` (contract section 6).
 
 Renders headless on EGL: ``--out x.png`` writes the last frame, a folder writes
-``frame_00000.png``..., ``x.mp4`` writes a video (PyAV through ``viewer.media``). The camera
-is fixed (``--camera``, ``--target``, ``--distance``, ``--fov``), the simulation is seeded,
-so the same seed gives the same frames.
+``frame_00000.png``..., ``x.gif`` an animated GIF, ``x.mp4`` a video (PyAV and Pillow through
+``viewer.media``). The camera is fixed (``--camera``, ``--target``, ``--distance``,
+``--fov``), the simulation is seeded, so the same seed gives the same frames.
 
 Frame k is rendered after ``World.tick(k / fps)`` for k = 0 .. round(seconds * fps); scenario
-events at time t are applied before the first frame whose time is >= t.
+events at time t are applied before the first frame whose time is >= t. ``--start S`` writes
+only the frames at t >= S (the simulation still runs from 0, so they are the same frames a
+full run writes); ``--transparent`` clears to alpha 0 where nothing is drawn and keeps the
+alpha in PNG, PNG-folder and GIF outputs (video stays opaque).
 """
 
 from __future__ import annotations
@@ -46,6 +49,16 @@ def parse_vec3(text: str) -> tuple[float, float, float]:
     return v
 
 
+def parse_seconds(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        v = float("nan")
+    if not (math.isfinite(v) and v >= 0.0):
+        raise argparse.ArgumentTypeError(f"expected seconds >= 0, not {text!r}")
+    return v
+
+
 def parse_play(text: str) -> tuple[str, float]:
     name, sep, intensity = str(text).rpartition(":")
     if not sep or not name:
@@ -65,10 +78,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="PhysicsScript DID played at t = 0 on object 1 (repeatable)")
     parser.add_argument("--play", type=parse_play, action="append", default=[],
                         metavar="TYPE:INTENSITY", help="typed effect at t = 0 (repeatable)")
-    parser.add_argument("--out", required=True, help="out.png, a folder, or out.mp4")
+    parser.add_argument("--out", required=True,
+                        help="out.png (last frame), a folder, out.gif or out.mp4")
     parser.add_argument("--size", type=parse_size, default=(640, 360), help="WxH (640x360)")
     parser.add_argument("--fps", type=float, help="render-frame clock (scenario or 60)")
     parser.add_argument("--seconds", type=float, help="length (scenario or 5)")
+    parser.add_argument("--start", type=parse_seconds, default=0.0, metavar="S",
+                        help="write only frames at t >= S (the simulation runs from 0)")
+    parser.add_argument("--transparent", action="store_true",
+                        help="alpha 0 where nothing is drawn (PNG, folder, GIF; not video)")
     parser.add_argument("--seed", type=parse_int, help="random seed (scenario or 0)")
     parser.add_argument("--camera", default="perspective",
                         help="a preset (perspective, front, side, top) or an eye x,y,z")
@@ -150,18 +168,24 @@ def make_camera(args, world):
 
 
 # --- run ---------------------------------------------------------------------------------------
-def frame_worlds(sc, db):
-    """Yield the World after each render frame: frame 0 at t = 0, then every 1/fps up to
-    and including ``seconds`` (ScenarioRunner.run's frames)."""
+def timed_frame_worlds(sc, db):
+    """Yield (t, World) after each render frame: frame 0 at t = 0, then every 1/fps up to
+    and including ``seconds`` (ScenarioRunner.run's frames); t is the exact frame time."""
     from viewer.sim.clock import as_time
     from viewer.sim.scenario import ScenarioRunner
     runner = ScenarioRunner(sc, db)
     end = as_time(sc.seconds)
     runner.step_frame()
-    yield runner.world
+    yield runner.clock.now, runner.world
     while runner.clock.now + 1 / runner.clock.fps <= end:
         runner.step_frame()
-        yield runner.world
+        yield runner.clock.now, runner.world
+
+
+def frame_worlds(sc, db):
+    """The World after each render frame (``timed_frame_worlds`` without the times)."""
+    for _, world in timed_frame_worlds(sc, db):
+        yield world
 
 
 def render_frames(sc, args, ctx, on_frame, db=None) -> int:
@@ -170,6 +194,7 @@ def render_frames(sc, args, ctx, on_frame, db=None) -> int:
     from viewer.render.framebuffer import OffscreenTarget
     from viewer.render.renderer import RenderSettings, SceneRenderer
     from viewer.render.scene_input import scene_input_from_world
+    from viewer.sim.clock import as_time
     own_db = db is None
     if own_db:
         db = AssetDatabase(dat_paths(args, sc))
@@ -177,17 +202,22 @@ def render_frames(sc, args, ctx, on_frame, db=None) -> int:
                               show_part_axes=bool(args.overlays),
                               show_emitter_anchors=bool(args.overlays),
                               show_collision=bool(args.overlays))
+    if getattr(args, "transparent", False):
+        settings.background = (*settings.background[:3], 0.0)
+    start = as_time(getattr(args, "start", 0.0) or 0.0)
     renderer = SceneRenderer(ctx, db, settings)
     target = OffscreenTarget(ctx, args.size)
     camera = None
     n = 0
     try:
-        for world in frame_worlds(sc, db):
+        for t, world in timed_frame_worlds(sc, db):
             if camera is None:
                 camera = make_camera(args, world)
                 # the viewer distance (CYpt) retail refreshes on each drawn frame
                 world.viewer_position = tuple(float(c) for c in camera.eye())
                 world.render_pass()
+            if t < start:
+                continue   # simulated, not drawn: --start
             renderer.render(scene_input_from_world(world), camera, target)
             on_frame(target.read_rgba())
             n += 1
@@ -234,8 +264,10 @@ def run(args) -> int:
     sc = load_scenario(args)
     ctx = moderngl.create_standalone_context(backend="egl", require=330)
     try:
-        writer = FrameWriter(args.out, fps=float(sc.fps))
-        render_frames(sc, args, ctx, writer.write)
+        writer = FrameWriter(args.out, fps=float(sc.fps), transparent=bool(args.transparent))
+        if not render_frames(sc, args, ctx, writer.write):
+            raise ScenarioError(f"no frame at t >= --start {args.start:g} (the scenario ends "
+                                f"at {float(sc.seconds):g} s)")
         writer.close()
     finally:
         ctx.release()

@@ -133,5 +133,7 @@ def apply_blend(ctx, fbo, state: BlendState) -> None:
     else:
         ctx.enable(moderngl.BLEND)
         src, dst = gl[state.blend[0]], gl[state.blend[1]]
-        ctx.blend_func = src, dst
+        # colour as retail; the target's alpha accumulates coverage ("over") so a capture on a
+        # transparent background keeps what was drawn and an opaque one stays opaque
+        ctx.blend_func = src, dst, moderngl.ONE, moderngl.ONE_MINUS_SRC_ALPHA
     fbo.depth_mask = state.depth_write

@@ -75,7 +75,7 @@ class SceneRenderer:
                            1.0, 0.0)]
 
     def _set_material(self, prog, mat, *, luminosity, diffuse, alpha_ref,
-                      wrap: bool = False) -> None:
+                      wrap: bool = False, opaque: bool = False) -> None:
         set_uniform(prog, "u_textured", mat.texture is not None)
         if mat.texture is not None:
             mat.texture.use(0)
@@ -83,6 +83,7 @@ class SceneRenderer:
             set_uniform(prog, "u_tex", 0)
         set_uniform(prog, "u_color", tuple(mat.color))   # solid texel, alpha 1 - translucency
         set_uniform(prog, "u_alpha_ref", float(-1.0 if alpha_ref is None else alpha_ref))
+        set_uniform(prog, "u_opaque", bool(opaque))
         set_uniform(prog, "u_emissive", (luminosity,) * 3)
         set_uniform(prog, "u_diffuse", (diffuse,) * 3)
 
@@ -107,7 +108,8 @@ class SceneRenderer:
                 from viewer.render.grid import GridPass
                 self._grid = GridPass(ctx)
             ctx.enable(moderngl.BLEND)
-            ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
+            ctx.blend_func = (moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA,
+                              moderngl.ONE, moderngl.ONE_MINUS_SRC_ALPHA)
             self._grid.draw(view_proj, eye)
             ctx.disable(moderngl.BLEND)
         if s.cull_backfaces:
@@ -220,7 +222,7 @@ class SceneRenderer:
         lum = mat.luminosity if inst.luminosity is None else inst.luminosity
         dif = mat.diffuse if inst.diffuse is None else inst.diffuse
         self._set_material(prog, mat, luminosity=lum, diffuse=dif, alpha_ref=state.alpha_ref,
-                           wrap=sub.wrap)
+                           wrap=sub.wrap, opaque=state.blend is None)
         # vertex alpha, or the private material's 1 - t replacing it (materials.diffuse_alpha)
         set_uniform(prog, "u_diffuse_alpha", materials.diffuse_alpha(
             mat.vertex_alpha(), inst.translucency, inst.luminosity, inst.diffuse))
@@ -241,7 +243,7 @@ class SceneRenderer:
         mat = draw.sub.material
         self._set_material(self.particle_prog, mat, luminosity=mat.luminosity,
                            diffuse=mat.diffuse, alpha_ref=draw.state.alpha_ref,
-                           wrap=draw.sub.wrap)
+                           wrap=draw.sub.wrap, opaque=draw.state.blend is None)
         # particles without a private material (t == 0) light with the vertex alpha
         set_uniform(self.particle_prog, "u_vertex_alpha", mat.vertex_alpha())
         set_uniform(self.particle_prog, "u_uv_offset",
