@@ -86,3 +86,37 @@ def test_window_driven_load_setup_play_script_scrub_back(tmp_path):
     assert s.stats()["particles"] == state["particles"] > 0
     assert s.stats()["emitters"] == state["emitters"]
     assert_viewer_visible(img)
+
+
+def test_window_loads_a_reference_and_switches_view_mode(tmp_path):
+    """Drive the real window: load a recording (an image folder), show it side by side,
+    then switch to the wipe view; the recording's colour fills the right half."""
+    import numpy as np
+    from PIL import Image
+
+    rec = tmp_path / "rec"
+    rec.mkdir()
+    for k in range(10):
+        img = np.zeros((72, 128, 3), np.uint8)
+        img[:] = (200, 40, 160)
+        Image.fromarray(img).save(rec / f"f{k:03d}.png")
+    actions = [
+        {"frame": 2, "command": "LoadReference", "path": str(rec), "fps": 30.0},
+        {"frame": 4, "command": "SetCompareMode", "mode": "side_by_side"},
+        {"frame": 6, "command": "SetCompareMode", "mode": "wipe"},
+        {"frame": 7, "command": "SetWipeSplit", "split": 0.25},
+        {"frame": 8, "command": "Seek", "t": 0.2},
+    ]
+    (tmp_path / "actions.json").write_text(json.dumps(actions))
+    state_path = tmp_path / "state.json"
+    img, _ = run_window(tmp_path, "--actions", str(tmp_path / "actions.json"),
+                        "--dump-state", str(state_path), after=12)
+    save_png(img, ROOT / "tests" / "_artifacts" / "xvfb_window" / "compare.png")
+    state = json.loads(state_path.read_text())
+    assert state["errors"] == []
+    assert state["compare"]["mode"] == "wipe" and state["compare"]["frames"] == 10
+    assert state["compare"]["reference"]["path"] == str(rec)
+    assert state["compare"]["figures"] >= 1          # the frames shown were measured
+    rgb = img[..., :3].astype(int)
+    magenta = (np.abs(rgb - np.array([200, 40, 160])) <= 14).all(axis=-1)
+    assert magenta.sum() > 2000, magenta.sum()
