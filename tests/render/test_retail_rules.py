@@ -210,3 +210,24 @@ def test_SetSolidColorTextureColor_texel_alpha_times_diffuse_alpha(gl_ctx, trans
     TRANSLUCENT vertex alpha multiplies it again: (127/255)^2 without a part material."""
     v = _centre_value(gl_ctx, translucent_db, S.mesh(0x01000002, translucency=part_t))
     assert v == pytest.approx(expected, abs=2)
+
+
+# --- the target's alpha is coverage (captures) --------------------------------------------------
+@pytest.mark.parametrize("bg_alpha,expected", [(1.0, 255), (0.0, 127)])
+def test_target_alpha_is_coverage_so_opaque_captures_stay_opaque(gl_ctx, translucent_db,
+                                                                 bg_alpha, expected):
+    """Colour blends as retail; the alpha channel accumulates ONE/INVSRCALPHA: over an opaque
+    background it stays 1 (a PNG is not darkened), over a clear one it is the drawn alpha."""
+    img = _render(gl_ctx, translucent_db, [S.mesh(0x01000001)], S.front_camera(),
+                  lighting=False, background=(0.0, 0.0, 0.0, bg_alpha))
+    assert img[H // 2, W // 2, 3] == pytest.approx(expected, abs=1)
+    assert img[0, 0, 3] == round(255 * bg_alpha)
+
+
+def test_opaque_subset_writes_alpha_1_whatever_its_texel_alpha(gl_ctx):
+    db = FakeDB()
+    textured_surface(db, 0x08000001, 0x06000001, S.A8R8G8B8, 4, 4,
+                     np.full(16, 0x40FFFFFF, "<u4").tobytes(), surface_type=0x2)
+    db.add(0x01000001, quad_gfxobj(0x01000001, 0x08000001, size=3.0))
+    img = _render(gl_ctx, db, [S.mesh(0x01000001)], S.front_camera(), lighting=False)
+    assert img[H // 2, W // 2, 3] == 255 and img[H // 2, W // 2, 0] == 255
