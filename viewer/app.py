@@ -163,7 +163,11 @@ class ViewerApp:
             self._guard("screenshot", self._save_screenshot, fbo, requests.pop(0))
         exports = self.controller.view.export_requests
         while exports:
-            self._guard("export", self._export, exports.pop(0))
+            cmd = exports.pop(0)
+            if isinstance(cmd, c.AlignReferenceAuto):
+                self._guard("find offset", self._align_reference)
+            else:
+                self._guard("export", self._export, cmd)
 
     def _save_screenshot(self, fbo, path: str) -> None:
         """The whole viewer as drawn this frame, to a PNG."""
@@ -273,6 +277,39 @@ class ViewerApp:
             self.renderer.register_texture(tex)
         else:
             tex.write(data)
+
+    ALIGN_WIDTH = 96
+
+    def _align_reference(self) -> float:
+        """Render every frame of the scenario small (re-simulated, the current camera) and
+        set the offset ``estimate_offset`` finds; returns it."""
+        from viewer.compare.align import estimate_offset
+        s = self.session
+        cmp = self.controller.view.compare
+        cmp._require()
+        if s is None:
+            raise ScenarioError("nothing loaded to line the recording up with")
+        pb = s.playback
+        w, h = self.viewport.size
+        size = (self.ALIGN_WIDTH, max(1, round(self.ALIGN_WIDTH * h / max(w, 1))))
+        target = OffscreenTarget(self.ctx, size)
+        here, playing = pb.frame, pb.playing
+        times, frames = [], []
+        try:
+            pb.pause()
+            for k in range(pb.total_frames + 1):
+                pb.seek_frame(k)
+                self._draw_view(target)
+                times.append(pb.time)
+                frames.append(target.read_rgba()[..., :3])
+        finally:
+            target.release()
+            pb.seek_frame(here)
+            pb.playing = playing
+        offset, _ = estimate_offset(np.asarray(times), frames, cmp.track)
+        cmp.set_offset(offset)
+        self.controller.sync_reference()
+        return offset
 
     # --- capture ---------------------------------------------------------------------------
     def _export(self, cmd: c.ExportCapture) -> None:

@@ -237,3 +237,31 @@ def test_export_with_the_comparison_view(gl_ctx, session, rec, tmp_path):
     img = np.asarray(Image.open(out))
     assert img.shape[1] == size[0]
     assert near(img, REF_COLOUR, 14)[:, size[0] // 2 + 10:].mean() > 0.5
+
+
+def test_find_offset_lines_up_a_recording_made_from_the_view_shifted_in_time(gl_ctx, tmp_path):
+    """A synthetic "recording": the view exported from 0.4 s on (so recording t = 0 is
+    timeline 0.4 s) and scaled up; Find offset recovers -0.4 s."""
+    rec = tmp_path / "rec"
+    sc = F.scenario_json(seconds=1.5)
+    s = Session(F.database(), Scenario.from_json(sc))
+    export(gl_ctx, s, c.ExportCapture(str(rec), 0.4, 1.5))
+    for f in rec.iterdir():    # scaled, as a capture at another resolution would be
+        im = Image.open(f).convert("RGB")
+        im.resize((im.width * 3 // 2, im.height * 3 // 2)).save(f)
+    s = Session(F.database(), Scenario.from_json(sc))
+    app = ViewerApp(gl_ctx, display_size=SIZE, session=s)
+    target = OffscreenTarget(gl_ctx, SIZE)
+    try:
+        app.only_panel = "Viewport"
+        app.controller.apply_all([c.CameraZoom(6), c.LoadReference(str(rec), 30.0),
+                                  c.SetCompareMode("off")])
+        app.frame(1 / 60, SIZE, target.fbo)
+        app.controller.apply(c.AlignReferenceAuto())
+        app.frame(1 / 60, SIZE, target.fbo)
+        assert app.errors.entries == [], [e.line() for e in app.errors.entries]
+        assert app.controller.view.compare.track.offset == pytest.approx(-0.4, abs=1e-6)
+        assert s.scenario.extra["reference"]["offset"] == pytest.approx(-0.4, abs=1e-6)
+    finally:
+        app.release()
+        target.release()

@@ -248,6 +248,13 @@ class AlignReferenceOnEvent(Command):
     scenario_t: float
 
 
+@dataclass(frozen=True)
+class AlignReferenceAuto(Command):
+    """Find the offset that best lines the recording up with the 3D view: every frame is
+    re-simulated and rendered small, then ``viewer.compare.align.estimate_offset``."""
+    pass
+
+
 # --- capture of the viewer itself ---------------------------------------------------------------
 @dataclass(frozen=True)
 class ExportCapture(Command):

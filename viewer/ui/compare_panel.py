@@ -392,6 +392,9 @@ def draw_reference_panel(view: ReferencePanelView, state: ReferencePanelState) -
         if changed and rate > 0:
             out.append(c.SetReferenceRate(rate))
         imgui.same_line()
+        if imgui.button("Find offset"):
+            out.append(c.AlignReferenceAuto())
+        imgui.same_line()
         imgui.text_disabled(f"recording t = {view.offset + view.time * view.rate:.3f} s")
         # crop
         if view.crop is not None and not state.crop_on:

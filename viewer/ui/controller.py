@@ -24,7 +24,7 @@ class ViewState:
     selection: tuple[str, object] | None = None     # (kind, key)
     intensity: float = 0.5                           # script table inspector
     screenshot_requests: list[str] = field(default_factory=list)
-    export_requests: list = field(default_factory=list)   # ExportCapture commands
+    export_requests: list = field(default_factory=list)   # ExportCapture / AlignReferenceAuto
     compare: CompareModel = field(default_factory=CompareModel)
 
 
@@ -108,8 +108,8 @@ class Controller:
                 self.errors.clear()
             case c.TakeScreenshot(path):
                 v.screenshot_requests.append(path)
-            case c.ExportCapture():
-                v.export_requests.append(cmd)
+            case c.ExportCapture() | c.AlignReferenceAuto():
+                v.export_requests.append(cmd)   # GL work: the app runs it after the frame
             case c.CameraRetail(obj, in_head):
                 v.camera = self._retail_camera(obj, in_head)
             case c.LoadReference(path, fps):
