@@ -252,7 +252,6 @@ class AlignReferenceOnEvent(Command):
 class AlignReferenceAuto(Command):
     """Find the offset that best lines the recording up with the 3D view: every frame is
     re-simulated and rendered small, then ``viewer.compare.align.estimate_offset``."""
-    pass
 
 
 # --- capture of the viewer itself ---------------------------------------------------------------
