@@ -1,5 +1,7 @@
 // Fixed-function D3D9 vertex lighting as retail sets it up (runtime spec 9):
-// colour = emissive + diffuse_mat * (ambient + sum(light)), per vertex (Gouraud).
+// colour = emissive + ambient_mat * ambient + diffuse_mat * sum(light), per vertex (Gouraud).
+// ambient_mat is 1 in every retail case (vertex white, or a part material's Ambient 1:
+// CMaterial::CMaterial 0x00539770; only Diffuse.rgb follows the part's diffuse).
 // Point: range = falloff * 1.5, attenuation (0, 1, 0) = 1/d inside range, hard cut at range.
 // Spot: theta = phi = cone angle, same range/attenuation. Directional: direction only.
 uniform bool u_lighting;
@@ -15,7 +17,7 @@ vec3 vertex_light(vec3 p, vec3 n) {
     if (!u_lighting) {
         return vec3(1.0);
     }
-    vec3 sum = u_ambient;
+    vec3 sum = vec3(0.0);
     for (int i = 0; i < u_num_lights; ++i) {
         int kind = int(u_light_pos[i].w + 0.5);
         vec3 L;
@@ -36,5 +38,5 @@ vec3 vertex_light(vec3 p, vec3 n) {
         }
         sum += u_light_color[i].rgb * atten * max(dot(n, L), 0.0);
     }
-    return clamp(u_emissive + u_diffuse * sum, 0.0, 1.0);
+    return clamp(u_emissive + u_ambient + u_diffuse * sum, 0.0, 1.0);
 }

@@ -231,3 +231,36 @@ def test_opaque_subset_writes_alpha_1_whatever_its_texel_alpha(gl_ctx):
     db.add(0x01000001, quad_gfxobj(0x01000001, 0x08000001, size=3.0))
     img = _render(gl_ctx, db, [S.mesh(0x01000001)], S.front_camera(), lighting=False)
     assert img[H // 2, W // 2, 3] == 255 and img[H // 2, W // 2, 0] == 255
+
+
+# --- emissive / diffuse material (RenderMeshSubset 0x0059CA10) ----------------------------------
+def test_RenderMeshSubset_0x0059CA10_surface_luminosity_wins_over_the_part_material():
+    assert materials.emissive(0.3, 0.8) == 0.3        # surface > 0: written into the material
+    assert materials.emissive(0.0, 0.8) == 0.8        # else the part material's emissive
+    assert materials.emissive(0.0, None) == 0.0       # else the default material's 0
+    assert materials.diffuse_rgb(None) == 1.0         # vertex white (COLOR1)
+    assert materials.diffuse_rgb(0.4) == 0.4          # the part material's Diffuse.rgb
+
+
+@pytest.mark.parametrize("surface_lum,part_lum,expected", [(0.3, 0.8, 76), (0.0, 0.8, 204),
+                                                           (0.0, None, 0)])
+def test_RenderMeshSubset_0x0059CA10_emissive_drawn(gl_ctx, surface_lum, part_lum, expected):
+    db = FakeDB()
+    # the Surface's own diffuse (0.2) is not used by the mesh path
+    solid_surface(db, 0x08000001, 0xFFFFFFFF, luminosity=surface_lum, diffuse=0.2)
+    db.add(0x01000001, quad_gfxobj(0x01000001, 0x08000001, size=3.0))
+    img = _render(gl_ctx, db, [S.mesh(0x01000001, luminosity=part_lum)], S.front_camera(),
+                  ambient=(0.0, 0.0, 0.0), sun_direction=None,
+                  background=(0.0, 0.0, 0.0, 1.0))
+    assert img[H // 2, W // 2, 0] == pytest.approx(expected, abs=1)
+
+
+def test_ambient_material_is_1_and_diffuse_scales_only_the_lights(gl_ctx):
+    """A part diffuse of 0 leaves the ambient term (ambient material 1, CMaterial 0x00539770)."""
+    db = FakeDB()
+    solid_surface(db, 0x08000001, 0xFFFFFFFF)
+    db.add(0x01000001, quad_gfxobj(0x01000001, 0x08000001, size=3.0))
+    img = _render(gl_ctx, db, [S.mesh(0x01000001, diffuse=0.0)], S.front_camera(),
+                  ambient=(0.25, 0.25, 0.25), sun_direction=(0.0, 1.0, 0.0),
+                  background=(0.0, 0.0, 0.0, 1.0))
+    assert img[H // 2, W // 2, 0] == pytest.approx(64, abs=1)

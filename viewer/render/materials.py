@@ -123,6 +123,25 @@ def diffuse_alpha(vertex_alpha: float, translucency: float, luminosity: float | 
     return float(vertex_alpha)
 
 
+def emissive(surface_luminosity: float, part_luminosity: float | None = None) -> float:
+    """`D3DPolyRender::RenderMeshSubset` 0x0059CA10: a surface with luminosity > 0 writes it
+    as the emissive (into the part's material while it draws, restored after); otherwise the
+    current material's emissive lights it: the part's private-material luminosity, or the
+    device's default material (emissive 0)."""
+    if float(surface_luminosity) > 0.0:
+        return float(surface_luminosity)
+    return 0.0 if part_luminosity is None else float(part_luminosity)
+
+
+def diffuse_rgb(part_diffuse: float | None = None) -> float:
+    """The lit diffuse material colour: the vertex colour white (no private material,
+    D3DRS_DIFFUSEMATERIALSOURCE = COLOR1) or the part material's Diffuse.rgb
+    (`CMaterial::SetDiffuseSimple` 0x00539750). The Surface's own ``diffuse`` field is not
+    used by the mesh path (SetSurface 0x0059C4D0 only copies it into the unused
+    Render::diffuse)."""
+    return 1.0 if part_diffuse is None else float(part_diffuse)
+
+
 def apply_blend(ctx, fbo, state: BlendState) -> None:
     """Set moderngl blend / depth-mask state for a subset."""
     import moderngl

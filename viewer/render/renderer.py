@@ -219,8 +219,9 @@ class SceneRenderer:
         apply_lights(prog, (sun + lights)[:8], lighting=self.settings.lighting,
                      ambient=self.settings.ambient)
         mat = sub.material
-        lum = mat.luminosity if inst.luminosity is None else inst.luminosity
-        dif = mat.diffuse if inst.diffuse is None else inst.diffuse
+        # RenderMeshSubset 0x0059CA10: surface luminosity > 0 wins over the part's material
+        lum = materials.emissive(mat.luminosity, inst.luminosity)
+        dif = materials.diffuse_rgb(inst.diffuse)
         self._set_material(prog, mat, luminosity=lum, diffuse=dif, alpha_ref=state.alpha_ref,
                            wrap=sub.wrap, opaque=state.blend is None)
         # vertex alpha, or the private material's 1 - t replacing it (materials.diffuse_alpha)
@@ -241,8 +242,9 @@ class SceneRenderer:
     def _draw_particles(self, draw: _Draw) -> None:
         materials.apply_blend(self.ctx, self._fbo, draw.state)
         mat = draw.sub.material
-        self._set_material(self.particle_prog, mat, luminosity=mat.luminosity,
-                           diffuse=mat.diffuse, alpha_ref=draw.state.alpha_ref,
+        # particle parts get no luminosity / diffuse of their own (only translucency)
+        self._set_material(self.particle_prog, mat, luminosity=materials.emissive(mat.luminosity),
+                           diffuse=materials.diffuse_rgb(), alpha_ref=draw.state.alpha_ref,
                            wrap=draw.sub.wrap, opaque=draw.state.blend is None)
         # particles without a private material (t == 0) light with the vertex alpha
         set_uniform(self.particle_prog, "u_vertex_alpha", mat.vertex_alpha())

@@ -27,7 +27,8 @@ class MeshInstance:
     """One drawn part: a GfxObj at a world matrix with its per-part material overrides.
 
     ``translucency`` / ``luminosity`` / ``diffuse`` are the part's private-material values
-    (runtime spec 10); ``None`` means "use the surface's own value".
+    (runtime spec 10); ``None`` means the default (luminosity 0, diffuse 1). How they combine
+    with the surface: ``viewer.render.materials`` (diffuse_alpha, emissive, diffuse_rgb).
     ``uv_offset`` is the accumulated TextureVelocity offset (runtime spec 8.3).
     """
 
