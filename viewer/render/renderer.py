@@ -113,6 +113,9 @@ class SceneRenderer:
             self._grid.draw(view_proj, eye)
             ctx.disable(moderngl.BLEND)
         if s.cull_backfaces:
+            # RenderMeshSubset 0x0059CA10: CULLMODE_CW on every subset; retail's unmirrored
+            # view makes that "draw the side the vertices run counter-clockwise around"
+            # (meshes.py docstring), which a right-handed GL camera keeps with ccw = front
             ctx.enable(moderngl.CULL_FACE)
             ctx.front_face = "ccw"
         else:
