@@ -264,3 +264,22 @@ def test_ambient_material_is_1_and_diffuse_scales_only_the_lights(gl_ctx):
                   ambient=(0.25, 0.25, 0.25), sun_direction=(0.0, 1.0, 0.0),
                   background=(0.0, 0.0, 0.0, 1.0))
     assert img[H // 2, W // 2, 0] == pytest.approx(64, abs=1)
+
+
+@pytest.mark.parametrize("t,expected", [(0.0, 127), (0.25, 191)])
+def test_particle_alpha_is_vertex_alpha_until_SetTranslucency_makes_a_material(
+        gl_ctx, translucent_db, t, expected):
+    """Particles are parts with physobj 0: SetTranslucency 0x0050E670 gives them a private
+    material whenever t != 0, whose 1 - t replaces the surface's vertex alpha."""
+    r = SceneRenderer(gl_ctx, translucent_db,
+                      RenderSettings(background=(0.0, 0.0, 0.0, 1.0), show_grid=False,
+                                     lighting=False))
+    target = OffscreenTarget(gl_ctx, (W, H))
+    try:
+        r.render(S.scene(particles=S.particle_arrays([[0.0, 0.0, 0.0]], 0x01000001,
+                                                     trans=[t])), S.front_camera(), target)
+        img = target.read_rgba()
+    finally:
+        r.release()
+        target.release()
+    assert img[H // 2, W // 2, 0] == pytest.approx(expected, abs=2)
