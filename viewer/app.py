@@ -328,14 +328,22 @@ class ViewerApp:
         first = min(max(math.floor(cmd.start * pb.fps + 1e-9), 0), pb.total_frames)
         end = pb.duration if cmd.end is None else cmd.end
         last = min(max(math.floor(end * pb.fps + 1e-9), first), pb.total_frames)
-        target = OffscreenTarget(self.ctx, self.viewport.size)
-        writer = FrameWriter(cmd.path, fps=pb.fps,
-                             transparent=cmd.transparent and not with_compare)
+        size = self.viewport.size
+        if cmd.window:
+            size = (int(self.display_size[0] * self._fb_scale),
+                    int(self.display_size[1] * self._fb_scale))
+        target = OffscreenTarget(self.ctx, size)
+        transparent = cmd.transparent and not with_compare and not cmd.window
+        writer = FrameWriter(cmd.path, fps=pb.fps, transparent=transparent)
         try:
             pb.pause()
             for k in range(first, last + 1):
                 pb.seek_frame(k)
-                self._draw_view(target, transparent=cmd.transparent and not with_compare)
+                if cmd.window:   # one whole viewer frame (ImGui's frame has ended here)
+                    self.frame(1e-6, target=target.fbo, framebuffer_scale=self._fb_scale)
+                    writer.write(target.read_rgba())
+                    continue
+                self._draw_view(target, transparent=transparent)
                 image = target.read_rgba()
                 if with_compare:
                     cmp.measure(k, pb.time, image)

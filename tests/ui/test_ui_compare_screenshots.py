@@ -265,3 +265,24 @@ def test_find_offset_lines_up_a_recording_made_from_the_view_shifted_in_time(gl_
     finally:
         app.release()
         target.release()
+
+
+def test_export_the_whole_viewer_over_a_range(gl_ctx, session, tmp_path):
+    out = tmp_path / "viewer"
+    size = (360, 240)
+    app = ViewerApp(gl_ctx, display_size=size, session=session)
+    target = OffscreenTarget(gl_ctx, size)
+    try:
+        app.frame(1 / 60, size, target.fbo)
+        app.controller.apply(c.ExportCapture(str(out), 0.0, 0.1, window=True))
+        app.frame(1 / 60, size, target.fbo)
+        assert app.errors.entries == [], [e.line() for e in app.errors.entries]
+    finally:
+        app.release()
+        target.release()
+    files = sorted(out.iterdir())
+    assert len(files) == 4
+    first, last = (np.asarray(Image.open(f)) for f in (files[0], files[-1]))
+    assert first.shape[:2] == (240, 360)
+    assert near(first, (255, 255, 255), 40).sum() > 100       # panel text
+    assert not np.array_equal(first, last)                    # the timeline moved on

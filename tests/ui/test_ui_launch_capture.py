@@ -94,6 +94,9 @@ def test_export_path_gets_the_kinds_suffix():
 def test_export_command_ranges_and_transparency():
     st = CapturePanelState(path="x", kind=2, start=0.5, end=-1.0, transparent=True)
     assert export_command(st, 2.0) == c.ExportCapture("x.gif", 0.5, 2.0, True, False)
+    st.window = True                 # the whole viewer: opaque, no comparison composite
+    assert export_command(st, 2.0) == c.ExportCapture("x.gif", 0.5, 2.0, False, False, True)
+    st.window = False
     st.kind, st.end = 3, 9.0
     assert export_command(st, 2.0) == c.ExportCapture("x.mp4", 0.5, 2.0, False, False)  # video
     st.kind, st.start = 0, 1.25

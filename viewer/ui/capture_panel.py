@@ -25,6 +25,7 @@ class CapturePanelState:
     end: float = -1.0            # < 0: the scenario's end
     transparent: bool = False
     compare: bool = False
+    window: bool = False         # the whole viewer, panels included
     last: str = ""
 
 
@@ -44,7 +45,8 @@ def export_command(state: CapturePanelState, duration: float) -> c.ExportCapture
     if state.kind == 0:
         end = start
     return c.ExportCapture(export_path(state.path, state.kind), start, end,
-                           bool(state.transparent) and state.kind != 3, bool(state.compare))
+                           bool(state.transparent) and state.kind != 3 and not state.window,
+                           bool(state.compare) and not state.window, bool(state.window))
 
 
 def draw_capture_panel(duration: float | None, state: CapturePanelState,
@@ -66,13 +68,15 @@ def draw_capture_panel(duration: float | None, state: CapturePanelState,
             imgui.same_line()
             imgui.set_next_item_width(100)
             _, state.end = imgui.input_float("to (s, -1 end)", state.end, 0, 0, "%.3f")
-        if state.kind != 3:
+        _, state.window = imgui.checkbox("whole viewer (panels too)", state.window)
+        if state.kind != 3 and not state.window:
+            imgui.same_line()
             _, state.transparent = imgui.checkbox("transparent background", state.transparent)
-        if has_reference:
+        if has_reference and not state.window:
             _, state.compare = imgui.checkbox("with the comparison view", state.compare)
         if duration is None:
             imgui.text_disabled("Nothing loaded.")
-        elif imgui.button("Export 3D view"):
+        elif imgui.button("Export"):
             out.append(export_command(state, duration))
         imgui.same_line()
         if imgui.button("Screenshot of the viewer"):

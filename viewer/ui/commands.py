@@ -260,12 +260,14 @@ class ExportCapture(Command):
     """Write the 3D view over ``[start, end]`` seconds (re-simulated deterministically) to
     ``path``: .png (one frame: ``start``), a folder (PNG sequence), .gif or .mp4.
     ``transparent`` keeps alpha where nothing is drawn (PNG, GIF); ``compare`` writes the
-    comparison view instead of the plain rendering when a reference is shown."""
+    comparison view instead of the plain rendering when a reference is shown; ``window``
+    writes the whole viewer (3D view and panels) instead."""
     path: str
     start: float = 0.0
     end: float | None = None
     transparent: bool = False
     compare: bool = False
+    window: bool = False
 
 
 # --- projectiles (issue 11) ---------------------------------------------------------------------
