@@ -30,12 +30,20 @@ def _determinism():
 
 
 @pytest.fixture(scope="session")
-def gl_ctx():
-    """A headless moderngl context on Mesa's EGL (llvmpipe in CI)."""
+def _gl_session_ctx():
     moderngl = pytest.importorskip("moderngl")
     ctx = moderngl.create_standalone_context(backend="egl", require=330)
     yield ctx
     ctx.release()
+
+
+@pytest.fixture
+def gl_ctx(_gl_session_ctx):
+    """A headless moderngl context on Mesa's EGL (llvmpipe in CI), made current for each
+    test: code under test (the app's headless capture, a window harness) creates and
+    releases contexts of its own, and moderngl never switches back by itself."""
+    _gl_session_ctx.__enter__()  # eglMakeCurrent
+    return _gl_session_ctx
 
 
 @pytest.fixture
