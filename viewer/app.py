@@ -442,8 +442,12 @@ class ViewerApp:
 
     def _launch_panel(self):
         s = self.session
-        view = None if s is None else LaunchView(tuple(sorted(s.world.objects)),
-                                                 s.next_object_id())
+        view = None
+        if s is not None:
+            sel = s.world.objects.get(s.selected_object)
+            view = LaunchView(tuple(sorted(s.world.objects)), s.next_object_id(),
+                              None if sel is None else
+                              (sel.id, tuple(float(v) for v in sel.frame.origin)))
         return draw_launch_panel(view, self.launch_state)
 
     # view-models: read the session, hand frozen values to the panels

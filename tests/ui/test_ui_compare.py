@@ -313,3 +313,26 @@ def test_step_steps_the_timeline_and_the_reference_follows(db, rec):
         seen.append(track.index_at(s.playback.time))
     assert seen == [1, 2, 3]
     assert math.isclose(s.playback.time, 3 / 30)
+
+
+def test_line_up_on_a_playscript_of_a_real_capture(model, shared_dir):
+    """effects-burst.pcap (amoeba/asheron-rs, MIT, (c) 2025 Bryce Mecum): its F755
+    PlayScriptType events are offered; lining one up on the scenario's event sets the offset
+    so that event's recording time shows at the scenario event's time."""
+    from viewer.app import _capture_events
+    from viewer.ui.compare_panel import line_up_command
+    path = shared_dir / "data" / "captures" / "effects-burst.pcap"
+    if not path.is_file():
+        pytest.skip("shared captures not present")
+    ctl = Controller()
+    ctl.view.compare = model
+    ctl.capture_reader = _capture_events
+    assert ctl.apply(c.LoadCapture(str(path)))
+    events = model.capture_events
+    assert len(events) == 515 and all("play" in label for _, label in events)
+    view = panel_view(model, 0.0, 0, [(0.5, "object 1 play 4 @ 1")])
+    st = ReferencePanelState(capture_pick=3, scenario_pick=0, capture_start=-10.0)
+    cmd = line_up_command(view, st)
+    assert cmd == c.AlignReferenceOnEvent(events[3][0] - 10.0, 0.5)
+    assert ctl.apply(cmd)
+    assert model.track.recording_time(0.5) == pytest.approx(events[3][0] - 10.0)

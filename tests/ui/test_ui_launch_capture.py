@@ -187,3 +187,15 @@ def test_launch_saved_scenario_replays_the_flight(db, tmp_path):
     s2.apply(c.Seek(1.0))
     assert np.array_equal(np.array(s2.world.objects[2].frame.origin), here)
     assert here[0] > 1.0
+
+
+def test_from_and_at_the_selected_object_fill_the_fields():
+    from viewer.ui.launch_panel import AIM_HEIGHT, use_selected
+    st = LaunchPanelState()
+    view = LaunchView((1, 3), 4, (3, (5.0, 6.0, 0.5)))
+    use_selected(st, view, "target")
+    assert st.use_target and st.target == [5.0, 6.0, 0.5 + AIM_HEIGHT]
+    use_selected(st, view, "from")
+    assert st.origin == [5.0, 6.0, 0.5 + AIM_HEIGHT]
+    use_selected(st, LaunchView((1,), 2), "from")          # nothing selected: unchanged
+    assert st.origin == [5.0, 6.0, 0.5 + AIM_HEIGHT]

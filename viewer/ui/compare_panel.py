@@ -339,6 +339,14 @@ class ReferencePanelState:
     scenario_pick: int = 0
     crop: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     crop_on: bool = False
+    capture_start: float = 0.0   # recording time at which the capture's first packet came
+
+
+def line_up_command(view: ReferencePanelView, state: ReferencePanelState):
+    """Line the picked capture event up on the picked scenario event; the capture's times
+    count from its first packet, which the recording shows at ``capture_start``."""
+    capture_t = view.capture_events[state.capture_pick][0] + float(state.capture_start)
+    return c.AlignReferenceOnEvent(capture_t, view.scenario_events[state.scenario_pick][0])
 
 
 def crop_command(state: ReferencePanelState, view: ReferencePanelView):
@@ -457,6 +465,8 @@ def _draw_capture_alignment(imgui, view, state, out) -> None:
     state.scenario_pick = min(state.scenario_pick, len(labels) - 1)
     imgui.set_next_item_width(-60)
     _, state.scenario_pick = imgui.combo("scenario", state.scenario_pick, labels)
+    imgui.set_next_item_width(100)
+    _, state.capture_start = imgui.input_float("capture starts at (recording s)",
+                                               state.capture_start, 0, 0, "%.3f")
     if imgui.button("Line up"):
-        out.append(c.AlignReferenceOnEvent(view.capture_events[state.capture_pick][0],
-                                           view.scenario_events[state.scenario_pick][0]))
+        out.append(line_up_command(view, state))

@@ -33,7 +33,23 @@ class LaunchPanelState:
 class LaunchView:
     objects: tuple[int, ...]       # live object ids
     next_id: int                   # a free id for a new projectile
-    selected_setup: int | None = None   # the Assets panel's selected Setup, if any
+    selected: tuple[int, tuple[float, float, float]] | None = None   # (id, position)
+
+
+AIM_HEIGHT = 1.0   # "at the selected object" aims this far above its origin
+
+
+def use_selected(state: LaunchPanelState, view: LaunchView, what: str) -> None:
+    """Fill ``from`` or ``target`` with the selected object's position (``target``: raised
+    by AIM_HEIGHT, about a body's middle). UI state only."""
+    if view.selected is None:
+        return
+    x, y, z = view.selected[1]
+    if what == "from":
+        state.origin = [x, y, z + AIM_HEIGHT]
+    else:
+        state.use_target = True
+        state.target = [x, y, z + AIM_HEIGHT]
 
 
 def _did(text: str) -> int | None:
@@ -93,6 +109,12 @@ def draw_launch_panel(view: LaunchView | None, state: LaunchPanelState) -> list[
         _, state.object_id = imgui.input_int("object id (0: new)", state.object_id)
         imgui.set_next_item_width(-80)
         _, state.origin = imgui.input_float3("from", state.origin)
+        if view.selected is not None:
+            if imgui.small_button(f"from object {view.selected[0]}"):
+                use_selected(state, view, "from")
+            imgui.same_line()
+            if imgui.small_button(f"at object {view.selected[0]}"):
+                use_selected(state, view, "target")
         _, state.use_target = imgui.checkbox("at a target", state.use_target)
         if state.use_target:
             imgui.set_next_item_width(-80)
