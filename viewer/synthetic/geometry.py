@@ -21,6 +21,10 @@ from viewer.dat.records import (
     VertexArray,
 )
 from viewer.dat.records.gfxobj import BPOL, LEAF, BPnn
+from viewer.sim.frame import quat_mul, quat_rotate  # noqa: F401 (re-exported)
+from viewer.sim.frame import vec_add as _add
+from viewer.sim.frame import vec_cross as _cross
+from viewer.sim.frame import vec_sub as _sub
 
 IDENTITY = (1.0, 0.0, 0.0, 0.0)
 NO_STIPPLING = StipplingType(0)
@@ -43,41 +47,11 @@ def quat_axis(axis, degrees: float) -> tuple[float, float, float, float]:
     return (math.cos(h), ax * s, ay * s, az * s)
 
 
-def quat_mul(a, b):
-    aw, ax, ay, az = a
-    bw, bx, by, bz = b
-    return (aw * bw - ax * bx - ay * by - az * bz,
-            aw * bx + ax * bw + ay * bz - az * by,
-            aw * by - ax * bz + ay * bw + az * bx,
-            aw * bz + ax * by - ay * bx + az * bw)
-
-
-def quat_rotate(q, v):
-    w, x, y, z = q
-    vx, vy, vz = v
-    # t = 2 * cross(q.xyz, v); v' = v + w*t + cross(q.xyz, t)
-    tx = 2.0 * (y * vz - z * vy)
-    ty = 2.0 * (z * vx - x * vz)
-    tz = 2.0 * (x * vy - y * vx)
-    return (vx + w * tx + (y * tz - z * ty),
-            vy + w * ty + (z * tx - x * tz),
-            vz + w * tz + (x * ty - y * tx))
-
-
 def frame(origin=(0.0, 0.0, 0.0), orientation=IDENTITY) -> Frame:
     return Frame(r6(origin), r6(orientation))
 
 
-def _sub(a, b):
-    return (a[0] - b[0], a[1] - b[1], a[2] - b[2])
 
-
-def _add(a, b):
-    return (a[0] + b[0], a[1] + b[1], a[2] + b[2])
-
-
-def _cross(a, b):
-    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
 
 
 def _scale(a, s):
