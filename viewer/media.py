@@ -12,6 +12,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
+from typing import Self
 
 import numpy as np
 
@@ -188,7 +189,7 @@ class FrameWriter:
             self._container = None
         return self.out
 
-    def __enter__(self) -> "FrameWriter":
+    def __enter__(self) -> FrameWriter:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -35,7 +35,7 @@ class Crop:
         return [self.x, self.y, self.w, self.h]
 
     @staticmethod
-    def from_json(value) -> "Crop | None":
+    def from_json(value) -> Crop | None:
         if value is None:
             return None
         x, y, w, h = (int(v) for v in value)
@@ -65,7 +65,7 @@ class ReferenceTrack:
     @classmethod
     def load(cls, path: str | os.PathLike, *, fps: float | None = None,
              max_frames: int | None = None, offset: float = 0.0, rate: float = 1.0,
-             crop: Crop | None = None) -> "ReferenceTrack":
+             crop: Crop | None = None) -> ReferenceTrack:
         times, frames = [], []
         for tf in read_frames(path, fps=fps, max_frames=max_frames):
             times.append(tf.t)

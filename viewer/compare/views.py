@@ -40,7 +40,7 @@ def wipe(a: np.ndarray, b: np.ndarray, split: float = 0.5, line: bool = True) ->
     """Left of the split shows the rendering, right the reference."""
     a3, b3 = _match(a, b)
     out = a3.copy()
-    x = int(round(np.clip(split, 0.0, 1.0) * a3.shape[1]))
+    x = round(np.clip(split, 0.0, 1.0) * a3.shape[1])
     out[:, x:] = b3[:, x:]
     if line and 0 < x < a3.shape[1]:
         out[:, x - 1] = (255, 255, 0)

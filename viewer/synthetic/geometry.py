@@ -21,7 +21,7 @@ from viewer.dat.records import (
     VertexArray,
 )
 from viewer.dat.records.gfxobj import BPOL, LEAF, BPnn
-from viewer.sim.frame import quat_mul, quat_rotate  # noqa: F401 (re-exported)
+from viewer.sim.frame import quat_mul, quat_rotate
 from viewer.sim.frame import vec_add as _add
 from viewer.sim.frame import vec_cross as _cross
 from viewer.sim.frame import vec_sub as _sub
