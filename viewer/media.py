@@ -189,7 +189,7 @@ class FrameWriter:
             self._container = None
         return self.out
 
-    def __enter__(self) -> FrameWriter:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc) -> None:
