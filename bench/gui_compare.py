@@ -21,7 +21,7 @@ sys.path.insert(0, str(ROOT / "tests" / "ui"))
 
 import ui_fixtures as F
 
-from viewer.ui.compare_panel import MODES, CompareModel
+from viewer.ui.compare_panel import MEASURE_WIDTH, MODES, CompareModel
 
 
 def recording(folder: Path, size=(1280, 720), n=30) -> Path:
@@ -54,7 +54,7 @@ def bench_model(rec: Path) -> None:
             k[0] += 1
             m.measure(k[0], 0.1, view)
         print(f"measure MAD+SSIM      {w}x{h}: {per_call(measure, 10):7.2f} ms "
-              f"(at {min(w, 320)} px wide)")
+              f"(at {min(w, MEASURE_WIDTH)} px wide)")
 
 
 def bench_app(rec: Path) -> None:

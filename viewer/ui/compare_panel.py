@@ -25,7 +25,7 @@ MODES = ("off", "side_by_side", "overlay", "wipe", "onion", "difference")
 MODE_LABELS = {"off": "Off", "side_by_side": "Side by side", "overlay": "Overlay",
                "wipe": "Wipe", "onion": "Onion skin", "difference": "Difference"}
 ONION_DEPTH = 3              # earlier rendered frames ghosted in (as vfxviewer compare)
-MEASURE_WIDTH = 320          # figures of wider views are measured at this width
+MEASURE_WIDTH = 256          # figures of wider views are measured at this width (SSIM cost)
 
 
 @dataclass(frozen=True)
