@@ -336,3 +336,34 @@ def test_line_up_on_a_playscript_of_a_real_capture(model, shared_dir):
     assert cmd == c.AlignReferenceOnEvent(events[3][0] - 10.0, 0.5)
     assert ctl.apply(cmd)
     assert model.track.recording_time(0.5) == pytest.approx(events[3][0] - 10.0)
+
+
+def test_a_reference_entry_that_fails_to_load_is_kept_in_the_scenario(db, tmp_path):
+    sc = Scenario.from_json({**F.scenario_json(),
+                             "reference": {"path": "gone.mp4", "offset": 0.5}})
+    s = Session(db, sc)
+    ctl = Controller(session=s)
+    assert ctl.apply(c.Play())                # the command itself succeeds ...
+    assert len(ctl.errors.entries) == 1       # ... and the failed load is logged once
+    assert "gone.mp4" in ctl.errors.entries[0].line()
+    ctl.apply(c.Pause())
+    ctl.sync_reference()
+    assert s.scenario.extra["reference"] == {"path": "gone.mp4", "offset": 0.5}
+
+
+def test_reference_follows_into_a_new_scenario_of_the_session(db, rec):
+    s = Session(db, Scenario.from_json(F.scenario_json()))
+    ctl = Controller(session=s)
+    ctl.apply(c.LoadReference(str(rec), 30.0))
+    ctl.apply(c.LoadSetup(F.SETUP, F.TABLE))          # a new scenario object
+    assert s.scenario.extra["reference"]["path"] == str(rec)
+
+
+def test_recording_from_a_video_file(tmp_path):
+    from viewer.media import write_frames
+    path = write_frames(tmp_path / "rec.mp4", [frame_image(k) for k in range(8)], fps=30)
+    m = CompareModel()
+    m.load(str(path))
+    assert len(m.track.frames) == 8
+    assert m.track.index_at(4 / 30) == 4
+    assert m.reference_at(4 / 30, (W, H)).shape == (H, W, 3)

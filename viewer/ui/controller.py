@@ -39,6 +39,8 @@ class Controller:
         # capture_reader(path) -> replayed capture events (viewer.wire.replay); set by the app
         self.capture_reader = None
         self._reference_session = None
+        self._reference_scenario = None
+        self._reference_generation = -1
 
     def apply_all(self, commands, context: str = "") -> None:
         for command in commands:
@@ -48,32 +50,43 @@ class Controller:
         """Apply one command; returns False (and logs) when it failed."""
         try:
             self._apply(command)
-            self.sync_reference()
-            return True
         except Exception as err:  # noqa: BLE001 - the viewer keeps running on any failure
             self.errors.report(err, context or type(command).__name__)
             return False
+        try:
+            self.sync_reference()
+        except Exception as err:  # noqa: BLE001 - a scenario's recording that fails to load
+            self.errors.report(err, "reference")
+        return True
 
     def sync_reference(self) -> None:
         """Keep the reference track and the scenario's ``"reference"`` entry together: a
-        newly opened session's entry loads the track; afterwards the track's settings are
-        written back to the entry (so Save scenario keeps offset, rate and crop)."""
+        newly opened session's entry loads the track; afterwards changes to the track (or a
+        new scenario in the session) are written back to the entry, so Save scenario keeps
+        path, offset, rate and crop. An entry that failed to load stays as it was."""
         s, cmp = self.session, self.view.compare
         if s is None or not hasattr(getattr(s, "scenario", None), "extra"):
             return
-        extra = s.scenario.extra
         if s is not self._reference_session:
             self._reference_session = s
-            entry = extra.get("reference")
+            self._reference_scenario = s.scenario
+            entry = s.scenario.extra.get("reference")
             if entry and (cmp.track is None or cmp.settings_json() != entry):
+                self._reference_generation = cmp.generation
                 base = s.scenario.path.parent if s.scenario.path is not None else None
                 cmp.load_entry(entry, base)
+                self._reference_generation = cmp.generation
                 return
+        if (cmp.generation == self._reference_generation
+                and s.scenario is self._reference_scenario):
+            return
+        self._reference_generation = cmp.generation
+        self._reference_scenario = s.scenario
         settings = cmp.settings_json()
         if settings is None:
-            extra.pop("reference", None)
-        elif extra.get("reference") != settings:
-            extra["reference"] = settings
+            s.scenario.extra.pop("reference", None)
+        else:
+            s.scenario.extra["reference"] = settings
 
     # ------------------------------------------------------------------------------------
     def _apply(self, cmd: c.Command) -> None:
