@@ -119,12 +119,23 @@ def test_figures_are_measured_for_frames_shown(gl_ctx, session, rec):
 
 
 def test_reference_panel_screenshot(gl_ctx, session, rec):
+    def measure(app):    # figures for frames 0..14 and the shown frame 15 (t = 0.5 s)
+        cmp = app.controller.view.compare
+        for k in range(16):
+            img = np.zeros((18, 32, 3), np.uint8)
+            img[:, : k * 2] = 255
+            cmp.measure(k, k / 30, img)
+        app.controller.apply(c.LoadCapture("x.pcap"))
     img = run_app(gl_ctx, session, "Reference",
                   [c.LoadReference(str(rec), 30.0), c.SetCompareMode("overlay")],
-                  size=(420, 300))
+                  size=(420, 360), prepare=lambda app: (
+                      setattr(app.controller, "capture_reader",
+                              lambda p: [{"t": 1.0, "object": 7, "play": 4, "intensity": 1}]),
+                      measure(app)))
     assert (img[..., 3] == 255).all()
     assert near(img, (255, 255, 255), 40).sum() > 400          # text
     assert near(img, (66, 150, 250), 30).sum() > 20             # the checked radio button
+    assert near(img, (156, 156, 156), 12).sum() > 50            # the MAD plot line
 
 
 def test_reference_panel_empty_golden(gl_ctx, session, regen_goldens):

@@ -367,7 +367,7 @@ def draw_reference_panel(view: ReferencePanelView, state: ReferencePanelState) -
     try:
         if not visible:
             return out
-        imgui.set_next_item_width(-150)
+        imgui.set_next_item_width(-200)
         _, state.path = imgui.input_text("##refpath", state.path)
         imgui.same_line()
         imgui.set_next_item_width(60)
@@ -417,7 +417,7 @@ def draw_reference_panel(view: ReferencePanelView, state: ReferencePanelState) -
             out.append(cmd)
         # view mode
         for i, mode in enumerate(MODES):
-            if i:
+            if i % 3:
                 imgui.same_line()
             if imgui.radio_button(MODE_LABELS[mode], view.mode == mode) and view.mode != mode:
                 out.append(c.SetCompareMode(mode))
