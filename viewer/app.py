@@ -437,7 +437,8 @@ class ViewerApp:
         s = self.session
         view = panel_view(self.controller.view.compare, 0.0 if s is None else s.playback.time,
                           None if s is None else s.playback.frame,
-                          () if s is None else scenario_play_events(s.scenario))
+                          () if s is None else scenario_play_events(s.scenario),
+                          self.viewport.aspect)
         return draw_reference_panel(view, self.reference_state)
 
     def _launch_panel(self):

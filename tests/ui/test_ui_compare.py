@@ -367,3 +367,11 @@ def test_recording_from_a_video_file(tmp_path):
     assert len(m.track.frames) == 8
     assert m.track.index_at(4 / 30) == 4
     assert m.reference_at(4 / 30, (W, H)).shape == (H, W, 3)
+
+
+def test_aspect_crop_is_the_largest_centred_rectangle():
+    from viewer.ui.compare_panel import aspect_crop
+    assert aspect_crop(1920, 1080, 4 / 3) == (240, 0, 1440, 1080)
+    assert aspect_crop(800, 600, 16 / 9) == (0, 75, 800, 450)
+    assert aspect_crop(640, 360, 16 / 9) == (0, 0, 640, 360)
+    assert aspect_crop(640, 360, 0.0) == (0, 0, 640, 360)

@@ -51,6 +51,18 @@ def drag_offset(offset: float, rate: float, dt: float) -> float:
     return offset - dt * rate
 
 
+def aspect_crop(width: int, height: int, aspect: float) -> tuple[int, int, int, int]:
+    """The largest centred rectangle of a ``width`` x ``height`` recording with the view's
+    ``aspect`` (w / h): the crop that shows the recording unstretched in the viewport."""
+    if not (math.isfinite(aspect) and aspect > 0):
+        return (0, 0, width, height)
+    if width / height > aspect:
+        w = max(1, min(width, round(height * aspect)))
+        return ((width - w) // 2, 0, w, height)
+    h = max(1, min(height, round(width / aspect)))
+    return (0, (height - h) // 2, width, h)
+
+
 def _finite(x: float, what: str) -> float:
     x = float(x)
     if not math.isfinite(x):
@@ -294,10 +306,11 @@ class ReferencePanelView:
     capture_path: str | None = None
     capture_events: tuple[tuple[float, str], ...] = ()
     scenario_events: tuple[tuple[float, str], ...] = ()
+    view_aspect: float = 0.0                   # the 3D view's width / height
 
 
 def panel_view(model: CompareModel, time: float, frame: int | None,
-               scenario_events=()) -> ReferencePanelView:
+               scenario_events=(), view_aspect: float = 0.0) -> ReferencePanelView:
     track = model.track
     current = None
     if track is not None and frame is not None and frame in model.figures:
@@ -314,7 +327,8 @@ def panel_view(model: CompareModel, time: float, frame: int | None,
         mode=model.mode, opacity=model.opacity, split=model.split, time=time,
         current=current, mad_series=tuple(f[1] for f in figs),
         ssim_series=tuple(f[2] for f in figs), capture_path=model.capture_path,
-        capture_events=tuple(model.capture_events), scenario_events=tuple(scenario_events))
+        capture_events=tuple(model.capture_events), scenario_events=tuple(scenario_events),
+        view_aspect=float(view_aspect))
 
 
 def scenario_play_events(scenario) -> list[tuple[float, str]]:
@@ -408,6 +422,11 @@ def draw_reference_panel(view: ReferencePanelView, state: ReferencePanelState) -
         if view.crop is not None and not state.crop_on:
             state.crop_on, state.crop = True, list(view.crop)
         _, state.crop_on = imgui.checkbox("crop", state.crop_on)
+        if view.view_aspect > 0:
+            imgui.same_line()
+            if imgui.small_button("to the view's aspect"):
+                state.crop_on = True
+                state.crop = list(aspect_crop(w, h, view.view_aspect))
         if state.crop_on:
             imgui.same_line()
             imgui.set_next_item_width(-1)
