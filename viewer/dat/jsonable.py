@@ -4,7 +4,8 @@ snake_case field names as the records have them; DIDs as ``"0x%08X"`` strings; e
 name (flag sets as ``"A|B"``, unknown bits appended in hex, an unknown enum value stays a
 number); absent optional values as ``null``; lists in stored order; NaN and infinities as
 ``"nan"``, ``"inf"``, ``"-inf"``; raw byte blobs (pixels, audio, BSP trees) as
-``{"size": n, "sha256": "..."}``. ``record_json(did, record)`` adds ``"type"`` and ``"did"``.
+``{"size": n, "sha256": "..."}``. ``record_json(did, record)`` adds ``"type"``,
+``"record_type"`` and ``"did"``.
 """
 
 from __future__ import annotations
@@ -171,9 +172,14 @@ def to_jsonable(obj):
 
 
 def record_json(did: int, record) -> dict:
-    """The ``dat show`` object: type and DID first, then the record's fields."""
+    """The ``dat show`` object: type and DID first, then the record's fields.
+
+    ``"type"`` names the record type, except where the record has a field of that name (a
+    Surface's SurfaceType, dat-format.md 3.6): the spec's field wins there (contract section
+    2), so ``"record_type"`` always names the record type."""
     body = to_jsonable(record)
-    out = {"type": type(record).__name__, "did": format_did(did)}
+    out = {"type": type(record).__name__, "record_type": type(record).__name__,
+           "did": format_did(did)}
     out.update(body)
     return out
 
