@@ -150,10 +150,13 @@ RETAIL_IN_HEAD_OFFSET = (0.0, 0.18, 0.0)
 
 
 def retail_fov_y(aspect: float) -> float:
-    """Vertical FOV in radians at ``aspect`` (width / height): the render setup calls
-    Render::SetFOVRad(m_fGameFOV / (aspect - 0.1)) and SetFOVRad 0x0054B2D0 builds a
-    D3DXMatrixPerspectiveFovLH with that vertical FOV. Aspects at or below 0.1 (never a
-    window) are held at a 179 degree FOV instead of dividing by zero."""
+    """Vertical FOV in radians at ``aspect`` (width / height, RenderDevice::
+    ComputeAspectForViewport 0x0054F150): SmartBox's render setup calls
+    Render::SetFOVRad(m_fGameFOV / (aspect - 0.1)) (SmartBox::GetOverrideFovDistance
+    0x00451BE0 uses the same ratio), and SetFOVRad 0x0054B2D0 sets znear 0.1 and a vertical
+    FOV (SetFOVInternal 0x0054B340: vdst = (height - 1) / 2 / tan(fov / 2)).
+    SetFOVRad refuses a FOV outside (0, pi) and keeps the previous one; that happens only
+    for windows taller than wide (aspect <= 0.6), where we hold 179 degrees instead."""
     denom = float(aspect) - 0.1
     if not math.isfinite(denom) or denom <= 0.0:
         return math.radians(179.0)
