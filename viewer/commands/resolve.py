@@ -9,19 +9,39 @@ from __future__ import annotations
 
 import argparse
 import re
-import sys
 
+from viewer.commands.dat_ls import parse_int
 from viewer.errors import ScenarioError
 
 
 def _did(text: str) -> int:
+    """Decimal or 0x hex (contract conventions)."""
     try:
-        v = int(text, 0)
-    except ValueError:
+        v = parse_int(text)
+    except argparse.ArgumentTypeError:
         raise argparse.ArgumentTypeError(f"not a DID: {text!r}") from None
     if not 0 <= v <= 0xFFFFFFFF:
         raise argparse.ArgumentTypeError(f"DID out of range: {text!r}")
     return v
+
+
+def parse_play_script(text: str) -> int:
+    """A PlayScript name (``Launch``, ``Hidden``, case-insensitive) or a u32 number in
+    decimal or 0x hex; anything else is bad usage (never a silent wrap to 32 bits)."""
+    from viewer.sim.script_table import play_script_number
+    text = str(text).strip()
+    if text[:1].isdigit() or text[:1] in "+-":
+        try:
+            v = parse_int(text)
+        except argparse.ArgumentTypeError:
+            raise argparse.ArgumentTypeError(f"not a PlayScript: {text!r}") from None
+        if not 0 <= v <= 0xFFFFFFFF:
+            raise argparse.ArgumentTypeError(f"PlayScript out of range: {text!r}")
+        return v
+    try:
+        return play_script_number(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
 
 
 def _intensity(text: str) -> float:
@@ -37,7 +57,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                                                  re.IGNORECASE)
     parser.add_argument("dat", metavar="DAT", help="a DAT file")
     parser.add_argument("table", metavar="TABLE_DID", type=_did, help="PhysicsScriptTable DID")
-    parser.add_argument("play_script", metavar="PLAYSCRIPT",
+    parser.add_argument("play_script", metavar="PLAYSCRIPT", type=parse_play_script,
                         help="PlayScript name (Launch, Hidden, ...) or number")
     parser.add_argument("intensity", metavar="INTENSITY", type=_intensity,
                         help="float; nan, inf and -inf accepted")
@@ -45,13 +65,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from viewer.dat.database import AssetDatabase
-    from viewer.sim.script_table import get_script, play_script_number
+    from viewer.sim.script_table import get_script
 
-    try:
-        script_type = play_script_number(args.play_script)
-    except ValueError as err:
-        print(f"vfxviewer resolve: error: {err}", file=sys.stderr)
-        return 2
+    script_type = args.play_script
     with AssetDatabase(args.dat) as db:
         table = db.get(args.table)
         if not hasattr(table, "entries") or not hasattr(table, "get"):
