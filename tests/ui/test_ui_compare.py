@@ -221,6 +221,21 @@ def test_wipe_handle_grab_and_move():
 
 
 # --- panel view-model ---------------------------------------------------------------------------
+def test_crop_fields_follow_a_crop_set_elsewhere_and_keep_typing(model):
+    from viewer.ui.compare_panel import sync_crop_fields
+    st = ReferencePanelState(crop_on=True, crop=[0, 0, 10, 10])
+    v = panel_view(model, 0.0, 0)
+    sync_crop_fields(st, v)                 # first sight: the track has no crop
+    assert not st.crop_on
+    st.crop_on, st.crop = True, [1, 1, 20, 20]
+    sync_crop_fields(st, v)                 # being typed: kept
+    assert st.crop == [1, 1, 20, 20] and st.crop_on
+    model.set_crop((5, 5, 30, 20))          # e.g. a scenario's entry loaded
+    v = panel_view(model, 0.0, 0)
+    sync_crop_fields(st, v)
+    assert st.crop == [5, 5, 30, 20] and crop_command(st, v) is None
+
+
 def test_panel_view_and_crop_command(model):
     v = panel_view(model, 0.1, 3, [(0.0, "object 1 0x33000100")])
     assert v.frames == 20 and v.size == (W, H) and v.crop is None

@@ -138,6 +138,16 @@ def test_reference_panel_screenshot(gl_ctx, session, rec):
     assert near(img, (156, 156, 156), 12).sum() > 50            # the MAD plot line
 
 
+def test_reference_panel_with_a_crop_shows_its_fields(gl_ctx, session, rec):
+    plain = run_app(gl_ctx, session, "Reference", [c.LoadReference(str(rec), 30.0)],
+                    size=(420, 300))
+    cropped = run_app(gl_ctx, session, "Reference", [c.LoadReference(str(rec), 30.0),
+                                                     c.SetReferenceCrop((4, 4, 100, 60))],
+                      size=(420, 300))
+    # four more input fields (the crop rectangle) on the crop line
+    assert near(cropped, (255, 255, 255), 40).sum() > near(plain, (255, 255, 255), 40).sum()
+
+
 def test_reference_panel_empty_golden(gl_ctx, session, regen_goldens):
     img = run_app(gl_ctx, session, "Reference", size=(420, 120))
     assert_image_matches(img, "ui/panel_reference_empty.png", tol=4, max_bad_fraction=0.003,

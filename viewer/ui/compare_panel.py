@@ -353,6 +353,7 @@ class ReferencePanelState:
     scenario_pick: int = 0
     crop: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     crop_on: bool = False
+    seen_crop: object = "unset"  # the track's crop when the fields were last synced
     capture_start: float = 0.0   # recording time at which the capture's first packet came
 
 
@@ -361,6 +362,16 @@ def line_up_command(view: ReferencePanelView, state: ReferencePanelState):
     count from its first packet, which the recording shows at ``capture_start``."""
     capture_t = view.capture_events[state.capture_pick][0] + float(state.capture_start)
     return c.AlignReferenceOnEvent(capture_t, view.scenario_events[state.scenario_pick][0])
+
+
+def sync_crop_fields(state: ReferencePanelState, view: ReferencePanelView) -> None:
+    """When the track's crop changed elsewhere (loaded, set by a command), the fields
+    show it; otherwise they keep what is being typed."""
+    if view.crop != state.seen_crop:
+        state.seen_crop = view.crop
+        state.crop_on = view.crop is not None
+        if view.crop is not None:
+            state.crop = list(view.crop)
 
 
 def crop_command(state: ReferencePanelState, view: ReferencePanelView):
@@ -419,8 +430,7 @@ def draw_reference_panel(view: ReferencePanelView, state: ReferencePanelState) -
         imgui.same_line()
         imgui.text_disabled(f"recording t = {view.offset + view.time * view.rate:.3f} s")
         # crop
-        if view.crop is not None and not state.crop_on:
-            state.crop_on, state.crop = True, list(view.crop)
+        sync_crop_fields(state, view)
         _, state.crop_on = imgui.checkbox("crop", state.crop_on)
         if view.view_aspect > 0:
             imgui.same_line()
