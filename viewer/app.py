@@ -638,12 +638,17 @@ class ViewerApp:
             self.file_dialog = None
 
     # --- capture / teardown -----------------------------------------------------------------
-    def capture(self, size, frames: int = 4, dt: float = HEADLESS_DT) -> np.ndarray:
+    def capture(self, size, frames: int = 4, dt: float = HEADLESS_DT,
+                actions=()) -> np.ndarray:
         """Render ``frames`` frames of the whole viewer into an offscreen target of ``size``
-        and return the last as HxWx4 uint8 (the layout settles over the first frames)."""
+        and return the last as HxWx4 uint8 (the layout settles over the first frames).
+        ``actions``: (frame, command) pairs applied before that frame, as ``--actions``."""
         target = OffscreenTarget(self.ctx, size)
+        pending = sorted(actions, key=lambda a: a[0])
         try:
-            for _ in range(max(1, frames)):
+            for k in range(max(1, frames)):
+                while pending and pending[0][0] <= k:
+                    self.controller.apply(pending.pop(0)[1], "actions")
                 self.frame(dt, display_size=size, target=target.fbo)
             return target.read_rgba()
         finally:
@@ -673,16 +678,19 @@ def create_headless_context() -> moderngl.Context:
 
 
 def render_headless(size=(1280, 720), frames: int = 4, session=None,
-                    setup=None) -> np.ndarray:
-    """The whole viewer (3D view and panels) rendered on EGL, as HxWx4 uint8."""
+                    setup=None, actions=(), errors: list | None = None) -> np.ndarray:
+    """The whole viewer (3D view and panels) rendered on EGL, as HxWx4 uint8. ``errors``
+    receives the error panel's lines."""
     ctx = create_headless_context()
     try:
         app = ViewerApp(ctx, display_size=size, ini_path=None, session=session)
         try:
             if setup is not None:
                 setup(app)
-            return app.capture(size, frames=frames)
+            return app.capture(size, frames=frames, actions=actions)
         finally:
+            if errors is not None:
+                errors.extend(e.line() for e in app.errors.entries)
             app.release()
     finally:
         ctx.release()

@@ -54,3 +54,41 @@ def test_screenshot_at_a_time_shows_the_effect(tmp_path):
     out = tmp_path / "t.png"
     assert main(["screenshot", "--out", str(out), "--size", "480x300", "--time", "1.5"]) == 0
     assert_viewer_visible(load_png(out))
+
+
+def test_screenshot_actions_show_a_comparison_and_export_the_viewer(tmp_path, capsys):
+    """--actions drives the headless viewer as it drives the window: load a recording, show
+    the wipe view, and export the whole viewer over 0.1 s as a GIF."""
+    import json
+
+    from PIL import Image
+
+    from viewer.media import read_frames
+
+    rec = tmp_path / "rec"
+    rec.mkdir()
+    for k in range(5):
+        Image.fromarray(np.full((36, 64, 3), (200, 40, 160), np.uint8)).save(rec / f"{k}.png")
+    gif = tmp_path / "viewer.gif"
+    actions = [{"frame": 0, "command": "LoadReference", "path": str(rec), "fps": 30},
+               {"frame": 1, "command": "SetCompareMode", "mode": "wipe"},
+               {"frame": 3, "command": "ExportCapture", "path": str(gif), "start": 0.0,
+                "end": 0.1, "window": True}]
+    (tmp_path / "a.json").write_text(json.dumps(actions))
+    out = tmp_path / "shot.png"
+    assert main(["screenshot", "--out", str(out), "--size", "480x300", "--actions",
+                 str(tmp_path / "a.json")]) == 0, capsys.readouterr().err
+    img = load_png(out)
+    magenta = (np.abs(img[..., :3].astype(int) - (200, 40, 160)) <= 14).all(axis=-1)
+    assert magenta.sum() > 500
+    frames = list(read_frames(gif))
+    assert len(frames) == 4 and frames[0].image.shape[:2] == (300, 480)
+
+
+def test_screenshot_action_that_fails_exits_1(tmp_path, capsys):
+    import json
+    (tmp_path / "a.json").write_text(json.dumps(
+        [{"frame": 0, "command": "LoadReference", "path": str(tmp_path / "none.mp4")}]))
+    assert main(["screenshot", "--out", str(tmp_path / "s.png"), "--size", "200x140",
+                 "--actions", str(tmp_path / "a.json")]) == 1
+    assert "none.mp4" in capsys.readouterr().err

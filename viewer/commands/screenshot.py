@@ -1,5 +1,12 @@
 """``vfxviewer screenshot --out FILE.png [--size WxH] [DAT] [--scenario FILE]``: renders
-the viewer (3D view and panels) headless on EGL to a PNG."""
+the viewer (3D view and panels) headless on EGL to a PNG.
+
+``--actions FILE`` applies the same JSON commands as ``vfxviewer open --actions`` before the
+given frames, so a script can set up what the GUI shows (a reference recording and a
+comparison view, a camera) or capture the viewer over a time range headless, e.g.
+``[{"frame": 1, "command": "ExportCapture", "path": "out.gif", "start": 0, "end": 1,
+"window": true}]``. Errors the viewer logged are printed on stderr; with ``--actions`` they
+make the exit status 1."""
 
 from __future__ import annotations
 
@@ -26,14 +33,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="viewer frames to run before capturing (layout settles)")
     parser.add_argument("--time", type=float, default=None,
                         help="simulation time to show (seconds; default: the start)")
+    parser.add_argument("--actions", help="JSON list of {frame, command, ...} to apply "
+                                          "(as vfxviewer open --actions)")
 
 
 def run(args: argparse.Namespace) -> int:
+    import json
+    import sys
+
     from PIL import Image
 
-    from viewer.app import render_headless
+    from viewer.app import parse_actions, render_headless
+    from viewer.errors import ScenarioError
     from viewer.ui.session import open_session
 
+    actions = []
+    if args.actions:
+        try:
+            actions = parse_actions(json.loads(Path(args.actions).read_text(encoding="utf-8")))
+        except (OSError, ValueError) as err:
+            raise ScenarioError(f"cannot read actions: {err}", file=args.actions) from None
     session = open_session(args.dat, args.scenario)
     setup = None
     if args.time is not None and session is not None:
@@ -41,9 +60,14 @@ def run(args: argparse.Namespace) -> int:
 
         def setup(app, t=args.time):
             app.controller.apply(Seek(t))
-    img = render_headless(args.size, frames=args.frames, session=session, setup=setup)
+    frames = max(args.frames, 1 + max((f for f, _ in actions), default=0))
+    errors: list[str] = []
+    img = render_headless(args.size, frames=frames, session=session, setup=setup,
+                          actions=actions, errors=errors)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     Image.fromarray(img, "RGBA").save(out)
     print(out)
-    return 0
+    for line in errors:
+        print(f"vfxviewer screenshot: {line}", file=sys.stderr)
+    return 1 if errors and actions else 0
