@@ -448,7 +448,8 @@ class ViewerApp:
             sel = s.world.objects.get(s.selected_object)
             view = LaunchView(tuple(sorted(s.world.objects)), s.next_object_id(),
                               None if sel is None else
-                              (sel.id, tuple(float(v) for v in sel.frame.origin)))
+                              (sel.id, tuple(float(v) for v in sel.frame.origin)),
+                              self.assets_state.selected)
         return draw_launch_panel(view, self.launch_state)
 
     # view-models: read the session, hand frozen values to the panels

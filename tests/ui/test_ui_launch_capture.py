@@ -199,3 +199,13 @@ def test_from_and_at_the_selected_object_fill_the_fields():
     assert st.origin == [5.0, 6.0, 0.5 + AIM_HEIGHT]
     use_selected(st, LaunchView((1,), 2), "from")          # nothing selected: unchanged
     assert st.origin == [5.0, 6.0, 0.5 + AIM_HEIGHT]
+
+
+def test_assets_selection_fills_setup_or_table():
+    from viewer.ui.launch_panel import use_asset
+    st = LaunchPanelState()
+    use_asset(st, 0x02000101)
+    use_asset(st, 0x34000100)
+    use_asset(st, 0x33000100)          # a PhysicsScript: neither field
+    use_asset(st, None)
+    assert (st.setup, st.table) == ("0x02000101", "0x34000100")

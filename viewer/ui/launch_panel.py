@@ -34,6 +34,18 @@ class LaunchView:
     objects: tuple[int, ...]       # live object ids
     next_id: int                   # a free id for a new projectile
     selected: tuple[int, tuple[float, float, float]] | None = None   # (id, position)
+    asset: int | None = None       # the Assets panel's selected DID
+
+
+def use_asset(state: LaunchPanelState, did: int | None) -> None:
+    """A Setup (0x02...) or PhysicsScriptTable (0x34...) picked in the Assets panel fills
+    the matching field. UI state only."""
+    if did is None:
+        return
+    if did >> 24 == 0x02:
+        state.setup = f"0x{did:08X}"
+    elif did >> 24 == 0x34:
+        state.table = f"0x{did:08X}"
 
 
 AIM_HEIGHT = 1.0   # "at the selected object" aims this far above its origin
@@ -105,6 +117,9 @@ def draw_launch_panel(view: LaunchView | None, state: LaunchPanelState) -> list[
         imgui.same_line()
         imgui.set_next_item_width(120)
         _, state.table = imgui.input_text("table", state.table)
+        if view.asset is not None and view.asset >> 24 in (0x02, 0x34):
+            if imgui.small_button(f"use 0x{view.asset:08X} from Assets"):
+                use_asset(state, view.asset)
         imgui.set_next_item_width(120)
         _, state.object_id = imgui.input_int("object id (0: new)", state.object_id)
         imgui.set_next_item_width(-80)
