@@ -71,7 +71,8 @@ def run_process(*argv, cwd=None, env=None, timeout=120) -> Result:
     full_env.pop("DISPLAY", None)
     full_env.pop("WAYLAND_DISPLAY", None)
     full_env.update(env or {})
-    p = subprocess.run(exe + [str(a) for a in argv], capture_output=True, text=True,
+    p = subprocess.run(exe + [str(a) for a in argv], check=False, capture_output=True,
+                       text=True,
                        cwd=cwd, env=full_env, timeout=timeout)
     return Result(p.returncode, p.stdout, p.stderr)
 
@@ -119,4 +120,8 @@ def walk_json(value, path=""):
 def assert_no_raw_nonfinite(text: str) -> None:
     """JSON output never holds bare NaN / Infinity tokens (they are the strings "nan",
     "inf", "-inf")."""
-    json.loads(text, parse_constant=lambda tok: pytest.fail(f"bare {tok} in JSON output"))
+    def bare(tok):
+        pytest.fail(f"bare {tok} in JSON output")
+    for line in text.splitlines():  # one JSON value, or JSON Lines
+        if line.strip():
+            json.loads(line, parse_constant=bare)

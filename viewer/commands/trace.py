@@ -4,15 +4,18 @@ JSON Lines, one event per line, in the order things happened."""
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 
-from viewer.errors import ScenarioError
+from viewer.commands.dat_ls import parse_int
+from viewer.errors import ViewerError
 
 
 def _did(text: str) -> int:
+    """A DID on the command line: decimal or 0x hex (contract conventions)."""
     try:
-        v = int(text, 0)
-    except ValueError:
+        v = parse_int(text)
+    except argparse.ArgumentTypeError:
         raise argparse.ArgumentTypeError(f"not a DID: {text!r}") from None
     if not 0 <= v <= 0xFFFFFFFF:
         raise argparse.ArgumentTypeError(f"DID out of range: {text!r}")
@@ -20,14 +23,38 @@ def _did(text: str) -> int:
 
 
 def _play(text: str) -> tuple[str, str]:
+    """TYPE:INTENSITY, TYPE a PlayScript name or number, INTENSITY a float (nan, inf, -inf
+    accepted); a TYPE that names no PlayScript is bad usage, like ``resolve``'s."""
+    from viewer.commands.resolve import parse_play_script
     kind, sep, intensity = text.rpartition(":")
     if not sep or not kind:
         raise argparse.ArgumentTypeError(f"expected TYPE:INTENSITY, got {text!r}")
+    parse_play_script(kind)
     try:
         float(intensity)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a float intensity: {intensity!r}") from None
     return kind, intensity
+
+
+def _seconds(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        v = float("nan")
+    if not (math.isfinite(v) and v >= 0.0):
+        raise argparse.ArgumentTypeError(f"expected finite seconds >= 0, not {text!r}")
+    return v
+
+
+def _fps(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        v = float("nan")
+    if not (math.isfinite(v) and v > 0.0):
+        raise argparse.ArgumentTypeError(f"expected a finite frame rate > 0, not {text!r}")
+    return v
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -41,9 +68,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="play a PhysicsScript on object 1 at t = 0 (repeatable)")
     parser.add_argument("--play", metavar="TYPE:INTENSITY", type=_play, action="append",
                         default=[], help="play a typed effect on object 1 at t = 0")
-    parser.add_argument("--seconds", type=float, default=None)
-    parser.add_argument("--fps", type=float, default=None)
-    parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--seconds", type=_seconds, default=None)
+    parser.add_argument("--fps", type=_fps, default=None)
+    parser.add_argument("--seed", type=parse_int, default=None, help="decimal or 0x hex")
     parser.add_argument("--particles", action="store_true", help="per-emitter particle lines")
     parser.add_argument("--poses", action="store_true", help="per-part pose lines")
 
@@ -59,9 +86,6 @@ def build_scenario(args):
     from viewer.sim.scenario import Scenario
     if args.scenario:
         sc = Scenario.load(args.scenario)
-        if args.table is not None:
-            raise ScenarioError("--table applies to --setup; the scenario names its tables",
-                                file=args.scenario)
         extra = Scenario.from_json({"events": _cli_events(args)}).events
         sc.events = extra + sc.events  # command-line effects: t = 0 on object 1
     else:
@@ -72,8 +96,6 @@ def build_scenario(args):
     if args.seconds is not None:
         sc.seconds = args.seconds
     if args.fps is not None:
-        if not args.fps > 0:
-            raise ScenarioError(f"--fps must be positive, not {args.fps}")
         sc.fps = args.fps
     if args.seed is not None:
         sc.seed = args.seed
@@ -125,13 +147,20 @@ def trace_lines(scenario, db, *, particles: bool = False, poses: bool = False, o
 def run(args: argparse.Namespace) -> int:
     from viewer.dat.database import AssetDatabase
 
+    if args.scenario and args.table is not None:  # bad usage (exit 2)
+        print("vfxviewer trace: error: --table applies to --setup; the scenario names its "
+              "tables", file=sys.stderr)
+        return 2
     sc = build_scenario(args)
     paths = [args.dat] if args.dat else [str(p) for p in sc.dat_paths()]
     if not paths:  # bad usage (exit 2), not bad input
         print("vfxviewer trace: error: no DAT: give DAT on the command line or \"dat\" in "
               "the scenario", file=sys.stderr)
         return 2
-    with AssetDatabase(paths) as db:
-        trace_lines(sc, db, particles=args.particles, poses=args.poses)
+    try:
+        with AssetDatabase(paths) as db:
+            trace_lines(sc, db, particles=args.particles, poses=args.poses)
+    except ViewerError as err:  # a DID from --setup/--table/--script: name the DAT
+        raise err.located(file=", ".join(paths)) from err
     sys.stdout.flush()
     return 0
