@@ -117,9 +117,9 @@ def draw_launch_panel(view: LaunchView | None, state: LaunchPanelState) -> list[
         imgui.same_line()
         imgui.set_next_item_width(120)
         _, state.table = imgui.input_text("table", state.table)
-        if view.asset is not None and view.asset >> 24 in (0x02, 0x34):
-            if imgui.small_button(f"use 0x{view.asset:08X} from Assets"):
-                use_asset(state, view.asset)
+        if (view.asset is not None and view.asset >> 24 in (0x02, 0x34)
+                and imgui.small_button(f"use 0x{view.asset:08X} from Assets")):
+            use_asset(state, view.asset)
         imgui.set_next_item_width(120)
         _, state.object_id = imgui.input_int("object id (0: new)", state.object_id)
         imgui.set_next_item_width(-80)
