@@ -307,3 +307,49 @@ def test_export_the_whole_viewer_over_a_range(gl_ctx, session, tmp_path):
     assert first.shape[:2] == (240, 360)
     assert near(first, (255, 255, 255), 40).sum() > 100       # panel text
     assert not np.array_equal(first, last)                    # the timeline moved on
+
+
+ZOOM_IN = 4
+
+
+def test_recording_of_a_changed_effect_found_and_plotted_end_to_end(gl_ctx, tmp_path):
+    """Issue 10's check in the GUI: the "recording" is the view of the same scenario with
+    one effect added at 0.8 s (a second emitter script on the object), exported from 0.3 s
+    on and scaled. Find offset recovers the shift; stepping through the timeline measures
+    each frame, and the MAD plot rises where the effect differs, not before."""
+    changed = F.scenario_json(seconds=1.5)
+    changed["events"].append({"t": 0.8, "object": 1, "play_script": f"0x{F.SCRIPT_PES:08X}"})
+    rec = tmp_path / "rec"
+    zoom = c.CameraZoom(ZOOM_IN)
+    export(gl_ctx, Session(F.database(), Scenario.from_json(changed)),
+           c.ExportCapture(str(rec), 0.3, 1.5), commands=[zoom])
+    for f in rec.iterdir():
+        im = Image.open(f).convert("RGB")
+        im.resize((im.width * 5 // 4, im.height * 5 // 4)).save(f)
+    s = Session(F.database(), Scenario.from_json(F.scenario_json(seconds=1.5)))
+    app = ViewerApp(gl_ctx, display_size=SIZE, session=s)
+    target = OffscreenTarget(gl_ctx, SIZE)
+    try:
+        app.only_panel = "Viewport"
+        app.controller.apply_all([c.CameraZoom(6), zoom, c.LoadReference(str(rec), 30.0),
+                                  c.SetCompareMode("difference")])
+        app.frame(1 / 60, SIZE, target.fbo)
+        app.controller.apply(c.AlignReferenceAuto())
+        app.frame(1 / 60, SIZE, target.fbo)
+        assert app.controller.view.compare.track.offset == pytest.approx(-0.3, abs=1e-6)
+        app.controller.apply(c.Seek(0.3))
+        for _ in range(36):                 # step both together, frame by frame, to 1.5 s
+            app.frame(1 / 60, SIZE, target.fbo)
+            app.controller.apply(c.Step(1))
+        assert app.errors.entries == [], [e.line() for e in app.errors.entries]
+        figs = app.controller.view.compare.lane().figures
+    finally:
+        app.release()
+        target.release()
+    before = [m for t, m, _ in figs if t < 0.8 - 1e-9]
+    after = [m for t, m, _ in figs if t > 0.95]
+    assert len(before) >= 10 and len(after) >= 10
+    flat = max(before)                       # resampling noise only: the same picture
+    assert max(after) > 3 * flat
+    rise = next(t for t, m, _ in figs if m > 2 * flat)
+    assert 0.8 <= rise <= 1.1                # where the added effect shows
