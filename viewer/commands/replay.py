@@ -103,6 +103,13 @@ def _print_messages(args: argparse.Namespace) -> int:
         print(json.dumps(stats.as_dict()), file=sys.stderr)
         for line in stats.first_errors:
             print(line, file=sys.stderr)
+    if stats.capture.truncated_records:
+        # a capture cut short is a failure of the input (contract: exit 1, one line); the
+        # messages before the cut are printed above, nothing after it is guessed
+        out.flush()
+        raise WireError(f"capture truncated: {stats.capture.truncated_records} record(s) cut "
+                        f"short or with a lying length after {stats.capture.records} "
+                        f"record(s); the messages before it are printed", file=args.capture)
     return 0
 
 
