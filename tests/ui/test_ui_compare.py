@@ -10,6 +10,8 @@ import math
 import numpy as np
 import pytest
 import ui_fixtures as F
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PIL import Image
 
 from viewer.commands.compare import compare_frames
@@ -390,3 +392,27 @@ def test_aspect_crop_is_the_largest_centred_rectangle():
     assert aspect_crop(800, 600, 16 / 9) == (0, 75, 800, 450)
     assert aspect_crop(640, 360, 16 / 9) == (0, 0, 640, 360)
     assert aspect_crop(640, 360, 0.0) == (0, 0, 640, 360)
+
+
+# --- properties ---------------------------------------------------------------------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(w=st.integers(1, 4000), h=st.integers(1, 4000), aspect=st.floats(0.1, 10.0))
+def test_aspect_crop_stays_inside_and_keeps_the_aspect(w, h, aspect):
+    from viewer.ui.compare_panel import aspect_crop
+    x, y, cw, ch = aspect_crop(w, h, aspect)
+    assert 0 <= x and 0 <= y and x + cw <= w and y + ch <= h and cw >= 1 and ch >= 1
+    assert cw == w or ch == h                                   # the largest such rectangle
+    if cw > 20 and ch > 20:
+        assert abs(cw / ch - aspect) / aspect < 0.1
+
+
+@settings(max_examples=60, deadline=None)
+@given(offset=st.floats(-100, 100), rate=st.floats(0.05, 20), dt=st.floats(-10, 10),
+       duration=st.floats(0.1, 100))
+def test_dragging_the_lane_moves_it_by_the_drag(offset, rate, dt, duration):
+    start, end = lane_span(offset, rate, duration)
+    start2, end2 = lane_span(drag_offset(offset, rate, dt), rate, duration)
+    assert start2 - start == pytest.approx(dt, abs=1e-6)
+    assert end2 - end == pytest.approx(dt, abs=1e-6)
