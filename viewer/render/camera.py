@@ -169,11 +169,15 @@ def retail_camera(origin=(0.0, 0.0, 0.0), forward=(0.0, 1.0, 0.0), *, scale: flo
     facing ``forward`` (its frame's +Y in world space; only the horizontal part counts).
 
     Eye = origin + (0, 0, 1.5) + R * (0, -2.5, 0.75) * scale (CameraSet::SetDefaultOffsets
-    0x00458F80); for that offset CameraSet::SetTargetForOffset 0x004576E0 picks
+    0x00458F80; CameraManager::QueryPivotPosition 0x004564F0 adds the rotated pivot offset,
+    CameraManager::UpdateCamera 0x00456660 puts the eye at the pivot frame's
+    localtoglobal(viewer_offset)); for that offset CameraSet::SetTargetForOffset 0x004576E0 picks
     ALIGN_WITH_PLANE | LOOK_IN_DIRECTION with direction (0, 1, 0): the view looks along the
     object's heading, level (pitch 0 on flat ground). ``in_head``: the first-person offset.
     Field of view as retail (``fov_mode="retail"``), znear 0.1. ``target`` is the point at
-    the object's own position along the view line, ``distance`` the offset's length behind."""
+    the object's own position along the view line, ``distance`` the offset's length behind.
+    This is where the camera comes to rest; retail eases towards it (the stiffness values)
+    and aligns with a sloped ground plane, which a flat scene does not show."""
     fx, fy = float(forward[0]), float(forward[1])
     n = math.hypot(fx, fy)
     fx, fy = (0.0, 1.0) if n < 1e-9 else (fx / n, fy / n)
