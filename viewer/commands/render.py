@@ -20,6 +20,8 @@ import math
 from viewer.errors import ScenarioError
 
 CAMERA_PRESETS = ("perspective", "front", "side", "top")
+#: Cameras placed by retail's rules behind object 1 (viewer/render/camera.py retail_camera).
+RETAIL_CAMERAS = ("retail", "retail-head")
 
 
 def parse_int(text: str) -> int:
@@ -89,7 +91,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="alpha 0 where nothing is drawn (PNG, folder, GIF; not video)")
     parser.add_argument("--seed", type=parse_int, help="random seed (scenario or 0)")
     parser.add_argument("--camera", default="perspective",
-                        help="a preset (perspective, front, side, top) or an eye x,y,z")
+                        help="a preset (perspective, front, side, top), retail (the retail client's "
+                        "chase camera behind object 1), retail-head, or an eye x,y,z")
     parser.add_argument("--target", type=parse_vec3,
                         help="point the camera looks at (default: object 1 + 0.5 m up)")
     parser.add_argument("--distance", type=float, default=6.0,
@@ -150,12 +153,19 @@ def make_camera(args, world):
         target = (o[0], o[1], o[2] + 0.5)
     cam = Camera(target=tuple(target), distance=float(args.distance), fov_y_deg=float(args.fov))
     spec = str(args.camera)
+    if spec in RETAIL_CAMERAS:
+        from viewer.render.camera import retail_camera_for
+        obj = world.objects.get(1) or next(iter(world.objects.values()), None)
+        if obj is None:
+            raise ScenarioError("--camera retail needs an object to stand behind")
+        return retail_camera_for(obj, in_head=spec == "retail-head")
     if spec in CAMERA_PRESETS:
         return preset(cam, spec)
     try:
         eye = parse_vec3(spec)
     except argparse.ArgumentTypeError:
-        raise ScenarioError(f"--camera must be one of {', '.join(CAMERA_PRESETS)} or x,y,z") \
+        raise ScenarioError("--camera must be one of "
+                            f"{', '.join(CAMERA_PRESETS + RETAIL_CAMERAS)} or x,y,z") \
             from None
     d = [target[i] - eye[i] for i in range(3)]
     dist = math.sqrt(sum(c * c for c in d))
