@@ -361,3 +361,45 @@ def test_setup_without_any_DAT_is_usage_error(cli):
 def test_table_with_scenario_is_usage_error(cli):
     assert_usage_error(cli("trace", "--scenario", SCENARIOS["default"], "--table",
                            f"0x{S.PST_FLAME:08X}"))
+
+
+@pytest.fixture(scope="module")
+def damaged_dats(tmp_path_factory):
+    """The synthetic DAT rewritten with one record cut short (PhysicsScript, Setup,
+    PhysicsScriptTable)."""
+    from viewer.dat.writer import write_dat
+    dat = DatFile(SYN)
+    recs = {e.did: dat.read(e.did) for e in dat.entries()}
+    out = {}
+    root = tmp_path_factory.mktemp("damaged")
+    for name, did, cut in (("script", S.PES_COLLISION_FLASH, 30), ("setup", S.SETUP_MARKER, 40),
+                           ("table", S.PST_FLAME, 13)):
+        path = root / f"cut_{name}.dat"
+        write_dat(path, {**recs, did: recs[did][:cut]})
+        out[name] = (path, did)
+    return out
+
+
+_DAMAGED_ARGS = {
+    "script": ["--setup", f"0x{S.SETUP_MARKER:08X}", "--script",
+               f"0x{S.PES_COLLISION_FLASH:08X}"],
+    "setup": ["--setup", f"0x{S.SETUP_MARKER:08X}"],
+    "table": ["--setup", f"0x{S.SETUP_MARKER:08X}", "--table", f"0x{S.PST_FLAME:08X}",
+              "--play", "Launch:0.5"],
+}
+
+
+@pytest.mark.parametrize("name", sorted(_DAMAGED_ARGS))
+def test_truncated_record_is_input_failure_naming_file_and_DID(cli, damaged_dats, name):
+    path, did = damaged_dats[name]
+    r = cli("trace", path, *_DAMAGED_ARGS[name], "--seconds", "0.2")
+    assert_input_failure(r, path.name, f"0x{did:08X}")
+
+
+@pytest.mark.xfail(strict=True, reason="viewer/sim/world.py World._get (line ~130) rewraps "
+                   "the DatError as ScenarioError without its offset (and file)")
+@pytest.mark.parametrize("name", sorted(_DAMAGED_ARGS))
+def test_truncated_record_names_the_byte_offset(cli, damaged_dats, name):
+    path, did = damaged_dats[name]
+    r = cli("trace", path, *_DAMAGED_ARGS[name], "--seconds", "0.2")
+    assert_input_failure(r, path.name, f"0x{did:08X}", "offset")
