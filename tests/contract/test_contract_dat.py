@@ -311,3 +311,9 @@ def test_unknown_hook_type_is_an_input_failure(cli, tmp_path):
     path = tmp_path / "hook99.dat"
     write_dat(path, {0x33000001: data})
     assert_input_failure(cli("dat", "show", path, "0x33000001"), "hook99.dat", "0x33000001")
+
+
+def test_show_vertex_type_enum_by_name(cli):
+    """dat-format.md section 4 VertexType (i32): 1 CSWVertex; enums print as names."""
+    obj = _show(cli, SYN, f"0x{S.GFX_QUAD_SPARK:08X}")
+    assert obj["vertex_array"]["vertex_type"] == "CSWVertex"

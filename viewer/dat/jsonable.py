@@ -38,6 +38,10 @@ F64_FIELDS = frozenset({"start_time", "birthrate", "total_seconds", "lifespan",
                         "length"})
 _F32 = struct.Struct("<f")
 
+#: int fields the spec types as an enum the records keep as a plain int (dat-format.md
+#: section 4): printed by name (contract section 2), an unknown value stays a number
+INT_ENUM_FIELDS = {"vertex_type": {0: "Unknown", 1: "CSWVertex"}}  # VertexType (i32)
+
 
 def json_float(x: float, f64: bool = False):
     """NaN / infinities as strings; an f32 value as its shortest f32 spelling (0.7, not
@@ -140,6 +144,8 @@ def _generic(obj) -> dict:
         v = getattr(obj, f.name)
         if f.name in DID_FIELDS and not isinstance(v, (bytes, bytearray)):
             out[f.name] = _did(v)
+        elif f.name in INT_ENUM_FIELDS and type(v) is int:
+            out[f.name] = INT_ENUM_FIELDS[f.name].get(v, v)
         elif f.name in F64_FIELDS and isinstance(v, float):
             out[f.name] = json_float(v, f64=True)
         else:
