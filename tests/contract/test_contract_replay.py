@@ -143,3 +143,15 @@ def test_truncated_capture_prints_what_precedes_then_exits_1(cli, tmp_path, burs
 def test_bad_usage(cli, argv):
     capture = [] if argv == [] else [BURST]
     assert_usage_error(cli("replay", *capture, *argv))
+
+
+@pytest.mark.parametrize("capture", [BURST, ENTER], ids=["burst", "enter"])
+def test_t_is_a_packet_time_relative_to_the_first_packet(cli, capture):
+    """wire.md 1.3: a message's time is the capture time of the datagram that completed it;
+    the contract counts it from the first packet of the capture (not the first message)."""
+    import dpkt
+    with capture.open("rb") as fh:
+        stamps = [ts for ts, _ in dpkt.pcap.Reader(fh)]
+    rel = [ts - stamps[0] for ts in stamps]
+    for d in _lines(cli("replay", capture, "--json").out):
+        assert min(abs(d["t"] - r) for r in rel) < 2e-6, d["t"]
