@@ -23,18 +23,24 @@ from viewer.wire.replay import capture_scenario, message_json, message_text, wan
 
 
 def _int(text: str) -> int:
-    try:
-        return int(text, 0)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    """Decimal (leading zeros too) or 0x hex (contract conventions)."""
+    from viewer.commands.dat_ls import parse_int
+    return parse_int(text)
+
+
+def _guid(text: str) -> int:
+    v = _int(text)
+    if not 0 <= v <= 0xFFFFFFFF:
+        raise argparse.ArgumentTypeError(f"a GUID is a u32, not {text!r}")
+    return v
 
 
 def _ports(text: str) -> range:
     try:
         lo, _, hi = text.partition("-")
-        lo_i = int(lo, 0)
-        hi_i = int(hi, 0) if hi else lo_i
-    except ValueError:
+        lo_i = _int(lo)
+        hi_i = _int(hi) if hi else lo_i
+    except argparse.ArgumentTypeError:
         raise argparse.ArgumentTypeError(f"not a port range: {text!r}") from None
     if not 0 <= lo_i <= hi_i <= 0xFFFF:
         raise argparse.ArgumentTypeError(f"not a port range: {text!r}")
@@ -48,7 +54,7 @@ def _stand_in(text: str) -> tuple[int, int | None]:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("capture", help="pcap or pcapng capture of an Asheron's Call session")
-    parser.add_argument("--guid", type=_int, default=None,
+    parser.add_argument("--guid", type=_guid, default=None,
                         help="only messages naming this object (decimal or 0x hex)")
     parser.add_argument("--dat", default=None,
                         help="client DAT: play the captured objects and effects")

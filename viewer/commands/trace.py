@@ -22,19 +22,19 @@ def _did(text: str) -> int:
     return v
 
 
-def _play(text: str) -> tuple[str, str]:
+def _play(text: str) -> tuple[int, str]:
     """TYPE:INTENSITY, TYPE a PlayScript name or number, INTENSITY a float (nan, inf, -inf
     accepted); a TYPE that names no PlayScript is bad usage, like ``resolve``'s."""
     from viewer.commands.resolve import parse_play_script
     kind, sep, intensity = text.rpartition(":")
     if not sep or not kind:
         raise argparse.ArgumentTypeError(f"expected TYPE:INTENSITY, got {text!r}")
-    parse_play_script(kind)
+    number = parse_play_script(kind)
     try:
         float(intensity)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a float intensity: {intensity!r}") from None
-    return kind, intensity
+    return number, intensity
 
 
 def _seconds(text: str) -> float:
