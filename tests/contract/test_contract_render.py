@@ -134,3 +134,20 @@ def test_unknown_setup_DID_names_the_DAT(tmp_path):
                    "(an input failure) where it is bad usage (2)")
 def test_no_selection_is_usage_error(tmp_path):
     assert_usage_error(run_process("render", SYN, "--out", tmp_path / "x.png"))
+
+
+@pytest.mark.xfail(strict=True, reason="render.py parse_int uses int(x, 0): a decimal with a "
+                   "leading zero is refused (contract: integers decimal or 0x hex)")
+def test_decimal_with_leading_zero_is_an_integer(tmp_path):
+    _render(SYN, "--setup", f"0{S.SETUP_MARKER}", "--seconds", "0", "--size", SIZE, "--out",
+            tmp_path / "x.png")
+
+
+@pytest.mark.xfail(strict=True, reason="render.py: --scenario and --setup together are "
+                   "accepted (contract: one selection or the other; trace exits 2)")
+def test_scenario_and_setup_together_is_usage_error(tmp_path):
+    r = run_process("render", SYN, "--scenario",
+                    ROOT / "assets_synthetic" / "default.scenario.json", "--setup",
+                    f"0x{S.SETUP_MARKER:08X}", "--seconds", "0", "--size", SIZE, "--out",
+                    tmp_path / "x.png")
+    assert_usage_error(r)
