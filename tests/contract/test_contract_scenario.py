@@ -325,3 +325,18 @@ def test_wrong_field_types_are_one_line_naming_the_file(cli, tmp_path, name):
 def test_integers_that_are_not_u32_are_rejected_not_guessed(cli, tmp_path, name):
     path = _write(tmp_path, name, DEVIATIONS_SILENT[name])
     assert_input_failure(cli("trace", "--scenario", path), f"{name}.json")
+
+
+def test_object_position_velocity_and_state_are_read(cli, tmp_path):
+    """position places the root; velocity moves it (state 0: no Gravity, nothing listed to
+    hit); heading_deg turns it about +Z (a unit [w, x, y, z] quaternion)."""
+    data = {"dat": [str(SYN)], "seconds": 1.0, "objects": [
+        {"id": 1, "setup": f"0x{S.SETUP_ARROW:08X}", "position": [2, 3, 4],
+         "velocity": [1, 0, 0], "state": "0x00000000", "heading_deg": 90}]}
+    evs = _trace(cli, "--scenario", write_scenario(tmp_path / "s.json", data), "--poses")
+    roots = [e for e in evs if e["event"] == "pose" and e["part"] == -1]
+    first, last = roots[0], roots[-1]
+    assert abs(first["origin"][1] - 3) < 1e-9 and abs(first["origin"][2] - 4) < 1e-9
+    assert last["t"] == 1.0 and abs(last["origin"][0] - 3.0) < 1e-6
+    w, x, y, _z = last["orientation"]
+    assert abs(x) < 1e-9 and abs(y) < 1e-9 and abs(abs(w) - 0.5 ** 0.5) < 1e-6
