@@ -8,7 +8,8 @@ reference recordings through ``read_frames``.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
+from collections import OrderedDict
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -86,6 +87,139 @@ def read_frames(path: str | os.PathLike, *, fps: float | None = None,
                     return
         except av.error.FFmpegError as exc:
             raise MediaError(f"cannot decode frame {count}: {exc}", file=str(p)) from None
+
+
+class LazyFrames(Sequence):
+    """The frames of a recording, decoded on demand and kept in a small LRU cache, so an
+    hour of 1080p video costs a few dozen frames of memory. ``times[i]`` is frame i's time
+    in seconds from the first frame. Sequential access (iteration, stepping forward)
+    decodes straight through; a jump seeks to the nearest earlier keyframe."""
+
+    CACHE = 48
+
+    def __init__(self, path: Path, times: np.ndarray) -> None:
+        self.path = path
+        self.times = times
+        self._cache: OrderedDict[int, np.ndarray] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self.times)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        n = len(self)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError(i)
+        img = self._cache.get(i)
+        if img is None:
+            img = self._load(i)
+        self._cache.move_to_end(i)
+        return img
+
+    def _keep(self, i: int, img: np.ndarray) -> None:
+        self._cache[i] = img
+        self._cache.move_to_end(i)
+        while len(self._cache) > self.CACHE:
+            self._cache.popitem(last=False)
+
+    def _load(self, i: int) -> np.ndarray:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+
+class ImageFolderFrames(LazyFrames):
+    def __init__(self, files: list[Path], fps: float) -> None:
+        super().__init__(files[0].parent, np.arange(len(files), dtype=np.float64) / fps)
+        self.files = files
+
+    def _load(self, i: int) -> np.ndarray:
+        from PIL import Image
+        try:
+            with Image.open(self.files[i]) as im:
+                img = np.asarray(im.convert("RGB"))
+        except OSError as exc:
+            raise MediaError(f"cannot read image: {exc}", file=str(self.files[i])) from None
+        self._keep(i, img)
+        return img
+
+
+class VideoFrames(LazyFrames):
+    """Frame times come from the packets' presentation timestamps (demuxed, not decoded);
+    frames are decoded when asked for."""
+
+    def __init__(self, path: Path, max_frames: int | None = None) -> None:
+        import av
+        try:
+            self._container = av.open(str(path))
+        except (av.error.FFmpegError, OSError) as exc:
+            raise MediaError(f"cannot open video: {exc}", file=str(path)) from None
+        if not self._container.streams.video:
+            self._container.close()
+            raise MediaError("the file has no video stream", file=str(path))
+        self._stream = self._container.streams.video[0]
+        try:
+            pts = sorted(p.pts for p in self._container.demux(self._stream)
+                         if p.pts is not None and p.size)
+        except av.error.FFmpegError as exc:
+            raise MediaError(f"cannot read packets: {exc}", file=str(path)) from None
+        if not pts:
+            raise MediaError("the video has no timed frames", file=str(path))
+        if max_frames is not None:
+            pts = pts[:max_frames]
+        self._pts = pts
+        self._index = {p: k for k, p in enumerate(pts)}
+        tb = float(self._stream.time_base)
+        super().__init__(path, (np.asarray(pts, np.float64) - pts[0]) * tb)
+        self._decoder = None   # a running decode generator and the index it yields next
+        self._next = -1
+
+    def _frames_from(self, i: int):
+        import av
+        self._container.seek(self._pts[i], stream=self._stream, backward=True,
+                             any_frame=False)
+        try:
+            for frame in self._container.decode(self._stream):
+                k = self._index.get(frame.pts)
+                if k is not None:
+                    yield k, frame
+        except av.error.FFmpegError as exc:
+            raise MediaError(f"cannot decode frame {i}: {exc}", file=str(self.path)) from None
+
+    def _load(self, i: int) -> np.ndarray:
+        if self._decoder is None or i != self._next:
+            self._decoder = self._frames_from(i)
+        for k, frame in self._decoder:
+            if k < i:
+                continue
+            img = frame.to_ndarray(format="rgb24")
+            self._keep(k, img)
+            self._next = k + 1
+            if k == i:
+                return img
+            break  # a frame missing from the stream: hold the next one
+        if i in self._cache:
+            return self._cache[i]
+        raise MediaError(f"frame {i} could not be decoded", file=str(self.path))
+
+    def close(self) -> None:
+        self._container.close()
+
+
+def open_frames(path: str | os.PathLike, *, fps: float | None = None,
+                max_frames: int | None = None) -> LazyFrames:
+    """A recording as a lazily decoded frame sequence with ``times`` (seconds): a video file
+    or a folder of images (sorted by name, ``fps`` frames per second, default 30)."""
+    p = Path(path)
+    if not p.exists():
+        raise MediaError("no such file or folder", file=str(p))
+    if p.is_dir():
+        files = _sequence_files(p)
+        if max_frames is not None:
+            files = files[:max_frames]
+        return ImageFolderFrames(files, 30.0 if fps is None else float(fps))
+    return VideoFrames(p, max_frames)
 
 
 def _to_rgb(image: np.ndarray, background: tuple[int, int, int] = (0, 0, 0)) -> np.ndarray:

@@ -132,3 +132,62 @@ def test_media_errors_name_the_file(tmp_path):
     bad.write_bytes(b"not a video")
     with pytest.raises(MediaError, match="bad.mp4"):
         list(read_frames(bad))
+
+
+def _frame_tag(img: np.ndarray) -> int:
+    """Index drawn into a test frame as its grey level (10 per frame)."""
+    return int(round(float(img[..., 0].mean()) / 10))
+
+
+@pytest.mark.parametrize("suffix", [".mp4", ""])
+def test_recording_frames_decode_lazily_in_any_order(tmp_path, suffix):
+    from viewer.media import LazyFrames, open_frames
+    out = tmp_path / f"rec{suffix}"
+    write_frames(out, [np.full((16, 16, 3), 10 * i, np.uint8) for i in range(25)], fps=FPS)
+    frames = open_frames(out, fps=FPS)
+    assert isinstance(frames, LazyFrames) and len(frames) == 25
+    assert frames.times[5] == pytest.approx(5 / FPS, abs=1e-3)
+    for i in (24, 3, 4, 17, 0, 12, 13, 2):          # jumps back and forth, then steps
+        assert _frame_tag(frames[i]) == i
+    assert [_frame_tag(f) for f in frames] == list(range(25))
+    assert len(frames._cache) <= LazyFrames.CACHE
+
+
+def test_reference_track_keeps_only_a_bounded_cache(tmp_path):
+    out = tmp_path / "long.mp4"
+    write_frames(out, [np.full((8, 8, 3), (i * 10) % 250, np.uint8) for i in range(120)],
+                 fps=FPS)
+    track = ReferenceTrack.load(out)
+    for k in range(120):
+        track.frame_at(k / FPS)
+    assert len(track.frames._cache) <= track.frames.CACHE
+    assert track.duration == pytest.approx(119 / FPS, abs=1e-3)
+
+
+def test_estimate_offset_ignores_a_large_object_standing_in_the_recording():
+    """A big still object that appears part-way (a second character walking in) differs
+    at every offset alike: the changes still line up at the true shift."""
+    render_t = np.arange(0, 1.5, 1 / FPS)
+    rendered = frames(render_t)
+    shift = 0.4
+    ref_t = np.arange(0, 2.2, 1 / FPS)
+
+    def rec(t):
+        img = scene(t - shift)
+        if t >= 1.0:
+            img = img.copy()
+            img[0:36, 0:30] = (200, 200, 200)   # 47% of the frame, for 60% of the overlap
+        return resize(img, (128, 72))
+
+    track = ReferenceTrack("mem", ref_t, [rec(t) for t in ref_t])
+    off, _ = estimate_offset(render_t, rendered, track)
+    assert off == pytest.approx(shift, abs=1 / FPS + 1e-9)
+
+
+def test_estimate_offset_falls_back_to_picture_difference_without_motion():
+    render_t = np.arange(0, 0.5, 1 / FPS)
+    still = [np.full((H, W, 3), 30, np.uint8)] * len(render_t)
+    ref_t = np.arange(0, 1.0, 1 / FPS)
+    rec = [np.full((H, W, 3), 30 if t >= 0.2 else 200, np.uint8) for t in ref_t]
+    off, score = estimate_offset(render_t, still, ReferenceTrack("mem", ref_t, rec))
+    assert off >= 0.2 - 1e-9 and score == pytest.approx(0.0, abs=1e-6)

@@ -1,9 +1,13 @@
 """Finding the time offset between a rendering and a recording.
 
-Both are reduced to small grayscale thumbnails (so scale and compression noise matter
-little), then every candidate offset on the recording's frame grid is scored by the mean
-absolute difference over the frames both cover; the best score wins. A changed effect in one
-part of the picture raises the score at every offset alike, so the minimum stays put.
+Both are reduced to small grayscale thumbnails (so scale, crop margins and compression noise
+matter little). Every candidate offset on the recording's frame grid is scored over the
+frames both cover by how well their *changes* agree: the frame-to-frame difference images of
+the rendering and of the recording sampled at the offset. What moves in the effect lines
+up; what differs but holds still (a second object standing in the recording, a different
+background, a changed colour) cancels out of the differences, and the worst frames (an
+object popping in) are trimmed, so neither can pull the answer away. Scenes with no motion
+at all fall back to the mean thumbnail difference.
 """
 
 from __future__ import annotations
@@ -20,13 +24,31 @@ def thumbnail(image: np.ndarray, size: tuple[int, int] = THUMB) -> np.ndarray:
     return small @ np.array([0.299, 0.587, 0.114], np.float32)
 
 
+def _motion_score(r_thumbs: np.ndarray, ref_sampled: np.ndarray,
+                  trim: float = 0.1) -> float | None:
+    """How badly the frame-to-frame changes of the two stacks disagree, relative to how
+    much changes at all; None when nothing moves in the rendering. The worst ``trim`` of the
+    frames is left out, so a one-off event in the recording (an object popping in, a
+    cut) cannot decide the answer."""
+    dr = np.diff(r_thumbs, axis=0)
+    df = np.diff(ref_sampled, axis=0)
+    moving = float(np.abs(dr).mean())
+    if moving <= 1e-6:
+        return None
+    norm = moving + float(np.abs(df).mean())
+    e = np.sort(np.abs(dr - df).mean(axis=(1, 2)))
+    keep = len(e) - max(1, int(len(e) * trim)) if len(e) >= 5 else len(e)
+    return float(e[:keep].mean()) / norm
+
+
 def estimate_offset(render_times: np.ndarray, render_frames: list[np.ndarray],
                     track: ReferenceTrack, *, search: tuple[float, float] | None = None,
                     min_overlap: float = 0.5) -> tuple[float, float]:
     """Returns ``(offset, score)``: the recording time at timeline t = 0 that best lines the
-    recording up with the rendered frames (``track.rate`` is kept), and its mean thumbnail
-    difference. ``search`` bounds the offsets tried (default: the recording's length
-    either way)."""
+    recording up with the rendered frames (``track.rate`` is kept), and its score (lower is
+    better: the relative motion disagreement, or the mean thumbnail difference for a
+    motionless scene).
+    ``search`` bounds the offsets tried (default: the recording's length either way)."""
     render_times = np.asarray(render_times, np.float64)
     r_thumbs = np.stack([thumbnail(f) for f in render_frames])
     ref_thumbs = np.stack([thumbnail(track.crop.apply(f) if track.crop else f)
@@ -35,18 +57,28 @@ def estimate_offset(render_times: np.ndarray, render_frames: list[np.ndarray],
     lo, hi = search if search is not None else (-track.duration - render_times[-1],
                                                 track.duration)
     candidates = np.arange(lo, hi + step / 2, step)
-    best = (0.0, float("inf"))
-    need = max(1, int(len(render_times) * min_overlap))
+    need = max(2, int(len(render_times) * min_overlap))
+    motion: list[tuple[float, float]] = []
+    still: list[tuple[float, float]] = []
     for off in candidates:
         rt = off + render_times * track.rate
         idx = np.searchsorted(track.times, rt + 1e-9, side="right") - 1
         ok = (idx >= 0) & (rt <= track.times[-1] + step)
         if int(ok.sum()) < need:
             continue
-        score = float(np.mean(np.abs(r_thumbs[ok] - ref_thumbs[idx[ok]])))
-        if score < best[1] - 1e-9:
-            best = (float(off), score)
-    return best
+        r, f = r_thumbs[ok], ref_thumbs[idx[ok]]
+        # scores are per covered frame: dividing by the covered fraction keeps an offset
+        # from winning merely by overlapping less of the rendering
+        cover = float(ok.sum()) / len(render_times)
+        m = _motion_score(r, f)
+        if m is not None:
+            motion.append((m / cover, float(off)))
+        still.append((float(np.mean(np.abs(r - f))) / cover, float(off)))
+    pool = motion or still
+    if not pool:
+        return (0.0, float("inf"))
+    score, off = min(pool, key=lambda so: (round(so[0], 9), abs(so[1])))
+    return (off, score)
 
 
 def offset_from_event(capture_event_t: float, scenario_event_t: float,

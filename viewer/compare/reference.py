@@ -8,11 +8,12 @@ before ``ref_t`` (a recording holds each frame until the next, as a player does)
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from viewer.media import MediaError, read_frames
+from viewer.media import MediaError, open_frames
 
 
 @dataclass(frozen=True)
@@ -57,7 +58,7 @@ def resize(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:
 class ReferenceTrack:
     path: str
     times: np.ndarray                      # (N,) seconds, ascending
-    frames: list[np.ndarray] = field(repr=False)
+    frames: Sequence[np.ndarray] = field(repr=False)  # a list, or lazily decoded
     offset: float = 0.0                    # recording seconds at timeline t = 0
     rate: float = 1.0                      # recording seconds per timeline second
     crop: Crop | None = None
@@ -66,13 +67,10 @@ class ReferenceTrack:
     def load(cls, path: str | os.PathLike, *, fps: float | None = None,
              max_frames: int | None = None, offset: float = 0.0, rate: float = 1.0,
              crop: Crop | None = None) -> ReferenceTrack:
-        times, frames = [], []
-        for tf in read_frames(path, fps=fps, max_frames=max_frames):
-            times.append(tf.t)
-            frames.append(tf.image)
-        if not frames:
+        frames = open_frames(path, fps=fps, max_frames=max_frames)
+        if not len(frames):
             raise MediaError("the recording has no frames", file=str(path))
-        return cls(str(path), np.asarray(times, np.float64), frames, offset, rate, crop)
+        return cls(str(path), frames.times, frames, offset, rate, crop)
 
     @property
     def duration(self) -> float:
