@@ -84,3 +84,39 @@ def test_open_DAT_with_scenario(tmp_path):
     assert p.returncode == 0, p.stderr[-2000:]
     state = json.loads(dump.read_text())
     assert state["objects"] == [4] and state["errors"] == []
+
+
+def _save_via_gui(tmp_path, scenario, save_to):
+    actions = tmp_path / "actions.json"
+    actions.write_text(json.dumps([{"frame": 2, "command": "SaveScenario",
+                                    "path": str(save_to)}]))
+    p = _xvfb("open", "--scenario", scenario, "--paused", "--actions", actions,
+              "--screenshot", tmp_path / "o.png", "--screenshot-after", "4")
+    assert p.returncode == 0, p.stderr[-2000:]
+    assert save_to.exists()
+
+
+@needs_xvfb
+def test_the_GUI_saves_the_file_trace_plays(tmp_path):
+    """Section 4: the GUI saves and loads the same file -- a scenario saved beside its DAT
+    traces exactly as the original."""
+    work = tmp_path / "work"
+    work.mkdir()
+    shutil.copy(SYN, work / "synthetic_portal.dat")
+    shutil.copy(S.DEFAULT_SCENARIO, work / "default.scenario.json")
+    _save_via_gui(tmp_path, work / "default.scenario.json", work / "saved.json")
+    a = run_process("trace", "--scenario", work / "default.scenario.json", "--seconds", "2")
+    b = run_process("trace", "--scenario", work / "saved.json", "--seconds", "2")
+    assert a.rc == b.rc == 0 and a.out == b.out
+
+
+@needs_xvfb
+@pytest.mark.xfail(strict=True, reason="viewer/sim/scenario.py Scenario.save writes 'dat' "
+                   "unchanged: saved into another folder, its relative DAT paths break "
+                   "(contract 4: dat paths are relative to the scenario file)")
+def test_a_scenario_saved_elsewhere_still_finds_its_DAT(tmp_path):
+    (tmp_path / "elsewhere").mkdir()
+    saved = tmp_path / "elsewhere" / "saved.json"
+    _save_via_gui(tmp_path, S.DEFAULT_SCENARIO, saved)
+    r = run_process("trace", "--scenario", saved, "--seconds", "0.5")
+    assert r.rc == 0, r
