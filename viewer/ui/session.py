@@ -25,19 +25,6 @@ DEFAULT_SECONDS = 5.0
 PS_LAUNCH = 0x04   # PlayScript.Launch
 
 
-def _rebind_views(runner):
-    """ParticlePool keeps named column views (``birth``, ``acc``...) of one ``state``
-    array; deepcopy copies a view as a separate array, so the copy's writes (to ``state``)
-    and reads (through the views) part ways. Re-make the views after every copy.
-    (Remove once ParticlePool restores them itself on copy.)"""
-    pool = getattr(runner.world, "pool", None)
-    columns = getattr(type(pool), "COLUMNS", None)
-    if columns and getattr(pool, "state", None) is not None:
-        for name, col in columns.items():
-            setattr(pool, name, pool.state[:, col])
-    return runner
-
-
 class SimHandle:
     """A ScenarioRunner behind the snapshot()/restore() pair Playback uses.
     ScenarioRunner.snapshot() copies the runtime and shares the database; restoring
@@ -47,10 +34,10 @@ class SimHandle:
         self.runner = runner
 
     def snapshot(self):
-        return _rebind_views(self.runner.snapshot())
+        return self.runner.snapshot()
 
     def restore(self, snap) -> None:
-        self.runner = _rebind_views(snap.snapshot())
+        self.runner = snap.snapshot()
 
     @property
     def world(self):
