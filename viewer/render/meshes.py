@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from viewer.dat.records.common import PixelFormat
 from viewer.errors import DatError, ViewerError
 from viewer.render import materials, textures
 
@@ -228,14 +229,14 @@ class MeshCache:
             rs = self._get(rs_did)
             fmt = int(rs.format)
             pal = None
-            if fmt in (textures.P8, textures.INDEX16):
+            if fmt in (PixelFormat.P8, PixelFormat.INDEX16):
                 pal_did = int(getattr(s, "orig_palette_id", 0) or 0) or \
                     int(getattr(rs, "default_palette_id", 0) or 0)
                 pal = textures.palette_rgba(self._get(pal_did).colors)
             tex = textures.upload(self.ctx, fmt, int(rs.width), int(rs.height),
                                   bytes(rs.source_data), pal, did=rs_did,
                                   allow_compressed=self.allow_compressed)
-            paletted = fmt in (textures.P8, textures.INDEX16)
+            paletted = fmt in (PixelFormat.P8, PixelFormat.INDEX16)
             mode = getattr(tex, "extra", "")
         else:
             # D3DPolyRender::SetSurface 0x0059C4D0 -> SetSolidColorTextureColor: colour_value's

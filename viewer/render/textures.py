@@ -13,35 +13,12 @@ import weakref
 
 import numpy as np
 
+from viewer.dat.pixels import BPP
+from viewer.dat.pixels import palette_to_rgba as palette_rgba  # noqa: F401
+from viewer.dat.records.common import PixelFormat
 from viewer.errors import DatError
 
-R8G8B8 = 0x14
-A8R8G8B8 = 0x15
-X8R8G8B8 = 0x16
-R5G6B5 = 0x17
-X1R5G5B5 = 0x18
-A1R5G5B5 = 0x19
-A4R4G4B4 = 0x1A
-A8 = 0x1C
-X4R4G4B4 = 0x1E
-A8B8G8R8 = 0x20
-X8B8G8R8 = 0x21
-P8 = 0x29
-INDEX16 = 0x65
-CUSTOM_A8B8G8R8 = 0xF1
-CUSTOM_B8G8R8 = 0xF2
-CUSTOM_LSCAPE_R8G8B8 = 0xF3
-CUSTOM_LSCAPE_ALPHA = 0xF4
-CUSTOM_RAW_JPEG = 0x1F4
-DXT1 = 0x31545844
-DXT3 = 0x33545844
-DXT5 = 0x35545844
-
-# bits per pixel (PixelFormatDesc::SetFormat 0x0043D0F0)
-BPP = {R8G8B8: 24, A8R8G8B8: 32, X8R8G8B8: 32, R5G6B5: 16, X1R5G5B5: 16, A1R5G5B5: 16,
-       A4R4G4B4: 16, A8: 8, X4R4G4B4: 16, A8B8G8R8: 32, X8B8G8R8: 32, P8: 8, INDEX16: 16,
-       CUSTOM_A8B8G8R8: 32, CUSTOM_B8G8R8: 24, CUSTOM_LSCAPE_R8G8B8: 24,
-       CUSTOM_LSCAPE_ALPHA: 8, DXT1: 4, DXT3: 8, DXT5: 8}
+DXT1, DXT3, DXT5 = PixelFormat.DXT1, PixelFormat.DXT3, PixelFormat.DXT5
 
 # GL internal formats for compressed upload (EXT_texture_compression_s3tc)
 GL_COMPRESSED = {DXT1: 0x83F1, DXT3: 0x83F2, DXT5: 0x83F3}
@@ -67,13 +44,6 @@ def decode_rgba(fmt: int, width: int, height: int, data: bytes,
                                   did=did)
     except (ValueError, KeyError) as exc:  # an enum value the decoder does not know
         raise DatError(f"unsupported pixel format 0x{int(fmt):X} ({exc})", did=did) from None
-
-
-def palette_rgba(colors) -> np.ndarray:
-    """Palette ColorARGB u32 list (0xAARRGGBB) to (n, 4) uint8 RGBA."""
-    c = np.asarray(colors, dtype=np.uint32).reshape(-1)
-    return np.stack([(c >> 16) & 0xFF, (c >> 8) & 0xFF, c & 0xFF, (c >> 24) & 0xFF],
-                    axis=-1).astype(np.uint8)
 
 
 _UPLOAD_FNS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
