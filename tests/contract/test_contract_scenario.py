@@ -278,6 +278,11 @@ DEVIATIONS_TRACEBACK = {
     "seconds_inf": _top(seconds="inf"),
     "intensity_null": _ev(intensity=None),
     "intensity_list": _ev(intensity=[1]),
+    "seconds_nan": _top(seconds="nan"),
+    "world_int": _top(world=-1),
+    "heading_inf": _obj(heading_deg="inf"),
+    "position_1e308": _obj(position=[1e308, 0, 0]),
+    "dat_null_entry": _top(dat=[None]),
 }
 
 #: accepted today by a silent guess (truncation or a 32-bit wrap) instead of an error
