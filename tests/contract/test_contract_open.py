@@ -120,3 +120,17 @@ def test_a_scenario_saved_elsewhere_still_finds_its_DAT(tmp_path):
     _save_via_gui(tmp_path, S.DEFAULT_SCENARIO, saved)
     r = run_process("trace", "--scenario", saved, "--seconds", "0.5")
     assert r.rc == 0, r
+
+
+@needs_xvfb
+def test_open_command_line_DAT_overrides_the_scenario_dat(tmp_path):
+    data = json.loads(S.DEFAULT_SCENARIO.read_text())
+    data["dat"] = ["nowhere.dat"]
+    sc = tmp_path / "s.json"
+    sc.write_text(json.dumps(data))
+    dump = tmp_path / "state.json"
+    p = _xvfb("open", SYN, "--scenario", sc, "--paused", "--screenshot", tmp_path / "o.png",
+              "--screenshot-after", "2", "--dump-state", dump)
+    assert p.returncode == 0, p.stderr[-2000:]
+    state = json.loads(dump.read_text())
+    assert state["errors"] == [] and state["objects"] == [o["id"] for o in data["objects"]]

@@ -151,3 +151,12 @@ def test_scenario_and_setup_together_is_usage_error(tmp_path):
                     f"0x{S.SETUP_MARKER:08X}", "--seconds", "0", "--size", SIZE, "--out",
                     tmp_path / "x.png")
     assert_usage_error(r)
+
+
+def test_command_line_DAT_overrides_the_scenario_dat(tmp_path):
+    sc = tmp_path / "s.json"
+    sc.write_text(json.dumps({"dat": ["nowhere.dat"], "seconds": 0.1, "objects": [
+        {"id": 1, "setup": f"0x{S.SETUP_MARKER:08X}"}]}))
+    _render(SYN, "--scenario", sc, "--size", SIZE, "--out", tmp_path / "x.png")
+    r = run_process("render", "--scenario", sc, "--size", SIZE, "--out", tmp_path / "y.png")
+    assert_input_failure(r, "nowhere.dat")
