@@ -317,3 +317,38 @@ def test_show_vertex_type_enum_by_name(cli):
     """dat-format.md section 4 VertexType (i32): 1 CSWVertex; enums print as names."""
     obj = _show(cli, SYN, f"0x{S.GFX_QUAD_SPARK:08X}")
     assert obj["vertex_array"]["vertex_type"] == "CSWVertex"
+
+
+#: top-level field names of the record tables in dat-format.md section 3 (counts aside)
+SPEC_FIELDS = {
+    S.SETUP_HUMANOID: ["id", "flags", "parts", "parent_index", "default_scale",
+                       "holding_locations", "connection_points", "placement_frames",
+                       "cylspheres", "spheres", "height", "radius", "step_up_height",
+                       "step_down_height", "sorting_sphere", "selection_sphere", "lights",
+                       "default_animation", "default_script", "default_motion_table",
+                       "default_sound_table", "default_script_table"],
+    S.ANIM_HUMANOID_WALK: ["id", "flags", "pos_frames", "part_frames"],
+    S.MTABLE_HUMANOID: ["id", "default_style", "style_defaults", "cycles", "modifiers",
+                        "links"],
+    S.SURFACE_SPARK_ADDITIVE: ["type", "orig_texture_id", "orig_palette_id", "color_value",
+                               "translucency", "luminosity", "diffuse"],
+    0x05001000: ["id", "data_category", "texture_type", "textures"],
+    0x06001000: ["id", "data_category", "width", "height", "format", "image_size",
+                 "source_data", "default_palette_id"],
+    S.PES_ALL_HOOKS: ["id", "script_data"],
+    S.PST_FLAME: ["id", "entries"],
+    S.GFX_LANTERN_BODY: ["id", "flags", "surfaces", "vertex_array", "physics_polygons",
+                         "physics_bsp", "sort_center", "polygons", "drawing_bsp",
+                         "did_degrade"],
+}
+
+
+@pytest.mark.parametrize("did", sorted(SPEC_FIELDS), ids=lambda d: f"0x{d:08X}")
+def test_show_has_every_field_the_spec_names(cli, did):
+    obj = _show(cli, SYN, f"0x{did:08X}")
+    assert [f for f in SPEC_FIELDS[did] if f not in obj] == []
+
+
+def test_show_render_surface_image_size_is_the_pixel_byte_count(cli):
+    obj = _show(cli, SYN, "0x06001000")
+    assert obj["image_size"] == obj["source_data"]["size"] == 32 * 32 * 4

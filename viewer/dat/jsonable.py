@@ -130,6 +130,13 @@ def _special(obj):
                 "links": [{"key": _hex(k), "targets": _pairs(inner, "to_motion", "motion_data",
                                                             _hex)}
                           for k, inner in obj.links]}
+    if isinstance(obj, R.RenderSurface):  # dat-format.md 3.8 names image_size
+        d = {}
+        for k, v in _generic(obj).items():
+            if k == "source_data":
+                d["image_size"] = len(obj.source_data)
+            d[k] = v
+        return d
     if isinstance(obj, R.Iteration):
         return {"count": obj.count, "tokens": [list(t) for t in obj.tokens],
                 "iterations": obj.iterations()}
