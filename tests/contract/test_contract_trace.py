@@ -403,15 +403,3 @@ def test_truncated_record_names_the_byte_offset(cli, damaged_dats, name):
     path, did = damaged_dats[name]
     r = cli("trace", path, *_DAMAGED_ARGS[name], "--seconds", "0.2")
     assert_input_failure(r, path.name, f"0x{did:08X}", "offset")
-
-
-def test_script_and_play_queue_in_command_line_order(cli):
-    """Section 5: --script / --play are events at t = 0 on object 1; given interleaved they
-    queue (ScriptManager::AddScriptInternal 0x0051B310, one FIFO per owner) in the order the
-    command line gives them."""
-    flash = f"0x{S.PES_COLLISION_FLASH:08X}"
-    evs = _trace(cli, SYN, "--setup", f"0x{S.SETUP_MARKER:08X}", "--table",
-                 f"0x{S.PST_FLAME:08X}", "--play", "Explode:1", "--script", flash, "--play",
-                 "Launch:0", "--seconds", "0")
-    queued = [ev["script"] for ev in evs if ev["event"] == "script" and ev["action"] == "queued"]
-    assert queued == [f"0x{S.PES_EXPLODE:08X}", flash, f"0x{S.PES_LAUNCH_SMALL:08X}"]

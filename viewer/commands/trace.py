@@ -57,15 +57,6 @@ def _fps(text: str) -> float:
     return v
 
 
-class _Effect(argparse.Action):
-    """--script / --play: repeatable, and also kept together in command-line order
-    (``args.effects``), since the order they queue in is the order they play."""
-
-    def __call__(self, parser, namespace, values, option_string=None):
-        setattr(namespace, self.dest, [*(getattr(namespace, self.dest, None) or []), values])
-        namespace.effects = [*(getattr(namespace, "effects", None) or []), (self.dest, values)]
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("dat", metavar="DAT", nargs="?", default=None,
                         help="a DAT file (overrides the scenario's dat)")
@@ -73,10 +64,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     sel.add_argument("--scenario", metavar="FILE", help="a scenario JSON file")
     sel.add_argument("--setup", metavar="DID", type=_did, help="object 1's Setup")
     parser.add_argument("--table", metavar="DID", type=_did, help="object 1's PhysicsScriptTable")
-    parser.set_defaults(effects=[])
-    parser.add_argument("--script", metavar="DID", type=_did, action=_Effect, default=[],
+    parser.add_argument("--script", metavar="DID", type=_did, action="append", default=[],
                         help="play a PhysicsScript on object 1 at t = 0 (repeatable)")
-    parser.add_argument("--play", metavar="TYPE:INTENSITY", type=_play, action=_Effect,
+    parser.add_argument("--play", metavar="TYPE:INTENSITY", type=_play, action="append",
                         default=[], help="play a typed effect on object 1 at t = 0")
     parser.add_argument("--seconds", type=_seconds, default=None)
     parser.add_argument("--fps", type=_fps, default=None)
@@ -86,16 +76,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _cli_events(args) -> list[dict]:
-    """--script / --play as events at t = 0 on object 1, in command-line order."""
-    effects = getattr(args, "effects", None)
-    if effects is None:
-        effects = [("script", d) for d in args.script] + [("play", p) for p in args.play]
-    events = []
-    for kind, value in effects:
-        if kind == "script":
-            events.append({"t": 0.0, "object": 1, "play_script": f"0x{value:08X}"})
-        else:
-            events.append({"t": 0.0, "object": 1, "play": value[0], "intensity": value[1]})
+    events = [{"t": 0.0, "object": 1, "play_script": f"0x{d:08X}"} for d in args.script]
+    events += [{"t": 0.0, "object": 1, "play": kind, "intensity": inten}
+               for kind, inten in args.play]
     return events
 
 
