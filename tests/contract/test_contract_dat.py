@@ -352,3 +352,33 @@ def test_show_has_every_field_the_spec_names(cli, did):
 def test_show_render_surface_image_size_is_the_pixel_byte_count(cli):
     obj = _show(cli, SYN, "0x06001000")
     assert obj["image_size"] == obj["source_data"]["size"] == 32 * 32 * 4
+
+
+#: dat-format.md 3.4: each hook type's payload field names
+HOOK_FIELDS = {
+    "NoOp": [], "Sound": ["wave_id"], "SoundTable": ["sound_type"],
+    "Attack": ["part_index", "left_x", "left_y", "right_x", "right_y", "radius", "height"],
+    "AnimationDone": [], "ReplaceObject": ["part_index", "gfxobj_id"],
+    "Ethereal": ["ethereal"], "TransparentPart": ["part_index", "start", "end", "time"],
+    "Luminous": ["start", "end", "time"], "LuminousPart": ["part_index", "start", "end", "time"],
+    "Diffuse": ["start", "end", "time"], "DiffusePart": ["part_index", "start", "end", "time"],
+    "Scale": ["end", "time"],
+    "CreateParticle": ["emitter_info_id", "part_index", "offset", "emitter_id"],
+    "DestroyParticle": ["emitter_id"], "StopParticle": ["emitter_id"], "NoDraw": ["no_draw"],
+    "DefaultScript": [], "DefaultScriptPart": ["part_index"], "CallPES": ["pes_id", "pause"],
+    "Transparent": ["start", "end", "time"],
+    "SoundTweaked": ["wave_id", "probability", "priority", "volume"], "SetOmega": ["axis"],
+    "TextureVelocity": ["u_speed", "v_speed"],
+    "TextureVelocityPart": ["part_index", "u_speed", "v_speed"], "SetLight": ["lights_on"],
+    "CreateBlockingParticle": ["emitter_info_id", "part_index", "offset", "emitter_id"],
+}
+
+
+def test_show_hook_payload_field_names_as_in_the_spec(cli):
+    obj = _show(cli, SYN, f"0x{S.PES_ALL_HOOKS:08X}")
+    seen = set()
+    for d in obj["script_data"]:
+        hook = d["hook"]
+        assert set(hook) - {"hook_type", "direction"} == set(HOOK_FIELDS[hook["hook_type"]])
+        seen.add(hook["hook_type"])
+    assert seen == set(HOOK_FIELDS)
