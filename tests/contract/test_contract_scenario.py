@@ -345,3 +345,18 @@ def test_object_position_velocity_and_state_are_read(cli, tmp_path):
     assert last["t"] == 1.0 and abs(last["origin"][0] - 3.0) < 1e-6
     w, x, y, _z = last["orientation"]
     assert abs(x) < 1e-9 and abs(y) < 1e-9 and abs(abs(w) - 0.5 ** 0.5) < 1e-6
+
+
+def test_dat_list_of_several_files(cli, tmp_path):
+    """``dat`` is a list: records split over two DATs play as from one."""
+    from viewer.dat.container import DatFile
+    from viewer.dat.writer import write_dat
+    dat = DatFile(SYN)
+    recs = {e.did: dat.read(e.did) for e in dat.entries() if e.did != 0xFFFF0001}
+    write_dat(tmp_path / "a.dat", {d: b for d, b in recs.items() if d >> 24 in (0x33, 0x34)})
+    write_dat(tmp_path / "b.dat", {d: b for d, b in recs.items() if d >> 24 not in (0x33, 0x34)})
+    one = contract_example()
+    two = dict(one, dat=["a.dat", "b.dat"])
+    a = cli("trace", "--scenario", write_scenario(tmp_path / "one.json", one))
+    b = cli("trace", "--scenario", write_scenario(tmp_path / "two.json", two))
+    assert a.rc == b.rc == 0 and a.out == b.out
