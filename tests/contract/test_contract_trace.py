@@ -403,3 +403,18 @@ def test_truncated_record_names_the_byte_offset(cli, damaged_dats, name):
     path, did = damaged_dats[name]
     r = cli("trace", path, *_DAMAGED_ARGS[name], "--seconds", "0.2")
     assert_input_failure(r, path.name, f"0x{did:08X}", "offset")
+
+
+def test_particle_positions_are_world_metres(cli, tmp_path):
+    """--particles positions are world metres: around an object standing at (100, 200, 0).
+    (The scenario's extra "viewer" stands the viewer nearby, past retail's distance cull.)"""
+    sc = tmp_path / "far.json"
+    sc.write_text(json.dumps({
+        "dat": [str(SYN)], "seconds": 1.0, "viewer": [100, 195, 1],
+        "objects": [{"id": 1, "setup": f"0x{S.SETUP_MARKER:08X}", "position": [100, 200, 0],
+                     "state": "0x00000000"}],
+        "events": [{"t": 0, "object": 1, "play_script": f"0x{S.PES_EMITTER_GALLERY:08X}"}]}))
+    pts = [p for ev in _trace(cli, "--scenario", sc, "--particles")
+           if ev["event"] == "particles" for p in ev["positions"]]
+    assert len(pts) > 100
+    assert all(90 < x < 110 and 190 < y < 210 for x, y, _ in pts)
