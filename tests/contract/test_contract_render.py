@@ -102,8 +102,6 @@ def test_bad_size_is_usage_error(tmp_path):
 
 
 # --- deviations (render.py is not this suite's) ---------------------------------------------
-@pytest.mark.xfail(strict=True, reason="render.py: with --scenario, --script/--play are "
-                   "ignored (contract 5/6: they are events at t = 0 on object 1)")
 def test_script_on_the_command_line_adds_to_a_scenario(tmp_path):
     sc = tmp_path / "s.json"
     sc.write_text(json.dumps({"seconds": 0.3,
@@ -114,8 +112,6 @@ def test_script_on_the_command_line_adds_to_a_scenario(tmp_path):
     assert not np.array_equal(_pixels(tmp_path / "a.png"), _pixels(tmp_path / "b.png"))
 
 
-@pytest.mark.xfail(strict=True, reason="render.py: --seconds/--fps nan or inf escape as a "
-                   "traceback (ValueError from Fraction) instead of a usage error")
 @pytest.mark.parametrize("opt", [["--seconds", "nan"], ["--seconds", "inf"],
                                  ["--fps", "inf"]])
 def test_nonfinite_seconds_or_fps_is_usage_error(tmp_path, opt):
@@ -123,28 +119,20 @@ def test_nonfinite_seconds_or_fps_is_usage_error(tmp_path, opt):
     assert_usage_error(run_process("render", *argv, "--out", tmp_path / "x.png"))
 
 
-@pytest.mark.xfail(strict=True, reason="render.py: an unknown --setup DID's message does not "
-                   "name the DAT file")
 def test_unknown_setup_DID_names_the_DAT(tmp_path):
     r = run_process("render", SYN, "--setup", "0x02009999", "--out", tmp_path / "x.png")
     assert_input_failure(r, "synthetic_portal.dat", "0x02009999")
 
 
-@pytest.mark.xfail(strict=True, reason="render.py: neither --scenario nor --setup exits 1 "
-                   "(an input failure) where it is bad usage (2)")
 def test_no_selection_is_usage_error(tmp_path):
     assert_usage_error(run_process("render", SYN, "--out", tmp_path / "x.png"))
 
 
-@pytest.mark.xfail(strict=True, reason="render.py parse_int uses int(x, 0): a decimal with a "
-                   "leading zero is refused (contract: integers decimal or 0x hex)")
 def test_decimal_with_leading_zero_is_an_integer(tmp_path):
     _render(SYN, "--setup", f"0{S.SETUP_MARKER}", "--seconds", "0", "--size", SIZE, "--out",
             tmp_path / "x.png")
 
 
-@pytest.mark.xfail(strict=True, reason="render.py: --scenario and --setup together are "
-                   "accepted (contract: one selection or the other; trace exits 2)")
 def test_scenario_and_setup_together_is_usage_error(tmp_path):
     r = run_process("render", SYN, "--scenario",
                     ROOT / "assets_synthetic" / "default.scenario.json", "--setup",

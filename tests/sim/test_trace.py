@@ -99,7 +99,8 @@ def test_trace_command_line_selection_is_object_1_at_t0(dat, capsys):
                  "--play", "Launch:0.5", "--script", "0x33000003", "--seconds", "0.2")
     lines = [json.loads(x) for x in out.splitlines()]
     queued = [e["script"] for e in lines if e["event"] == "script" and e["action"] == "queued"]
-    assert queued[:2] == ["0x33000003", "0x33000001"]
+    # command-line effects queue in the order they were typed: --play first here
+    assert queued[:2] == ["0x33000001", "0x33000003"]
     assert lines[-1]["t"] == pytest.approx(0.2)
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from viewer.commands import render as render_cmd
-from viewer.errors import ScenarioError
+from viewer.errors import ScenarioError, ViewerError
 
 
 def _crop(text: str):
@@ -120,12 +120,16 @@ def run(args) -> int:
     import moderngl
 
     from viewer.media import FrameWriter
-    sc = render_cmd.load_scenario(args)
+    sc, paths = render_cmd.prepare(args, "vfxviewer compare")
+    if sc is None:
+        return 2
     track = _reference(args, sc)
     ctx = moderngl.create_standalone_context(backend="egl", require=330)
     rendered: list[np.ndarray] = []
     try:
         render_cmd.render_frames(sc, args, ctx, lambda rgba: rendered.append(rgba.copy()))
+    except ViewerError as err:
+        raise err.located(file=", ".join(paths)) from err
     finally:
         ctx.release()
     times = [k / float(sc.fps) for k in range(len(rendered))]

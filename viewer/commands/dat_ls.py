@@ -6,13 +6,7 @@ import argparse
 import json
 import sys
 
-
-def parse_int(text: str) -> int:
-    """Decimal or 0x hex (contract conventions)."""
-    try:
-        return int(text, 0) if text.lower().startswith("0x") else int(text, 10)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+from viewer.commands.selection import parse_int
 
 
 def parse_type(text: str) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from viewer.commands.dat_ls import parse_int
+from viewer.commands.selection import parse_int
 
 
 def parse_did(text: str) -> int:

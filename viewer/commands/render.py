@@ -17,18 +17,19 @@ from __future__ import annotations
 import argparse
 import math
 
-from viewer.errors import ScenarioError
+from viewer.commands.selection import (
+    add_selection_arguments,
+    build_scenario,
+    check_selection,
+    parse_seconds,
+    usage_error,
+)
+from viewer.commands.selection import dat_paths as selection_dat_paths
+from viewer.errors import ScenarioError, ViewerError
 
 CAMERA_PRESETS = ("perspective", "front", "side", "top")
 #: Cameras placed by retail's rules behind object 1 (viewer/render/camera.py retail_camera).
 RETAIL_CAMERAS = ("retail", "retail-head")
-
-
-def parse_int(text: str) -> int:
-    try:
-        return int(str(text), 0)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -51,45 +52,15 @@ def parse_vec3(text: str) -> tuple[float, float, float]:
     return v
 
 
-def parse_seconds(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        v = float("nan")
-    if not (math.isfinite(v) and v >= 0.0):
-        raise argparse.ArgumentTypeError(f"expected seconds >= 0, not {text!r}")
-    return v
-
-
-def parse_play(text: str) -> tuple[str, float]:
-    name, sep, intensity = str(text).rpartition(":")
-    if not sep or not name:
-        raise argparse.ArgumentTypeError(f"--play takes TYPE:INTENSITY, not {text!r}")
-    try:
-        return name, float(intensity)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"bad intensity in {text!r}") from None
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("dat", nargs="?", help="DAT file (overrides the scenario's \"dat\")")
-    parser.add_argument("--scenario", help="scenario JSON (contract section 4)")
-    parser.add_argument("--setup", type=parse_int, help="Setup DID of object 1")
-    parser.add_argument("--table", type=parse_int, help="PhysicsScriptTable DID of object 1")
-    parser.add_argument("--script", type=parse_int, action="append", default=[],
-                        help="PhysicsScript DID played at t = 0 on object 1 (repeatable)")
-    parser.add_argument("--play", type=parse_play, action="append", default=[],
-                        metavar="TYPE:INTENSITY", help="typed effect at t = 0 (repeatable)")
+    add_selection_arguments(parser)
     parser.add_argument("--out", required=True,
                         help="out.png (last frame), a folder, out.gif or out.mp4")
     parser.add_argument("--size", type=parse_size, default=(640, 360), help="WxH (640x360)")
-    parser.add_argument("--fps", type=float, help="render-frame clock (scenario or 60)")
-    parser.add_argument("--seconds", type=float, help="length (scenario or 5)")
     parser.add_argument("--start", type=parse_seconds, default=0.0, metavar="S",
                         help="write only frames at t >= S (the simulation runs from 0)")
     parser.add_argument("--transparent", action="store_true",
                         help="alpha 0 where nothing is drawn (PNG, folder, GIF; not video)")
-    parser.add_argument("--seed", type=parse_int, help="random seed (scenario or 0)")
     parser.add_argument("--camera", default="perspective",
                         help="a preset (perspective, front, side, top), retail (the retail client's "
                         "chase camera behind object 1), retail-head, or an eye x,y,z")
@@ -106,38 +77,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 # --- scenario -------------------------------------------------------------------------------
 def load_scenario(args):
-    """A ``viewer.sim.scenario.Scenario`` from --scenario or the selection options (the same
-    as ``vfxviewer trace``: --script / --play are events at t = 0 on object 1)."""
-    from viewer.sim.scenario import Scenario
-    if args.scenario:
-        sc = Scenario.load(args.scenario)
-    elif args.setup is not None:
-        obj = {"id": 1, "setup": args.setup}
-        if args.table is not None:
-            obj["table"] = args.table
-        events = [{"t": 0.0, "object": 1, "play_script": d} for d in args.script]
-        events += [{"t": 0.0, "object": 1, "play": n, "intensity": i} for n, i in args.play]
-        sc = Scenario.from_json({"objects": [obj], "events": events})
-    else:
-        raise ScenarioError("give --scenario FILE or --setup DID")
-    if args.fps is not None:
-        sc.fps = float(args.fps)
-    if args.seconds is not None:
-        sc.seconds = float(args.seconds)
-    if args.seed is not None:
-        sc.seed = int(args.seed)
-    if not sc.fps > 0:
-        raise ScenarioError("fps must be positive")
-    return sc
+    """The Scenario the selection options describe (shared with ``vfxviewer trace``:
+    --script / --play are events at t = 0 on object 1, in the order typed)."""
+    return build_scenario(args)
+
+
+def prepare(args, prog: str):
+    """``(scenario, dat paths)``, or ``(None, None)`` after printing a usage error."""
+    if check_selection(args, prog) is not None:
+        return None, None
+    sc = load_scenario(args)
+    paths = selection_dat_paths(args, sc)
+    if not paths:
+        usage_error(prog, "no DAT: give DAT on the command line or \"dat\" in the scenario")
+        return None, None
+    return sc, paths
 
 
 def dat_paths(args, sc) -> list[str]:
-    if args.dat:
-        return [args.dat]
-    paths = [str(p) for p in sc.dat_paths()]
+    paths = selection_dat_paths(args, sc)
     if not paths:
-        from viewer.synthetic import SYNTHETIC_DAT
-        paths = [str(SYNTHETIC_DAT)]
+        raise ScenarioError("no DAT: give DAT on the command line or \"dat\" in the "
+                            "scenario")
     return paths
 
 
@@ -271,11 +232,17 @@ def run(args) -> int:
     import moderngl
 
     from viewer.media import FrameWriter
-    sc = load_scenario(args)
+    sc, paths = prepare(args, "vfxviewer render")
+    if sc is None:
+        return 2
     ctx = moderngl.create_standalone_context(backend="egl", require=330)
     try:
         writer = FrameWriter(args.out, fps=float(sc.fps), transparent=bool(args.transparent))
-        if not render_frames(sc, args, ctx, writer.write):
+        try:
+            n = render_frames(sc, args, ctx, writer.write)
+        except ViewerError as err:  # a DID from --setup/--script: name the DAT
+            raise err.located(file=", ".join(paths)) from err
+        if not n:
             raise ScenarioError(f"no frame at t >= --start {args.start:g} (the scenario ends "
                                 f"at {float(sc.seconds):g} s)")
         writer.close()

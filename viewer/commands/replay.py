@@ -24,7 +24,7 @@ from viewer.wire.replay import capture_scenario, message_json, message_text, wan
 
 def _int(text: str) -> int:
     """Decimal (leading zeros too) or 0x hex (contract conventions)."""
-    from viewer.commands.dat_ls import parse_int
+    from viewer.commands.selection import parse_int
     return parse_int(text)
 
 

@@ -10,45 +10,10 @@ from __future__ import annotations
 import argparse
 import re
 
-from viewer.commands.dat_ls import parse_int
+from viewer.commands.selection import parse_did as _did
+from viewer.commands.selection import parse_intensity as _intensity
+from viewer.commands.selection import parse_play_script
 from viewer.errors import ScenarioError
-
-
-def _did(text: str) -> int:
-    """Decimal or 0x hex (contract conventions)."""
-    try:
-        v = parse_int(text)
-    except argparse.ArgumentTypeError:
-        raise argparse.ArgumentTypeError(f"not a DID: {text!r}") from None
-    if not 0 <= v <= 0xFFFFFFFF:
-        raise argparse.ArgumentTypeError(f"DID out of range: {text!r}")
-    return v
-
-
-def parse_play_script(text: str) -> int:
-    """A PlayScript name (``Launch``, ``Hidden``, case-insensitive) or a u32 number in
-    decimal or 0x hex; anything else is bad usage (never a silent wrap to 32 bits)."""
-    from viewer.sim.script_table import play_script_number
-    text = str(text).strip()
-    if text[:1].isdigit() or text[:1] in "+-":
-        try:
-            v = parse_int(text)
-        except argparse.ArgumentTypeError:
-            raise argparse.ArgumentTypeError(f"not a PlayScript: {text!r}") from None
-        if not 0 <= v <= 0xFFFFFFFF:
-            raise argparse.ArgumentTypeError(f"PlayScript out of range: {text!r}")
-        return v
-    try:
-        return play_script_number(text)
-    except ValueError as err:
-        raise argparse.ArgumentTypeError(str(err)) from None
-
-
-def _intensity(text: str) -> float:
-    try:
-        return float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a float: {text!r}") from None
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
