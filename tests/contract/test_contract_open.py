@@ -111,9 +111,6 @@ def test_the_GUI_saves_the_file_trace_plays(tmp_path):
 
 
 @needs_xvfb
-@pytest.mark.xfail(strict=True, reason="viewer/sim/scenario.py Scenario.save writes 'dat' "
-                   "unchanged: saved into another folder, its relative DAT paths break "
-                   "(contract 4: dat paths are relative to the scenario file)")
 def test_a_scenario_saved_elsewhere_still_finds_its_DAT(tmp_path):
     (tmp_path / "elsewhere").mkdir()
     saved = tmp_path / "elsewhere" / "saved.json"

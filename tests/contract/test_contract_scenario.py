@@ -316,16 +316,12 @@ def test_missing_scenario_file_names_it(cli, tmp_path):
     assert_input_failure(cli("trace", "--scenario", tmp_path / "gone.json"), "gone.json")
 
 
-@pytest.mark.xfail(strict=True, reason="deviation in viewer/sim/scenario.py: a traceback "
-                   "escapes instead of exit 1 with one line naming the scenario file")
 @pytest.mark.parametrize("name", sorted(DEVIATIONS_TRACEBACK))
 def test_wrong_field_types_are_one_line_naming_the_file(cli, tmp_path, name):
     path = _write(tmp_path, name, DEVIATIONS_TRACEBACK[name])
     assert_input_failure(cli("trace", "--scenario", path), f"{name}.json")
 
 
-@pytest.mark.xfail(strict=True, reason="deviation in viewer/sim/scenario.py: a fractional or "
-                   "boolean integer is truncated / a PlayScript outside u32 wraps, silently")
 @pytest.mark.parametrize("name", sorted(DEVIATIONS_SILENT))
 def test_integers_that_are_not_u32_are_rejected_not_guessed(cli, tmp_path, name):
     path = _write(tmp_path, name, DEVIATIONS_SILENT[name])

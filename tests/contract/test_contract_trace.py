@@ -396,8 +396,6 @@ def test_truncated_record_is_input_failure_naming_file_and_DID(cli, damaged_dats
     assert_input_failure(r, path.name, f"0x{did:08X}")
 
 
-@pytest.mark.xfail(strict=True, reason="viewer/sim/world.py World._get (line ~130) rewraps "
-                   "the DatError as ScenarioError without its offset (and file)")
 @pytest.mark.parametrize("name", sorted(_DAMAGED_ARGS))
 def test_truncated_record_names_the_byte_offset(cli, damaged_dats, name):
     path, did = damaged_dats[name]

@@ -5,12 +5,17 @@ timed events. ``ScenarioRunner`` builds a ``World`` and steps it one render fram
 time: events due at or before the frame time are applied first (in file order for equal
 times), then the world ticks (CPhysics::UseTime decides whether objects update). An optional
 ``"viewer": [x, y, z]`` places the viewer for the particle distance cull (default origin).
+
+Every field is read through the typed readers of ``_Fields``: a malformed value raises a
+ScenarioError naming the file and the field path (``objects[2].heading_deg``), never a
+Python exception and never a silent guess (no truncation of 1.5, no 32-bit wrap of -4).
 """
 
 from __future__ import annotations
 
 import json
 import math
+import os
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -22,32 +27,123 @@ from viewer.sim.clock import FrameClock, as_time
 from viewer.sim.collision import world_from_scenario
 from viewer.sim.projectile import LaunchSpec, ProjectileHarness
 from viewer.sim.script_table import play_script_number
-from viewer.sim.state import parse_state, state_hex
+from viewer.sim.state import state_hex
 from viewer.sim.world import World
 
 EVENT_KINDS = ("play_script", "play", "set_state", "motion", "create", "destroy",
                "set_velocity", "set_hidden", "launch")
 
-
-def _did(value, what: str, file=None) -> int:
-    if isinstance(value, bool):
-        raise ScenarioError(f"{what}: not a DID: {value!r}", file=file)
-    if isinstance(value, int):
-        return value & 0xFFFFFFFF
-    try:
-        return int(str(value), 0) & 0xFFFFFFFF
-    except ValueError:
-        raise ScenarioError(f"{what}: not a DID: {value!r}", file=file) from None
+U32_MAX = 0xFFFFFFFF
+#: the largest finite f32: retail holds positions, velocities, headings and scales as
+#: floats, so a value beyond it (1e308) is not a position retail could have
+F32_MAX = 3.4028234663852886e38
 
 
-def _vec3(value, what: str, file=None) -> tuple[float, float, float]:
-    try:
-        v = tuple(float(c) for c in value)
-    except (TypeError, ValueError):
-        raise ScenarioError(f"{what}: expected [x, y, z], got {value!r}", file=file) from None
-    if len(v) != 3:
-        raise ScenarioError(f"{what}: expected [x, y, z], got {value!r}", file=file)
-    return v
+class _Fields:
+    """Typed field readers for one scenario file. Each takes the JSON value and its field
+    path and returns the typed value or raises ScenarioError naming the file and path."""
+
+    def __init__(self, file: str | None) -> None:
+        self.file = file
+
+    def fail(self, path: str, message: str) -> ScenarioError:
+        return ScenarioError(f"{path}: {message}", file=self.file)
+
+    # -- containers ----------------------------------------------------------------------------
+    def list(self, value, path: str) -> list:
+        """A JSON array; absent or null is empty."""
+        if value is None:
+            return []
+        if not isinstance(value, list):
+            raise self.fail(path, f"expected a list, got {value!r}")
+        return value
+
+    def object(self, value, path: str) -> dict:
+        if not isinstance(value, dict):
+            raise self.fail(path, f"expected a JSON object, got {value!r}")
+        return value
+
+    def text(self, value, path: str) -> str:
+        if not isinstance(value, str) or not value.strip():
+            raise self.fail(path, f"expected a non-empty string, got {value!r}")
+        return value
+
+    # -- integers --------------------------------------------------------------------------------
+    def int(self, value, path: str, *, lo: int | None = None, hi: int | None = None,
+            what: str = "an integer") -> int:
+        """An integer: a JSON integer or a string in decimal (leading zeros too) or ``0x``
+        hex (contract conventions). Not a bool, not a fraction (1.5 is not truncated), and
+        outside [lo, hi] an error, not a wrap."""
+        if isinstance(value, bool) or not isinstance(value, (int, str)):
+            raise self.fail(path, f"not {what}: {value!r}")
+        if isinstance(value, str):
+            text = value.strip()
+            base = 16 if text.lower().lstrip("+-").startswith("0x") else 10
+            try:
+                number = int(text, base)
+            except ValueError:
+                raise self.fail(path, f"not {what}: {value!r}") from None
+        else:
+            number = value
+        if (lo is not None and number < lo) or (hi is not None and number > hi):
+            span = "0..0xFFFFFFFF (u32)" if (lo, hi) == (0, U32_MAX) else f"{lo}..{hi}"
+            raise self.fail(path, f"{value!r} is out of range {span}")
+        return number
+
+    def u32(self, value, path: str, what: str = "an integer") -> int:
+        return self.int(value, path, lo=0, hi=U32_MAX, what=what)
+
+    def did(self, value, path: str) -> int:
+        return self.u32(value, path, what="a DID")
+
+    def play_script(self, value, path: str) -> int:
+        """A PlayScript: a name (``Launch``, ``Hidden``) or a u32 number."""
+        if isinstance(value, str) and not value.strip().lstrip("+-")[:1].isdigit():
+            try:
+                return play_script_number(value)
+            except ValueError as err:
+                raise self.fail(path, str(err)) from None
+        return self.u32(value, path, what="a PlayScript")
+
+    # -- floats ----------------------------------------------------------------------------------
+    def number(self, value, path: str) -> float:
+        """A float, NaN and infinities included (written "nan", "inf", "-inf"): the
+        intensity of a typed effect is handed to retail as is (seed 001 section 5)."""
+        if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+            raise self.fail(path, f"not a number: {value!r}")
+        try:
+            return float(value.strip()) if isinstance(value, str) else float(value)
+        except (ValueError, OverflowError):
+            raise self.fail(path, f"not a number: {value!r}") from None
+
+    def finite(self, value, path: str, *, f32: bool = False, minimum: float | None = None,
+               positive: bool = False) -> float:
+        """A finite float; ``f32``: within the float range retail stores it in."""
+        x = self.number(value, path)
+        limit = F32_MAX if f32 else math.inf
+        if not (math.isfinite(x) and abs(x) <= limit):
+            raise self.fail(path, f"expected a finite number{' (f32)' if f32 else ''}, "
+                                  f"got {value!r}")
+        if positive and not x > 0:
+            raise self.fail(path, f"must be positive, not {value!r}")
+        if minimum is not None and x < minimum:
+            raise self.fail(path, f"must be at least {minimum:g}, not {value!r}")
+        return x
+
+    def vec3(self, value, path: str) -> tuple[float, float, float]:
+        """[x, y, z]: three finite f32-range numbers."""
+        if not isinstance(value, list) or len(value) != 3:
+            raise self.fail(path, f"expected [x, y, z], got {value!r}")
+        return tuple(self.finite(c, f"{path}[{k}]", f32=True)  # type: ignore[return-value]
+                     for k, c in enumerate(value))
+
+    def flag(self, value, path: str) -> bool:
+        """true / false (0 and 1 read as such)."""
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, int) and value in (0, 1):
+            return bool(value)
+        raise self.fail(path, f"expected true or false, got {value!r}")
 
 
 def parse_float(value) -> float:
@@ -130,63 +226,30 @@ class Scenario:
     @staticmethod
     def from_json(data: dict, path: str | Path | None = None) -> Scenario:
         file = str(path) if path is not None else None
+        f = _Fields(file)
         if not isinstance(data, dict):
             raise ScenarioError("a scenario is a JSON object", file=file)
         sc = Scenario(path=Path(path) if path is not None else None)
-        dat = data.get("dat", [])
-        sc.dat = [dat] if isinstance(dat, str) else list(dat)
-        try:
-            sc.seed = int(data.get("seed", 0))
-            sc.fps = float(data.get("fps", 60))
-            sc.seconds = float(data.get("seconds", 5.0))
-        except (TypeError, ValueError) as err:
-            raise ScenarioError(f"seed/fps/seconds: {err}", file=file) from None
-        if not sc.fps > 0 or not math.isfinite(sc.fps):
-            raise ScenarioError(f"fps must be positive, not {sc.fps!r}", file=file)
-        sc.world = list(data.get("world") or [])
+        dat = data.get("dat")
+        dat = [dat] if isinstance(dat, str) else f.list(dat, "dat")
+        sc.dat = [f.text(d, f"dat[{k}]") for k, d in enumerate(dat)]
+        sc.seed = f.int(data.get("seed", 0), "seed")  # Random::Seed takes any integer
+        sc.fps = f.finite(data.get("fps", 60), "fps", positive=True)
+        sc.seconds = f.finite(data.get("seconds", 5.0), "seconds", minimum=0.0)
+        sc.world = f.list(data.get("world"), "world")  # shapes: world_from_scenario
         known = {"dat", "seed", "fps", "seconds", "objects", "events", "world"}
         sc.extra = {k: v for k, v in data.items() if k not in known}
+        if "viewer" in sc.extra:
+            f.vec3(sc.extra["viewer"], "viewer")
         ids = set()
-        for i, o in enumerate(data.get("objects") or []):
-            if not isinstance(o, dict) or "id" not in o or "setup" not in o:
-                raise ScenarioError(f"objects[{i}]: needs \"id\" and \"setup\"", file=file)
-            obj = ScenarioObject(int(o["id"]), _did(o["setup"], f"objects[{i}].setup", file))
+        for i, o in enumerate(f.list(data.get("objects"), "objects")):
+            obj = _parse_object(f, o, f"objects[{i}]")
             if obj.id in ids:
                 raise ScenarioError(f"objects[{i}]: duplicate id {obj.id}", file=file)
             ids.add(obj.id)
-            if "table" in o:
-                obj.table_given = True
-                obj.table = None if o["table"] in (None, 0, "0") else _did(o["table"], f"objects[{i}].table", file)
-            if "position" in o:
-                obj.position = _vec3(o["position"], f"objects[{i}].position", file)
-            obj.heading_deg = float(o.get("heading_deg", 0.0))
-            if "velocity" in o:
-                obj.velocity = _vec3(o["velocity"], f"objects[{i}].velocity", file)
-            if "omega" in o:
-                obj.omega = _vec3(o["omega"], f"objects[{i}].omega", file)
-            if "state" in o:
-                try:
-                    obj.state = parse_state(o["state"])
-                except ValueError:
-                    raise ScenarioError(f"objects[{i}].state: not a number: {o['state']!r}",
-                                        file=file) from None
-            if "scale" in o:
-                obj.scale = float(o["scale"])
-            if "translucency" in o:
-                obj.translucency = float(o["translucency"])
-            if "default_script" in o:
-                obj.default_script = play_script_number(o["default_script"])
-                obj.default_intensity = parse_float(o.get("default_intensity", 0.0))
-            if "parent" in o:
-                obj.parent = int(o["parent"])
-                obj.parent_part = int(o.get("parent_part", -1))
-            known_o = {"id", "setup", "table", "position", "heading_deg", "velocity", "omega",
-                       "state", "scale", "translucency", "default_script", "default_intensity",
-                       "parent", "parent_part"}
-            obj.extra = {k: v for k, v in o.items() if k not in known_o}
             sc.objects.append(obj)
-        for i, e in enumerate(data.get("events") or []):
-            sc.events.append(_parse_event(e, i, file))
+        for i, e in enumerate(f.list(data.get("events"), "events")):
+            sc.events.append(_parse_event(f, e, i))
         return sc
 
     @staticmethod
@@ -212,7 +275,30 @@ class Scenario:
         return d
 
     def save(self, path: str | Path) -> None:
-        Path(path).write_text(json.dumps(self.to_json(), indent=2) + "\n", encoding="utf-8")
+        """Write the scenario to ``path``. ``dat`` paths (and a ``"reference"`` entry's
+        path) are relative to the scenario file (contract section 4), so relative ones are
+        rewritten relative to the new file's folder; absolute ones stay absolute. The
+        scenario in memory is unchanged (its paths stay relative to ``self.path``)."""
+        path = Path(path)
+        d = self.to_json()
+        d["dat"] = [self._rebase(p, path) for p in self.dat]
+        ref = d.get("reference")
+        if isinstance(ref, dict) and isinstance(ref.get("path"), str) and ref["path"]:
+            d["reference"] = {**ref, "path": self._rebase(ref["path"], path)}
+        path.write_text(json.dumps(d, indent=2) + "\n", encoding="utf-8")
+
+    def _rebase(self, entry: str, new_file: Path) -> str:
+        """A path relative to this scenario's folder, made relative to ``new_file``'s."""
+        if Path(entry).is_absolute():
+            return entry
+        old_base = self.path.parent if self.path is not None else Path(".")
+        target = os.path.abspath(old_base / entry)
+        new_base = os.path.abspath(new_file.parent)
+        try:
+            rel = os.path.relpath(target, new_base)
+        except ValueError:  # another drive (Windows): no relative path exists
+            return target
+        return Path(rel).as_posix() if os.sep == "/" else rel
 
     def dat_paths(self) -> list[Path]:
         """``dat`` paths are relative to the scenario file."""
@@ -220,17 +306,16 @@ class Scenario:
         return [p if p.is_absolute() else base / p for p in (Path(d) for d in self.dat)]
 
 
-def _motion(value, e: dict, i: int, file) -> int:
+def _motion(f: _Fields, value, e: dict, at: str) -> int:
     """[animation] A motion event's command: full 32-bit value or a name in the catalog
     ("ace-modern", the default, or "retail-2013" via the event's "catalog")."""
     name = e.get("catalog", "ace-modern")
-    if name not in CATALOGS:
-        raise ScenarioError(f"events[{i}].catalog: unknown catalog {name!r} "
-                            f"({', '.join(CATALOGS)})", file=file)
+    if not isinstance(name, str) or name not in CATALOGS:
+        raise f.fail(f"{at}.catalog", f"unknown catalog {name!r} ({', '.join(CATALOGS)})")
     try:
-        return resolve_command(value, CATALOGS[name], file=file)
+        return resolve_command(value, CATALOGS[name], file=f.file)
     except ScenarioError as err:
-        raise ScenarioError(f"events[{i}].{err.message}", file=file) from None
+        raise f.fail(at, err.message) from None
 
 
 def _holding(parent, location, child_id: int):
@@ -254,40 +339,97 @@ def _holding(parent, location, child_id: int):
     return found
 
 
-def _parse_event(e, i: int, file) -> ScenarioEvent:
+_OBJECT_FIELDS = {"id", "setup", "table", "position", "heading_deg", "velocity", "omega",
+                  "state", "scale", "translucency", "default_script", "default_intensity",
+                  "parent", "parent_part"}
+
+
+def _parse_object(f: _Fields, o, at: str) -> ScenarioObject:
+    """One entry of ``objects`` (or a ``create`` event's object) at field path ``at``."""
+    f.object(o, at)
+    for key in ("id", "setup"):
+        if key not in o:
+            raise f.fail(at, 'needs "id" and "setup"')
+    obj = ScenarioObject(f.u32(o["id"], f"{at}.id", what="an object id"),
+                         f.did(o["setup"], f"{at}.setup"))
+    if "table" in o:
+        obj.table_given = True
+        table = o["table"]
+        obj.table = None if table in (None, 0, "0") else f.did(table, f"{at}.table")
+    if "position" in o:
+        obj.position = f.vec3(o["position"], f"{at}.position")
+    if "heading_deg" in o:
+        obj.heading_deg = f.finite(o["heading_deg"], f"{at}.heading_deg", f32=True)
+    if "velocity" in o:
+        obj.velocity = f.vec3(o["velocity"], f"{at}.velocity")
+    if "omega" in o:
+        obj.omega = f.vec3(o["omega"], f"{at}.omega")
+    if "state" in o:
+        obj.state = f.u32(o["state"], f"{at}.state", what="a state")
+    if "scale" in o:
+        # positive: a zero scale makes a zero-radius sphere (calc_num_steps divides by it)
+        obj.scale = f.finite(o["scale"], f"{at}.scale", f32=True, positive=True)
+    if "translucency" in o:
+        obj.translucency = f.finite(o["translucency"], f"{at}.translucency", f32=True)
+    if "default_script" in o:
+        obj.default_script = f.play_script(o["default_script"], f"{at}.default_script")
+        obj.default_intensity = f.number(o.get("default_intensity", 0.0),
+                                         f"{at}.default_intensity")
+    if "parent" in o:
+        obj.parent = f.u32(o["parent"], f"{at}.parent", what="an object id")
+        obj.parent_part = f.int(o.get("parent_part", -1), f"{at}.parent_part",
+                                lo=-1, hi=0x7FFFFFFF)
+    obj.extra = {k: v for k, v in o.items() if k not in _OBJECT_FIELDS}
+    return obj
+
+
+def _parse_event(f: _Fields, e, i: int) -> ScenarioEvent:
+    at = f"events[{i}]"
     if not isinstance(e, dict) or "t" not in e:
-        raise ScenarioError(f"events[{i}]: needs \"t\"", file=file)
-    try:
-        t = float(e["t"])
-    except (TypeError, ValueError):
-        raise ScenarioError(f"events[{i}].t: not a number: {e['t']!r}", file=file) from None
-    obj = int(e.get("object", 1))
-    for kind in EVENT_KINDS:
-        if kind in e:
-            value = e[kind]
-            intensity = 1.0
-            try:
-                if kind == "play_script":
-                    value = _did(value, f"events[{i}].play_script", file)
-                elif kind == "play":
-                    value = play_script_number(value)
-                    intensity = parse_float(e.get("intensity", 1.0))
-                elif kind == "set_state":
-                    value = parse_state(value)
-                elif kind == "motion":  # a full 32-bit command or a catalog name
-                    value = _motion(value, e, i, file)
-                    intensity = parse_float(e.get("speed", 1.0))
-                elif kind == "set_velocity":
-                    value = _vec3(value, f"events[{i}].set_velocity", file)
-                elif kind == "launch":  # [physics] viewer/sim/projectile.py
-                    try:
-                        value = LaunchSpec.parse(value, e.get("intensity"))
-                    except ScenarioError as err:
-                        raise ScenarioError(f"events[{i}].{err.message}", file=file) from None
-            except ValueError as err:
-                raise ScenarioError(f"events[{i}].{kind}: {err}", file=file) from None
-            return ScenarioEvent(t, obj, kind, value, intensity, dict(e))
-    raise ScenarioError(f"events[{i}]: no known action ({', '.join(EVENT_KINDS)})", file=file)
+        raise f.fail(at, 'needs "t"')
+    t = f.finite(e["t"], f"{at}.t", minimum=0.0)
+    obj = f.u32(e.get("object", 1), f"{at}.object", what="an object id")
+    kinds = [kind for kind in EVENT_KINDS if kind in e]
+    if not kinds:
+        raise f.fail(at, f"no known action ({', '.join(EVENT_KINDS)})")
+    if len(kinds) > 1:
+        raise f.fail(at, f"more than one action ({', '.join(kinds)})")
+    kind = kinds[0]
+    value = e[kind]
+    where = f"{at}.{kind}"
+    intensity = 1.0
+    if kind == "play_script":
+        value = f.did(value, where)
+    elif kind == "play":
+        value = f.play_script(value, where)
+        intensity = f.number(e.get("intensity", 1.0), f"{at}.intensity")
+    elif kind == "set_state":
+        value = f.u32(value, where, what="a state")
+    elif kind == "motion":  # a full 32-bit command or a catalog name
+        value = _motion(f, value, e, at)
+        intensity = f.number(e.get("speed", 1.0), f"{at}.speed")
+    elif kind == "create":
+        spec = dict(f.object(value, where))
+        spec.setdefault("id", obj)
+        _parse_object(f, spec, where)
+    elif kind == "destroy":
+        if value is not True:
+            raise f.fail(where, f"expected true, got {value!r}")
+    elif kind == "set_velocity":
+        value = f.vec3(value, where)
+    elif kind == "set_hidden":
+        value = f.flag(value, where)
+    elif kind == "launch":  # [physics] viewer/sim/projectile.py
+        event_intensity = (f.number(e["intensity"], f"{at}.intensity")
+                           if "intensity" in e else None)
+        for key in ("intensity", "explode_intensity"):
+            if isinstance(value, dict) and key in value:
+                f.number(value[key], f"{where}.{key}")
+        try:
+            value = LaunchSpec.parse(value, event_intensity)
+        except ScenarioError as err:
+            raise f.fail(at, err.message) from None
+    return ScenarioEvent(t, obj, kind, value, intensity, dict(e))
 
 
 class ScenarioRunner:
@@ -307,7 +449,9 @@ class ScenarioRunner:
         self.harness = ProjectileHarness(self.world)
         if "viewer" in scenario.extra:  # optional: where the viewer (camera) stands, for
             # the particle distance cull (ShouldDrawParticles 0x0050FE60); default origin
-            self.world.viewer_position = _vec3(scenario.extra["viewer"], "viewer")
+            self.world.viewer_position = _Fields(
+                str(scenario.path) if scenario.path else None).vec3(scenario.extra["viewer"],
+                                                                    "viewer")
 
     @property
     def time(self) -> float:
@@ -349,11 +493,12 @@ class ScenarioRunner:
         if ev.kind == "create":
             spec = dict(ev.value) if isinstance(ev.value, dict) else {}
             spec.setdefault("id", ev.object)
-            so = Scenario.from_json({"objects": [spec]}).objects[0]
+            so = _parse_object(_Fields(None), spec, "create")  # checked at load
             w.create_object(so.id, so.setup, position=so.position, heading_deg=so.heading_deg,
                             velocity=so.velocity, omega=so.omega, state=so.state,
                             table=so.table, default_script_type=so.default_script,
-                            default_script_intensity=so.default_intensity, scale=so.scale)
+                            default_script_intensity=so.default_intensity, scale=so.scale,
+                            translucency=so.translucency)
             return
         obj = w.objects.get(ev.object)
         if obj is None:

@@ -126,7 +126,12 @@ class World:
             record = self.db.get(did)
         except (ViewerError, KeyError, LookupError) as err:
             if user:
-                if isinstance(err, ViewerError):
+                if isinstance(err, ViewerError) and err.offset is not None:
+                    # a record that failed to decode: keep where (DAT file, DID, offset)
+                    raise ScenarioError(f"{what}: {err.message}").located(
+                        file=err.file, did=did if err.did is None else err.did,
+                        offset=err.offset) from err
+                if isinstance(err, ViewerError):  # absent: the scenario named it
                     raise ScenarioError(f"{what}: {err.message}", did=did) from err
                 raise ScenarioError(f"{what}: no such DID", did=did) from err
             self.emit({"event": "missing", "what": what, "did": did})
