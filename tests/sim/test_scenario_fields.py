@@ -417,3 +417,24 @@ def test_any_field_value_is_a_ScenarioError_or_runs(where, value):
         ScenarioRunner(sc, db).run(0.1)
     except ScenarioError:
         pass
+
+
+# -- vfxviewer open: a malformed scenario is one line naming the file (contract 8) ---------
+@pytest.mark.parametrize("data, path", [
+    (_obj(heading_deg="x"), "objects[0].heading_deg"), (_top(dat=5), "dat"),
+    (_ev(t="nan"), "events[0].t"), (_obj(position=[1e308, 0, 0]), "objects[0].position[0]"),
+])
+def test_open_with_a_malformed_scenario_is_one_line_naming_file_and_field(
+        tmp_path, monkeypatch, capsys, data, path):
+    """The scenario is read before any window opens, so a DISPLAY that leads nowhere is
+    enough: the error comes first, as one line, exit 1."""
+    from viewer import synthetic as S
+    from viewer.cli import main
+    monkeypatch.setenv("DISPLAY", ":nowhere")
+    sc = tmp_path / "bad.json"
+    sc.write_text(json.dumps(data))
+    capsys.readouterr()
+    rc = main(["open", str(S.SYNTHETIC_DAT), "--scenario", str(sc)])
+    err = [ln for ln in capsys.readouterr().err.splitlines() if ln.strip()]
+    assert rc == 1 and len(err) == 1 and "Traceback" not in err[0]
+    assert f"{sc}: {path}: " in err[0]
