@@ -162,6 +162,25 @@ def test_parent_part_is_an_int_from_minus_one():
     assert Scenario.from_json(_obj(parent=2, parent_part="3")).objects[0].parent_part == 3
 
 
+@pytest.mark.parametrize("value", ["Nowhere", 1.5, True, -1, 2 ** 32, None, [1]])
+def test_parent_location_is_a_name_or_u32(value):
+    _fails(_obj(parent=2, parent_location=value), "objects[0].parent_location")
+
+
+def test_parent_location_names_and_numbers_are_kept_as_written():
+    for value in ("RightHand", 1, "0x1"):
+        o = Scenario.from_json(_obj(parent=2, parent_location=value)).objects[0]
+        assert o.extra["parent_location"] == value
+
+
+def test_missing_parent_names_the_field_and_the_file(tmp_path):
+    p = tmp_path / "s.json"
+    p.write_text(json.dumps(_obj(parent=7)))
+    with pytest.raises(ScenarioError) as err:
+        ScenarioRunner(Scenario.load(p), B.MemoryDB({SETUP: B.setup(SETUP)})).run(0.1)
+    assert str(err.value).startswith(f"{p}: objects[0].parent: object 7 does not exist")
+
+
 def test_default_intensity_accepts_nan_but_not_null():
     o = Scenario.from_json(_obj(default_script="Launch", default_intensity="nan")).objects[0]
     assert math.isnan(o.default_intensity)

@@ -318,21 +318,24 @@ def _motion(f: _Fields, value, e: dict, at: str) -> int:
         raise f.fail(at, err.message) from None
 
 
+def _parent_location(f: _Fields, value, path: str) -> int:
+    """[animation] A ParentLocation given by name (``RightHand``) or as a u32 number."""
+    from viewer.dat.records.common import ParentLocation
+    if isinstance(value, str) and not value.strip()[:1].isdigit():
+        try:
+            return int(ParentLocation[value.strip()])
+        except KeyError:
+            raise f.fail(path, f"unknown parent_location {value!r}") from None
+    return f.u32(value, path, what="a parent_location")
+
+
 def _holding(parent, location, child_id: int):
     """[animation] CPhysicsObj::add_child(obj, where) 0x0050F870: the parent Setup's holding
     location (a ParentLocation name or number; CSetup::GetHoldingLocation 0x005213F0) gives
     the part and the frame."""
-    from viewer.dat.records.common import ParentLocation
     from viewer.sim.poses import holding_location
-    try:
-        if isinstance(location, str):
-            text = location.strip()
-            where = int(text, 0) if text[:1].isdigit() else int(ParentLocation[text])
-        else:
-            where = int(location)
-    except (KeyError, ValueError, TypeError):
-        raise ScenarioError(f"object {child_id}: unknown parent_location {location!r}") from None
-    found = holding_location(parent.setup, int(where)) if parent.setup is not None else None
+    where = _parent_location(_Fields(None), location, f"object {child_id}: parent_location")
+    found = holding_location(parent.setup, where) if parent.setup is not None else None
     if found is None:
         raise ScenarioError(f"object {child_id}: parent {parent.id}'s Setup has no holding "
                             f"location {location!r}", did=parent.setup_did)
@@ -379,6 +382,8 @@ def _parse_object(f: _Fields, o, at: str) -> ScenarioObject:
         obj.parent = f.u32(o["parent"], f"{at}.parent", what="an object id")
         obj.parent_part = f.int(o.get("parent_part", -1), f"{at}.parent_part",
                                 lo=-1, hi=0x7FFFFFFF)
+    if "parent_location" in o:  # [animation] kept as written, read by _holding
+        _parent_location(f, o["parent_location"], f"{at}.parent_location")
     obj.extra = {k: v for k, v in o.items() if k not in _OBJECT_FIELDS}
     return obj
 
@@ -477,10 +482,11 @@ class ScenarioRunner:
                             default_script_type=o.default_script,
                             default_script_intensity=o.default_intensity, scale=o.scale,
                             translucency=o.translucency)
-        for o in self.scenario.objects:
+        for i, o in enumerate(self.scenario.objects):
             if o.parent is not None:
                 if o.parent not in w.objects:
-                    raise ScenarioError(f"object {o.id}: parent {o.parent} does not exist")
+                    raise ScenarioError(f"objects[{i}].parent: object {o.parent} does not "
+                                        f"exist")
                 parent = w.objects[o.parent]
                 if "parent_location" in o.extra:  # [animation] a Setup holding location
                     part, frame = _holding(parent, o.extra["parent_location"], o.id)
