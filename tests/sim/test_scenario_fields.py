@@ -105,7 +105,8 @@ def test_fps_positive_and_seconds_finite_not_negative(field, value):
 
 
 # -- objects -----------------------------------------------------------------------------------
-@pytest.mark.parametrize("value", ["abc", [1], 1.5, True, -1, 2 ** 32, None])
+@pytest.mark.parametrize("value", ["abc", [1], 1.5, True, -1, 2 ** 32, None, "1_0", "",
+                                   "0x", "1.0", "1e3"])
 def test_object_id_is_a_u32(value):
     _fails(_obj(id=value), "objects[0].id")
 
@@ -206,7 +207,7 @@ def test_event_t_is_finite_and_not_negative(value):
     _fails(_ev(t=value), "events[0].t")
 
 
-@pytest.mark.parametrize("value", [None, [1], True, {"v": 1}, "x"])
+@pytest.mark.parametrize("value", [None, [1], True, {"v": 1}, "x", "1_0", ""])
 def test_intensity_null_or_list_is_an_error(value):
     _fails(_ev(intensity=value), "events[0].intensity")
 

@@ -80,6 +80,8 @@ class _Fields:
             text = value.strip()
             base = 16 if text.lower().lstrip("+-").startswith("0x") else 10
             try:
+                if "_" in text:  # Python's digit grouping is no JSON/contract spelling
+                    raise ValueError(text)
                 number = int(text, base)
             except ValueError:
                 raise self.fail(path, f"not {what}: {value!r}") from None
@@ -112,6 +114,8 @@ class _Fields:
         if isinstance(value, bool) or not isinstance(value, (int, float, str)):
             raise self.fail(path, f"not a number: {value!r}")
         try:
+            if isinstance(value, str) and "_" in value:
+                raise ValueError(value)
             return float(value.strip()) if isinstance(value, str) else float(value)
         except (ValueError, OverflowError):
             raise self.fail(path, f"not a number: {value!r}") from None
@@ -132,7 +136,7 @@ class _Fields:
 
     def vec3(self, value, path: str) -> tuple[float, float, float]:
         """[x, y, z]: three finite f32-range numbers."""
-        if not isinstance(value, list) or len(value) != 3:
+        if not isinstance(value, (list, tuple)) or len(value) != 3:
             raise self.fail(path, f"expected [x, y, z], got {value!r}")
         return tuple(self.finite(c, f"{path}[{k}]", f32=True)  # type: ignore[return-value]
                      for k, c in enumerate(value))
