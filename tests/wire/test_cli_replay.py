@@ -124,3 +124,18 @@ def test_ports_option_changes_the_AC_filter(capsys):
     assert out == ""
     _, out, _ = run(capsys, CAPS / "enter-world.pcap", "--json", "--ports", "9000-9001")
     assert out.count("0xF745") == 136
+
+
+def test_scenario_out_dat_is_relative_to_the_scenario_file(tmp_path, capsys, monkeypatch):
+    """A DAT named relative to the working folder still opens from the saved scenario,
+    whose "dat" is relative to the scenario file (contract section 4)."""
+    cap, dat, guid = _synthetic_capture(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "out").mkdir()
+    code, _, _ = run(capsys, cap, "--dat", dat.name, "--scenario-out", "out/scen.json")
+    assert code == 0
+    scen = json.loads((tmp_path / "out" / "scen.json").read_text())
+    assert scen["dat"] == ["../" + dat.name]
+    monkeypatch.chdir(tmp_path / "out")
+    assert main(["trace", "--scenario", "scen.json", "--seconds", "0.6"]) == 0
+    assert any(json.loads(x).get("owner") == guid for x in capsys.readouterr().out.splitlines())

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import tempfile
 from pathlib import Path
@@ -78,11 +79,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if args.scenario_out or (args.dat is not None and (args.trace or args.gui)):
+        # "dat" in a scenario is relative to the scenario file (contract section 4): the
+        # DAT named here (relative to the working folder) is written absolute, and relative
+        # to the --scenario-out file's folder when saved
+        dat = os.path.abspath(args.dat) if args.dat else None
         scenario = capture_scenario(args.capture, args.guid,
-                                    dat=[args.dat] if args.dat else None,
-                                    stand_in=args.stand_in)
+                                    dat=[dat] if dat else None, stand_in=args.stand_in)
         if args.scenario_out:
-            Path(args.scenario_out).write_text(json.dumps(scenario, indent=1) + "\n",
+            saved = dict(scenario)
+            if dat:
+                out_dir = os.path.dirname(os.path.abspath(args.scenario_out))
+                saved["dat"] = [Path(os.path.relpath(dat, out_dir)).as_posix()]
+            Path(args.scenario_out).write_text(json.dumps(saved, indent=1) + "\n",
                                                encoding="utf-8")
         if args.dat is not None and args.gui:
             return _gui(args, scenario)
