@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -130,6 +131,7 @@ def test_scenario_out_dat_is_relative_to_the_scenario_file(tmp_path, capsys, mon
     """A DAT named relative to the working folder still opens from the saved scenario,
     whose "dat" is relative to the scenario file (contract section 4)."""
     cap, dat, guid = _synthetic_capture(tmp_path)
+    dat = Path(dat)
     monkeypatch.chdir(tmp_path)
     (tmp_path / "out").mkdir()
     code, _, _ = run(capsys, cap, "--dat", dat.name, "--scenario-out", "out/scen.json")
