@@ -380,3 +380,33 @@ def test_GFX_MARKER_and_GFX_RACK_are_drawn_hosts(gl_ctx, db):
     assert lit(draw(gl_ctx, db, SC.scene([SC.mesh(syn.GFX_RACK)]), cam)) > 20
     cam = SC.oblique_camera(distance=0.8)
     assert lit(draw(gl_ctx, db, SC.scene([SC.mesh(syn.GFX_MARKER)]), cam)) > 20
+
+
+def test_ConstructMesh_0x0059DFA0_GFX_QUAD_DOUBLE_SIDED_sides_2_is_culled_from_behind(gl_ctx,
+                                                                                     db):
+    """From the front both quads draw; from behind only the sides_type 1 quad (its mirrored
+    back face) draws: the sides_type 2 neg side kept the front winding and is culled."""
+    target = (0.35, 0.0, 0.0)
+    scene = SC.scene([SC.mesh(syn.GFX_QUAD_DOUBLE_SIDED)])
+    front = draw(gl_ctx, db, scene, SC.front_camera(distance=2.0, target=target))
+    behind = draw(gl_ctx, db, scene, Camera(target=target, distance=2.0,
+                                            yaw=math.radians(90.0), pitch=0.0, fov_y_deg=50.0))
+    # lit column groups, left to right: (columns, lit pixels)
+    def groups(img):
+        cols = (img[..., :3].max(axis=-1) > 2).sum(axis=0)
+        out, cur = [], None
+        for c in cols:
+            if c and cur is None:
+                cur = [0, 0]
+                out.append(cur)
+            if c:
+                cur[0] += 1
+                cur[1] += int(c)
+            else:
+                cur = None
+        return out
+    g_front, g_behind = groups(front), groups(behind)
+    assert len(g_front) == 2, g_front            # the sides_type 2 quad and the sides_type 1
+    (solid, ring) = sorted(g_front, key=lambda g: -g[1])   # neg/back surface solid, ring
+    assert len(g_behind) == 1, g_behind                    # only the mirrored sides_type 1
+    assert abs(g_behind[0][1] - ring[1]) <= 0.2 * ring[1] < solid[1]
