@@ -410,3 +410,15 @@ def test_ConstructMesh_0x0059DFA0_GFX_QUAD_DOUBLE_SIDED_sides_2_is_culled_from_b
     (solid, ring) = sorted(g_front, key=lambda g: -g[1])   # neg/back surface solid, ring
     assert len(g_behind) == 1, g_behind                    # only the mirrored sides_type 1
     assert abs(g_behind[0][1] - ring[1]) <= 0.2 * ring[1] < solid[1]
+
+
+@pytest.mark.parametrize("surface,fmt", [
+    (syn.SURFACE_GLOW_ALPHA_ADDITIVE, "DXT5"), (syn.SURFACE_SMOKE_TRANSLUCENT, "DXT3"),
+    (syn.SURFACE_RING_LUMINOUS, "INDEX16"), (syn.SURFACE_STREAK_CLIPMAP, "P8")])
+def test_effect_surfaces_use_their_texture_format(db, cache, surface, fmt):
+    """Each effect surface's SurfaceTexture level 0 is the RenderSurface format its row names;
+    palettised ones resolve a palette (the surface's or the RenderSurface's default)."""
+    s = db.get(surface)
+    rs = db.get(db.get(s.orig_texture_id).textures[0])
+    assert rs.format.name == fmt
+    assert cache.surface(surface).paletted == (fmt in ("P8", "INDEX16"))
