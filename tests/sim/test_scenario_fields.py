@@ -252,6 +252,8 @@ def test_play_names_and_numbers(value, expected):
     ({"motion": "0x10000003", "catalog": []}, "events[0].catalog"),
     ({"motion": "0x10000003", "catalog": "nope"}, "events[0].catalog"),
     ({"motion": "0x10000003", "speed": None}, "events[0].speed"),
+    ({"motion": "0x10000003", "speed": "nan"}, "events[0].speed"),
+    ({"motion": "0x10000003", "speed": "-inf"}, "events[0].speed"),
     ({"motion": -1}, "events[0]"),
     ({"launch": {"velocity": [1, 0, 0]}, "intensity": None}, "events[0].intensity"),
     ({"launch": {"velocity": [1, 0, 0], "intensity": None}}, "events[0].launch.intensity"),

@@ -416,7 +416,8 @@ def _parse_event(f: _Fields, e, i: int) -> ScenarioEvent:
         value = f.u32(value, where, what="a state")
     elif kind == "motion":  # a full 32-bit command or a catalog name
         value = _motion(f, value, e, at)
-        intensity = f.number(e.get("speed", 1.0), f"{at}.speed")
+        # finite: the sequencer turns speed * framerate into frame numbers (int(nan) fails)
+        intensity = f.finite(e.get("speed", 1.0), f"{at}.speed", f32=True)
     elif kind == "create":
         spec = dict(f.object(value, where))
         spec.setdefault("id", obj)
