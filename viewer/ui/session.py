@@ -218,6 +218,20 @@ class Session:
         if obj_id not in {o.id for o in self.scenario.objects}:
             raise ScenarioError(f"no object {obj_id} in the scenario")
 
+    def scenario_to_save(self):
+        """The scenario as played: when the DATs in use are not the scenario's own (a DAT
+        opened on the command line or from the asset browser), they are written instead,
+        as absolute paths, so the saved file opens what was on screen."""
+        import copy
+        import os
+        in_use = [os.path.abspath(p) for p in self.dat_paths]
+        own = [os.path.abspath(p) for p in self.scenario.dat_paths()]
+        if not in_use or in_use == own:
+            return self.scenario
+        sc = copy.copy(self.scenario)
+        sc.dat = in_use
+        return sc
+
     def load_setup(self, setup: int, table: int | None) -> None:
         from viewer.sim.scenario import Scenario
 
@@ -283,7 +297,7 @@ class Session:
             case c.LoadSetup(setup, table):
                 self.load_setup(setup, table)
             case c.SaveScenario(path):
-                self.scenario.save(path)
+                self.scenario_to_save().save(path)
             case c.Select("object", key):
                 self.selected_object = int(key)
             case c.Select("play_script", key):
