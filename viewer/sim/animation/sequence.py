@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
+from viewer.errors import ScenarioError
 from viewer.sim.frame import EPS, Frame
 
 # A staged hook: (hook record, Animation DID, index of the hook in the Animation's hook
@@ -33,6 +34,10 @@ class _AnimDone:
 
 
 ANIM_DONE = _AnimDone()
+
+#: How many animation nodes one update may run through before the viewer calls the speed
+#: absurd (a real cycle at 30 fps and speed 4 crosses a handful per 0.2 s quantum).
+MAX_NODE_PASSES = 100_000
 
 
 def hook_offsets(anim) -> tuple[int, ...]:
@@ -328,7 +333,16 @@ class CSequence:
 
     def update_internal(self, quantum: float, retval: Frame | None) -> Frame | None:
         """CSequence::update_internal 0x005255D0."""
+        passes = 0
         while True:
+            passes += 1
+            if passes > MAX_NODE_PASSES:
+                # retail would spin here for hours (a speed of 1e30 crosses ~1e30 loops in
+                # one update); the viewer reports it instead of hanging
+                raise ScenarioError(
+                    f"animation time step crosses more than {MAX_NODE_PASSES} animation "
+                    f"nodes in one update (framerate x speed {self.curr_anim.framerate:g} "
+                    "is far beyond anything retail data plays)")
             node = self.curr_anim
             framerate = node.framerate
             frame_quantum = framerate * quantum
