@@ -37,7 +37,7 @@ ANIM_DONE = _AnimDone()
 
 #: How many animation nodes one update may run through before the viewer calls the speed
 #: absurd (a real cycle at 30 fps and speed 4 crosses a handful per 0.2 s quantum).
-MAX_NODE_PASSES = 100_000
+MAX_NODE_PASSES = 10_000
 
 
 def hook_offsets(anim) -> tuple[int, ...]:
