@@ -5,8 +5,6 @@ objects without a position stand at the origin; ``world`` lists collision shapes
 absence means empty space (no ground); ``seed`` seeds every random draw. Malformed files
 are input failures: exit 1, one line naming the scenario file, never a traceback.
 
-Tests marked ``xfail(strict=True)`` pin deviations found in layers this suite does not own
-(``viewer/sim/scenario.py``): they fail loudly once fixed, so the marker comes off then.
 """
 
 from __future__ import annotations
@@ -258,9 +256,8 @@ MALFORMED = {
     "world_box_str": _top(world=[{"box": {"min": "a", "max": [1, 1, 1]}}]),
 }
 
-#: found by this suite; viewer/sim/scenario.py (and clock.as_time) let a Python exception
-#: escape as a traceback instead of a ScenarioError naming the file
-DEVIATIONS_TRACEBACK = {
+#: wrong field types (each once escaped as a traceback): one line naming the file
+WRONG_TYPES = {
     "dat_int": _top(dat=5),
     "dat_list_of_int": _top(dat=[5]),
     "objects_int": _top(objects=5),
@@ -285,8 +282,8 @@ DEVIATIONS_TRACEBACK = {
     "dat_null_entry": _top(dat=[None]),
 }
 
-#: accepted today by a silent guess (truncation or a 32-bit wrap) instead of an error
-DEVIATIONS_SILENT = {
+#: integers that would need a guess (truncation or a 32-bit wrap): errors, not guesses
+NOT_U32 = {
     "seed_fraction": _top(seed=1.5),
     "seed_bool": _top(seed=True),
     "object_id_fraction": _obj(id=1.5),
@@ -316,15 +313,15 @@ def test_missing_scenario_file_names_it(cli, tmp_path):
     assert_input_failure(cli("trace", "--scenario", tmp_path / "gone.json"), "gone.json")
 
 
-@pytest.mark.parametrize("name", sorted(DEVIATIONS_TRACEBACK))
+@pytest.mark.parametrize("name", sorted(WRONG_TYPES))
 def test_wrong_field_types_are_one_line_naming_the_file(cli, tmp_path, name):
-    path = _write(tmp_path, name, DEVIATIONS_TRACEBACK[name])
+    path = _write(tmp_path, name, WRONG_TYPES[name])
     assert_input_failure(cli("trace", "--scenario", path), f"{name}.json")
 
 
-@pytest.mark.parametrize("name", sorted(DEVIATIONS_SILENT))
+@pytest.mark.parametrize("name", sorted(NOT_U32))
 def test_integers_that_are_not_u32_are_rejected_not_guessed(cli, tmp_path, name):
-    path = _write(tmp_path, name, DEVIATIONS_SILENT[name])
+    path = _write(tmp_path, name, NOT_U32[name])
     assert_input_failure(cli("trace", "--scenario", path), f"{name}.json")
 
 
