@@ -135,6 +135,7 @@ class OverlayPass:
         self.ctx = ctx
         self.prog = load_program(ctx, "overlay")
         self.buffers = {}
+        self.vaos = {}  # one per buffer, rebuilt only when the buffer grows
 
     def _draw(self, data: np.ndarray, mode, view_proj) -> None:
         if len(data) == 0:
@@ -142,14 +143,15 @@ class OverlayPass:
         buf = self.buffers.get(mode)
         if buf is None or buf.size < data.nbytes:
             if buf is not None:
+                self.vaos.pop(mode).release()
                 buf.release()
             buf = self.buffers[mode] = self.ctx.buffer(reserve=max(data.nbytes, 4096) * 2,
                                                        dynamic=True)
+            self.vaos[mode] = self.ctx.vertex_array(
+                self.prog, [(buf, "3f 4f", "in_position", "in_color")])
         buf.write(data.tobytes())
-        vao = self.ctx.vertex_array(self.prog, [(buf, "3f 4f", "in_position", "in_color")])
         self.prog["u_view_proj"].write(np.ascontiguousarray(view_proj.T, np.float32).tobytes())
-        vao.render(mode, vertices=len(data))
-        vao.release()
+        self.vaos[mode].render(mode, vertices=len(data))
 
     def draw(self, overlays, settings, view_proj) -> None:
         import moderngl
@@ -159,6 +161,9 @@ class OverlayPass:
         self._draw(points, moderngl.POINTS, view_proj)
 
     def release(self) -> None:
+        for v in self.vaos.values():
+            v.release()
+        self.vaos.clear()
         for b in self.buffers.values():
             b.release()
         self.buffers.clear()
