@@ -102,7 +102,7 @@ def _pairs(items, key_name: str, value_name: str, key_fn=enum_name) -> list:
 
 
 def _hex(v: int) -> str:
-    return f"0x{int(v) & 0xFFFFFFFF:08X}"
+    return format_did(int(v))  # motion commands and styles share the DID spelling
 
 
 def _special(obj):

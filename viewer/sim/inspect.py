@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from viewer.errors import format_did
 from viewer.sim.hooks import HOOK_NAMES, hook_type_of
 from viewer.sim.physobj import FP_NAMES, PhysicsObj
 from viewer.sim.script_table import play_script_name
@@ -16,7 +17,7 @@ from viewer.sim.state import PhysicsState, state_hex
 
 
 def did_str(did) -> str | None:
-    return None if not did else f"0x{int(did) & 0xFFFFFFFF:08X}"
+    return None if not did else format_did(int(did))
 
 
 def state_bits(state: int) -> list[str]:
