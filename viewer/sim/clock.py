@@ -18,7 +18,6 @@ would on such a clock. Simulation times handed to objects are floats.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from fractions import Fraction
 
 MIN_QUANTUM = Fraction(1, 30)
@@ -99,12 +98,3 @@ def update_object_steps(now: Fraction, update_time: Fraction) -> tuple[list[tupl
         t += elapsed
         steps.append((t, elapsed))
     return steps, t
-
-
-def run_update_object(now: Fraction, update_time: Fraction,
-                      step: Callable[[Fraction, Fraction], None]) -> Fraction:
-    """Run ``step(physics_time, dt)`` for each quantum; returns the new update_time."""
-    steps, new_time = update_object_steps(now, update_time)
-    for t, dt in steps:
-        step(t, dt)
-    return new_time

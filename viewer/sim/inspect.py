@@ -12,7 +12,6 @@ import numpy as np
 from viewer.errors import format_did
 from viewer.sim.hooks import HOOK_NAMES, hook_type_of
 from viewer.sim.physobj import FP_NAMES, PhysicsObj
-from viewer.sim.script_table import play_script_name
 from viewer.sim.state import PhysicsState, state_hex
 
 
@@ -132,10 +131,6 @@ def totals(world) -> dict:
             "queued_scripts": sum(len(o.script_manager) for o in world.objects.values()
                                   if o.script_manager is not None),
             "rng_draws": world.rng.draws}
-
-
-def play_script_label(number: int) -> str:
-    return play_script_name(number) or str(number)
 
 
 def texture_velocities(world) -> dict[str, dict]:

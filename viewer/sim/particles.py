@@ -36,14 +36,6 @@ IDENTITY_Q = (1.0, 0.0, 0.0, 0.0)
 # ---------------------------------------------------------------------------------------
 # Vectorised quaternion helpers (w, x, y, z), rows are particles
 # ---------------------------------------------------------------------------------------
-def quat_rotate_rows(q: np.ndarray, v: np.ndarray) -> np.ndarray:
-    """R(q_i) . v_i for (N,4) quaternions and (N,3) vectors."""
-    w = q[:, :1]
-    u = q[:, 1:]
-    t = 2.0 * np.cross(u, v)
-    return v + w * t + np.cross(u, t)
-
-
 def quat_mul_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     aw, ax, ay, az = a[:, 0], a[:, 1], a[:, 2], a[:, 3]
     bw, bx, by, bz = b[:, 0], b[:, 1], b[:, 2], b[:, 3]

@@ -150,13 +150,6 @@ class _Fields:
         raise self.fail(path, f"expected true or false, got {value!r}")
 
 
-def parse_float(value) -> float:
-    """Floats, with "nan", "inf", "-inf" accepted as strings (contract conventions)."""
-    if isinstance(value, str):
-        return float(value.strip())
-    return float(value)
-
-
 @dataclass
 class ScenarioObject:
     id: int

@@ -54,12 +54,3 @@ EMITTER_OBJECT_STATE = DEFAULT_STATE | 0x1001
 
 def state_hex(state: int) -> str:
     return f"0x{state & 0xFFFFFFFF:08X}"
-
-
-def parse_state(value) -> int:
-    """A state given as an int or a hex/decimal string."""
-    if isinstance(value, bool):
-        raise ValueError("state must be a number")  # noqa: TRY004
-    if isinstance(value, int):
-        return value & 0xFFFFFFFF
-    return int(str(value), 0) & 0xFFFFFFFF

@@ -139,12 +139,6 @@ class CMotionTable:
         for outer, inner in record.links:
             self.links[outer] = {k: md for k, md in inner}
 
-    def _link(self, outer: int, inner: int):
-        table = self.links.get(outer & _U32)
-        if table is None:
-            return None
-        return table.get(inner & _U32)
-
     # CMotionTable::is_allowed 0x005226C0
     def is_allowed(self, motion: int, mdata, state: MotionState) -> bool:
         if mdata is None:
