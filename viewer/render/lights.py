@@ -18,22 +18,10 @@ import math
 import numpy as np
 
 from viewer.render.scene_input import LIGHTING_ON, SceneLight
+from viewer.sim.frame import quat_mul, quat_rotate
 
 MAX_HW_LIGHTS = 8
 POINT, DIRECTIONAL, SPOT = 0, 1, 2
-
-
-def _qmul(a, b):
-    aw, ax, ay, az = a
-    bw, bx, by, bz = b
-    return (aw * bw - ax * bx - ay * by - az * bz, aw * bx + ax * bw + ay * bz - az * by,
-            aw * by - ax * bz + ay * bw + az * bx, aw * bz + ax * by - ay * bx + az * bw)
-
-
-def _qrot(q, v):
-    w, x, y, z = q
-    p = _qmul(_qmul(q, (0.0, *v)), (w, -x, -y, -z))
-    return (p[1], p[2], p[3])
 
 
 def _norm_q(q):
@@ -54,10 +42,10 @@ def lights_from_setup(setup_lights, origin, orientation, state: int, owner: int 
     out = []
     for li in setup_lights:
         off = li.offset
-        o = _qrot(q_obj, tuple(float(c) for c in off.origin))
+        o = quat_rotate(q_obj, tuple(float(c) for c in off.origin))
         pos = tuple(float(origin[i]) + o[i] for i in range(3))
-        q = _norm_q(_qmul(q_obj, tuple(float(c) for c in off.orientation)))
-        direction = _qrot(q, (0.0, 1.0, 0.0))  # get_vector_heading: local +Y
+        q = _norm_q(quat_mul(q_obj, tuple(float(c) for c in off.orientation)))
+        direction = quat_rotate(q, (0.0, 1.0, 0.0))  # get_vector_heading: local +Y
         c = int(li.color) & 0xFFFFFFFF
         color = ((c >> 16 & 0xFF) / 255.0, (c >> 8 & 0xFF) / 255.0, (c & 0xFF) / 255.0)
         kind = int(li.type)
