@@ -17,6 +17,7 @@ import math
 from fractions import Fraction
 from pathlib import Path
 
+from viewer.dat.jsonable import json_float  # NaN / infinities spelled as the contract does
 from viewer.errors import ScenarioError, ViewerError
 from viewer.ui import commands as c
 from viewer.ui.timeline import Playback, TimelineTracks, TimelineView
@@ -200,7 +201,7 @@ class Session:
             spec["speed"] = float(cmd.speed)
         if cmd.origin is not None:
             spec["from"] = [float(v) for v in cmd.origin]
-        spec["intensity"] = _json_float(cmd.intensity)
+        spec["intensity"] = json_float(float(cmd.intensity), f64=True)
         events = []
         if cmd.setup is not None:
             obj = {"id": cmd.object, "setup": f"0x{cmd.setup:08X}",
@@ -285,7 +286,7 @@ class Session:
             case c.PlayTyped(obj, play, intensity):
                 self._require_object(obj)
                 self.add_event({"object": obj, "play": play,
-                                "intensity": _json_float(intensity)})
+                                "intensity": json_float(float(intensity), f64=True)})
             case c.SetState(obj, state):
                 self._require_object(obj)
                 self.add_event({"object": obj, "set_state": f"0x{state & 0xFFFFFFFF:08X}"})
@@ -306,15 +307,6 @@ class Session:
                 pass
             case _:
                 raise ScenarioError(f"the session cannot apply {type(cmd).__name__}")
-
-
-def _json_float(x: float):
-    """Contract: NaN and infinities are written as strings."""
-    if math.isnan(x):
-        return "nan"
-    if math.isinf(x):
-        return "inf" if x > 0 else "-inf"
-    return float(x)
 
 
 # --- opening -------------------------------------------------------------------------------
