@@ -13,6 +13,8 @@ import math
 
 import numpy as np
 
+from viewer.errors import format_did
+
 DID_KEYS = frozenset({"script", "source", "info", "table", "setup", "did", "wave"})
 
 
@@ -21,7 +23,7 @@ def _value(key, v):
         return v
     if isinstance(v, (int, np.integer)):
         if key in DID_KEYS:
-            return f"0x{int(v) & 0xFFFFFFFF:08X}" if int(v) else None
+            return format_did(int(v)) if int(v) else None
         return int(v)
     if isinstance(v, (float, np.floating)):
         f = float(v)
