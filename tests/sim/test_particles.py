@@ -399,6 +399,31 @@ def test_persistent_culled_emitter_freezes_ages():
     assert em.num_particles == 0
 
 
+def test_UpdateParticles_0x0051D180_culled_persistent_freeze_keeps_each_particles_own_age():
+    # two particles of different ages: the freeze keeps each age, so they die in age order
+    w, o = _emitter_world(birthrate=0.05, max_particles=10, lifespan=1.0)
+    w.physics_time = 0.0
+    w.create_particle_emitter(o, INFO, -1, Frame(), 0)
+    em = _em(o)
+    em.cypt = 0.0
+    em.update(w.rng, 0.1, 0.1)   # slot 0 born at 0.1
+    em.update(w.rng, 0.3, 0.3)   # slot 1 born at 0.3
+    assert [s for s, _ in em.live_slots()] == [0, 1]
+    em.cypt = FLT_MAX
+    em.update(w.rng, 5.0, 5.0)   # culled: ages frozen at 0.2 and 0.0
+    em.cypt = 0.0
+    em.update(w.rng, 5.9, 5.9)   # slot 0 (age 1.1) dies, slot 1 (0.9) lives; a birth in 0
+    live = dict(em.live_slots())
+    assert sorted(live) == [0, 1]
+    w.pool.evaluate()
+    assert w.pool.lifetime[live[1]] == pytest.approx(0.9)
+    assert w.pool.lifetime[live[0]] == pytest.approx(0.0)
+    em.update(w.rng, 6.05, 6.05)  # the frozen slot 1 reaches 1.05 and goes
+    w.pool.evaluate()
+    assert w.pool.lifetime[dict(em.live_slots())[0]] == pytest.approx(0.15)
+    assert all(w.pool.lifetime[i] < 1.0 for _, i in em.live_slots())
+
+
 # -- attachment -------------------------------------------------------------------------------
 def test_Particle_Init_0x0051C930_part_emitter_born_in_part_pose_times_root():
     w, o = _emitter_world(parts=2, initial_particles=1, particle_type=1)

@@ -500,17 +500,19 @@ class ParticleEmitter:
             pool.release_many(freed)
 
     def _freeze_persistent_ages(self, physics_time: float) -> None:
-        """Culled persistent emitter: every birthtime := now, lifetimes not advanced."""
-        live = [i for i in self.slots if i >= 0]
-        if not live:
+        """ParticleEmitter::UpdateParticles 0x0051D180, culled persistent branch: every
+        birthtime := now, lifetimes not advanced (numpy over the slots)."""
+        slots = np.asarray(self.slots, dtype=np.int64)
+        live_slots = np.flatnonzero(slots >= 0)
+        if live_slots.size == 0:
             return
         pool = self.pool
-        idx = np.asarray(live, dtype=np.int64)
+        idx = slots[live_slots]
         tv = pool.em_time[self.row]
         pool.acc[idx] += np.maximum(0.0, tv - pool.birth[idx])
         pool.birth[idx] = physics_time
-        self._deaths = [(physics_time - pool.acc[i] + pool.lifespan[i], s, i)
-                        for s, i in enumerate(self.slots) if i >= 0]
+        death = physics_time - pool.acc[idx] + pool.lifespan[idx]
+        self._deaths = list(zip(death.tolist(), live_slots.tolist(), idx.tolist()))
         heapq.heapify(self._deaths)
         pool.mark_dirty()
 
