@@ -284,7 +284,8 @@ class World:
 
     def attach_child(self, child: PhysicsObj, parent: PhysicsObj, part_index: int,
                      frame: Frame | None = None) -> None:
-        """CPhysicsObj::set_parent / add_child: the child follows the parent's part."""
+        """CPhysicsObj::set_parent 0x00515B50 / add_child 0x0050F8F0: the child follows the
+        parent's part."""
         frame = frame if frame is not None else Frame()
         child.parent = parent
         parent.children.append(ChildLink(child, int(part_index), frame))
@@ -356,7 +357,7 @@ class World:
             self._trace_state(obj, before)
 
     def set_ethereal(self, obj: PhysicsObj, ethereal: bool) -> None:
-        """CPhysicsObj::set_ethereal: a collision flag only."""
+        """CPhysicsObj::set_ethereal 0x00511C40: a collision flag only."""
         before = obj.state
         if ethereal:
             obj.state |= PhysicsState.Ethereal
@@ -390,7 +391,7 @@ class World:
                 light.world = obj.frame.combine(light.local)  # object frame, no scale
 
     def set_velocity(self, obj: PhysicsObj, v) -> None:
-        """CPhysicsObj::set_velocity: clamp to 50 and activate."""
+        """CPhysicsObj::set_velocity 0x005113F0: clamp to 50 and activate."""
         v = tuple(float(c) for c in v)
         n2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2]
         if n2 > MAX_VELOCITY * MAX_VELOCITY:
