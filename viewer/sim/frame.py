@@ -179,7 +179,7 @@ class Frame:
         return Frame(origin, self.orientation)
 
     def set_rotate(self, q: Quat) -> Frame:
-        """Frame::set_rotate: normalise; keep the old rotation when the result is NaN or
+        """Frame::set_rotate 0x00535080: normalise; keep the old rotation when the result is NaN or
         not unit within 5*EPS."""
         n = quat_normalize(q)
         n2 = n[0] * n[0] + n[1] * n[1] + n[2] * n[2] + n[3] * n[3]
@@ -189,18 +189,18 @@ class Frame:
 
     def grotate(self, w: Vec3) -> Frame:
         """Rotate about a global axis: q <- q_d(w) * q (left multiply); nothing when
-        |w|^2 < EPS^2 (Frame::grotate)."""
+        |w|^2 < EPS^2 (Frame::grotate 0x005357A0)."""
         qd = axis_angle_quat(w)
         if qd is None:
             return self
         return Frame(self.origin, quat_normalize(quat_mul(qd, self.orientation)))
 
     def rotate(self, w: Vec3) -> Frame:
-        """Rotate about a local axis: grotate(R.w)."""
+        """Rotate about a local axis: grotate(R.w) (Frame::rotate 0x004525B0)."""
         return self.grotate(self.local_to_global_vec(w))
 
     def set_vector_heading(self, v: Vec3) -> Frame:
-        """AFrame::set_vector_heading: local +Y along v, local +X horizontal (no roll);
+        """Frame::set_vector_heading 0x00535DB0: local +Y along v, local +X horizontal (no roll);
         nothing when |v| is small. q = q_z(-h) * q_x(pitch)."""
         n = normalize_check_small(v)
         if n is None:
@@ -212,7 +212,7 @@ class Frame:
         return Frame(self.origin, quat_normalize(quat_mul(qz, qx)))
 
     def set_heading(self, deg: float) -> Frame:
-        """Frame::set_heading: dir = (sin deg, cos deg, current local Y.z)."""
+        """Frame::set_heading 0x00535E40: dir = (sin deg, cos deg, current local Y.z)."""
         r = math.radians(deg)
         y_axis = self.local_to_global_vec((0.0, 1.0, 0.0))
         return self.set_vector_heading((math.sin(r), math.cos(r), y_axis[2]))

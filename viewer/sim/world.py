@@ -367,7 +367,7 @@ class World:
 
     def set_lights(self, obj: PhysicsObj, on: bool, *, trace: bool = True) -> None:
         """CPhysicsObj::set_lights 0x0050FCF0 and set_state's Lighting branch: one
-        create/destroy state (CPartArray::InitLights / DestroyLights)."""
+        create/destroy state (CPartArray::InitLights 0x00518C00 / DestroyLights)."""
         before = obj.state
         if on:
             obj.state |= PhysicsState.Lighting
@@ -576,7 +576,7 @@ class World:
         return True
 
     def animation_done(self, obj: PhysicsObj) -> None:
-        """[animation] AnimDoneHook::Execute -> CPhysicsObj::Hook_AnimDone."""
+        """[animation] AnimDoneHook::Execute -> CPhysicsObj::Hook_AnimDone 0x0050FDA0."""
         fn = getattr(obj.motion, "animation_done", None)
         if fn is not None:
             fn()
@@ -703,7 +703,7 @@ class World:
         return new_frame
 
     def _advance_animation(self, obj: PhysicsObj, dt: float) -> Frame:
-        """[animation] CPartArray::Update: advance the sequence, queue its hooks (run by
+        """[animation] CPartArray::Update 0x00517DB0: advance the sequence, queue its hooks (run by
         process_hooks this tick), return the root-motion offset (object-local)."""
         if obj.motion is None:
             return Frame()
