@@ -13,7 +13,7 @@ import re
 from viewer.commands.selection import parse_did as _did
 from viewer.commands.selection import parse_intensity as _intensity
 from viewer.commands.selection import parse_play_script
-from viewer.errors import ScenarioError
+from viewer.errors import ScenarioError, format_did
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -38,5 +38,5 @@ def run(args: argparse.Namespace) -> int:
         if not hasattr(table, "entries") or not hasattr(table, "get"):
             raise ScenarioError("not a PhysicsScriptTable", file=args.dat, did=args.table)
         did = get_script(table, script_type, args.intensity)
-    print("none" if not did else f"0x{did:08X}")
+    print("none" if not did else format_did(did))
     return 0

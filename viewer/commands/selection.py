@@ -15,6 +15,8 @@ import argparse
 import math
 import sys
 
+from viewer.errors import format_did
+
 
 def parse_int(text: str) -> int:
     """Decimal (leading zeros allowed) or 0x hex (contract conventions)."""
@@ -124,7 +126,7 @@ def cli_events(args) -> list[dict]:
     out = []
     for kind, value in args.effects:
         if kind == "script":
-            out.append({"t": 0.0, "object": 1, "play_script": f"0x{value:08X}"})
+            out.append({"t": 0.0, "object": 1, "play_script": format_did(value)})
         else:
             out.append({"t": 0.0, "object": 1, "play": value[0], "intensity": value[1]})
     return out
@@ -150,9 +152,9 @@ def build_scenario(args):
         sc = Scenario.load(args.scenario)
         sc.events = Scenario.from_json({"events": events}).events + sc.events
     else:
-        obj = {"id": 1, "setup": f"0x{args.setup:08X}"}
+        obj = {"id": 1, "setup": format_did(args.setup)}
         if args.table is not None:
-            obj["table"] = f"0x{args.table:08X}"
+            obj["table"] = format_did(args.table)
         sc = Scenario.from_json({"objects": [obj], "events": events})
     if args.seconds is not None:
         sc.seconds = args.seconds

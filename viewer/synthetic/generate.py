@@ -68,6 +68,7 @@ from viewer.dat.records import (
 )
 from viewer.dat.records import hooks as H
 from viewer.dat.writer import build_dat
+from viewer.errors import format_did
 from viewer.synthetic import textures as T
 from viewer.synthetic.geometry import (
     IDENTITY,
@@ -1144,7 +1145,7 @@ def build_dat_bytes(lib: Library | None = None) -> bytes:
 # ---------------------------------------------------------------------------------------------
 
 def did_str(did: int) -> str:
-    return f"0x{did:08X}"
+    return format_did(did)
 
 
 #: Projectiles of the default scene: (object id, start x, impact time). Bolts fly +X at
