@@ -51,6 +51,28 @@ def test_overlays_draw(gl_ctx):
         t.release()
 
 
+def test_overlay_vertex_arrays_are_kept_across_frames_and_rebuilt_when_buffers_grow(gl_ctx):
+    import moderngl
+    settings = RenderSettings(background=(0, 0, 0, 1), show_grid=False, show_spheres=True)
+    r = SceneRenderer(gl_ctx, S.build_db(), settings)
+    t = OffscreenTarget(gl_ctx, (48, 36))
+    try:
+        sc = S.scene()
+        sc.overlays = Overlays([SphereOverlay((0, 0, 0), 1.0, "sorting")])
+        r.render(sc, S.oblique_camera(), t)
+        vao = r._overlays.vaos[moderngl.LINES]
+        r.render(sc, S.oblique_camera(), t)
+        assert r._overlays.vaos[moderngl.LINES] is vao  # no vertex array per frame
+        sc.overlays = Overlays([SphereOverlay((0, 0, 0), 0.1 * (i + 1), "sorting")
+                                for i in range(40)])
+        r.render(sc, S.oblique_camera(), t)  # more lines than the buffer holds
+        assert r._overlays.vaos[moderngl.LINES] is not vao
+        assert (t.read_rgba()[..., :3].max(axis=-1) > 8).sum() > 20
+    finally:
+        r.release()
+        t.release()
+
+
 # --- world collision shapes (CollisionWorld.describe(), viewer/sim/collision.py) -------------
 SHAPES = [{"kind": "plane", "normal": [0.0, 0.0, 1.0], "d": 0.0, "name": "ground"},
           {"kind": "box", "min": [0.5, -0.5, 0.0], "max": [1.0, 0.5, 1.0], "name": "wall"},
