@@ -3,7 +3,9 @@ sections 1-4 with the runtime-review corrections W3-W6 and I4/I7).
 
 Particle state lives in one pooled set of numpy arrays (``ParticlePool``) shared by every
 emitter. Per update an emitter does Python work only for its births and deaths (a heap of
-death times and a heap of free slots), never for its live particles. Positions, scales and
+death times and a heap of free slots), never for its live particles; the one exception is a
+culled persistent emitter, whose update re-stamps every live slot (numpy) and rebuilds its
+death heap (``_freeze_persistent_ages``, O(live) per culled update). Positions, scales and
 translucencies are a pure function of a particle's stored birth state, the time of its
 emitter's last visible update and (parent-local emitters) the parent frame at that update,
 so ``ParticlePool.evaluate`` computes all of them at once, vectorised over slots grouped by
