@@ -107,3 +107,31 @@ def test_SetTranslucency_ignored_for_CLOAKED_owner():
     obj2.parts[0].set_translucency(1.0)
     meshes = build_scene_input(world2).meshes
     assert meshes[0].hidden and meshes[0].translucency == 1.0
+
+
+class _NoWalk(list):
+    """An emitter-row list that refuses to be walked (len() still works)."""
+
+    def __iter__(self):
+        raise AssertionError("particle_arrays walked the emitters in Python")
+
+
+def test_particle_table_comes_from_pool_row_arrays_without_walking_emitters():
+    from viewer.render.world_adapter import particle_arrays
+    world, _, ems = _world()
+    pool = world.particle_pool
+    pool.row_emitter = _NoWalk(pool.row_emitter)
+    p = particle_arrays(pool)
+    assert p.count == sum(e.num_particles for e in ems)
+    assert (p.gfxobj == 0x01000002).all()
+
+
+def test_pool_row_table_follows_the_emitter_frame_and_culling():
+    world, _, ems = _world()
+    pool = world.particle_pool
+    em = ems[1]
+    assert np.allclose(pool.row_origin[em.row], em.frame.origin)
+    em.degraded_out = True
+    assert not pool.row_drawn[em.row]
+    em.degraded_out = False
+    assert pool.row_drawn[em.row]

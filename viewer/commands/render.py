@@ -210,7 +210,7 @@ def default_scenario_frames(ctx, frames: int, size=(640, 360)):
     from viewer.synthetic import DEFAULT_SCENARIO
     sc = Scenario.load(DEFAULT_SCENARIO)
     db = AssetDatabase([str(p) for p in sc.dat_paths()])
-    args = build_parser_args(["--out", "unused.png"])
+    args = build_parser_args(["--scenario", str(DEFAULT_SCENARIO), "--out", "unused.png"])
     scenes, camera = [], None
     for world in frame_worlds(sc, db):
         if camera is None:

@@ -89,16 +89,10 @@ def particle_arrays(pool) -> ParticleArrays:
     if live.size == 0:
         return ParticleArrays.empty()
     n_rows = len(pool.row_emitter)
-    # one small table per emitter row (not per particle)
-    gfx = np.zeros(n_rows, np.uint32)
-    origin = np.zeros((n_rows, 3))
-    drawn = np.zeros(n_rows, bool)
-    for row, em in enumerate(pool.row_emitter):
-        if em is None:
-            continue
-        gfx[row] = int(em.info.hw_gfxobj_id)
-        origin[row] = em.frame.origin
-        drawn[row] = not em.nodraw  # SetNoDraw on live parts while culled (review I4)
+    # the pool's per-row table (GfxObj, emitter origin, drawn): no walk over the emitters
+    gfx = pool.row_gfx[:n_rows]
+    origin = pool.row_origin[:n_rows].copy()
+    drawn = pool.row_drawn[:n_rows]  # SetNoDraw on live parts while culled (review I4)
     rows = pool.emitter[live]
     keep = drawn[rows]
     live, rows = live[keep], rows[keep]

@@ -133,6 +133,12 @@ class ParticlePool:
         self.em_origin = np.zeros((emitter_capacity, 3))
         self.em_quat = np.tile(np.array([1.0, 0.0, 0.0, 0.0]), (emitter_capacity, 1))
         self.em_parent_local = np.zeros(emitter_capacity, dtype=bool)
+        # what the renderer reads per emitter row, kept current where the sim changes it so
+        # drawing never walks the emitters in Python: the particle GfxObj, the emitter
+        # object's origin, and whether its particles are drawn (not NoDraw while culled)
+        self.row_gfx = np.zeros(emitter_capacity, dtype=np.uint32)
+        self.row_origin = np.zeros((emitter_capacity, 3))
+        self.row_drawn = np.zeros(emitter_capacity, dtype=bool)
         self.live_count = 0
         self.version = 0
         self._evaluated = -1
@@ -226,11 +232,18 @@ class ParticlePool:
                 self.em_origin = np.resize(self.em_origin, (n, 3))
                 self.em_quat = np.resize(self.em_quat, (n, 4))
                 self.em_parent_local = np.resize(self.em_parent_local, n)
+                self.row_gfx = np.resize(self.row_gfx, n)
+                self.row_origin = np.resize(self.row_origin, (n, 3))
+                self.row_drawn = np.resize(self.row_drawn, n)
         self.em_parent_local[row] = bool(emitter.info.is_parent_local)
+        self.row_gfx[row] = int(emitter.info.hw_gfxobj_id)
+        self.row_origin[row] = emitter.frame.origin
+        self.row_drawn[row] = not emitter.nodraw
         return row
 
     def remove_row(self, row: int) -> None:
         self.row_emitter[row] = None
+        self.row_drawn[row] = False
         self._free_rows.append(row)
         self.version += 1
 
@@ -347,6 +360,30 @@ class ParticleEmitter:
         self._placed = True
         self.parent_frame = parent
         self.frame = parent.combine(self.parent_offset)
+
+    # The emitter object's origin and its NoDraw-while-culled flag are mirrored into the
+    # pool's row table as they change, so the renderer never walks the emitters.
+    @property
+    def frame(self) -> Frame:
+        return self._frame
+
+    @frame.setter
+    def frame(self, value: Frame) -> None:
+        self._frame = value
+        row = getattr(self, "row", None)
+        if row is not None:
+            self.pool.row_origin[row] = value.origin
+
+    @property
+    def degraded_out(self) -> bool:
+        return self._degraded_out
+
+    @degraded_out.setter
+    def degraded_out(self, value: bool) -> None:
+        self._degraded_out = bool(value)
+        row = getattr(self, "row", None)
+        if row is not None:
+            self.pool.row_drawn[row] = not value
 
     @property
     def nodraw(self) -> bool:
