@@ -34,6 +34,21 @@ def max_dynamic_lights(m: float = 1.0) -> int:
     return int(7 + (2 * m if m < 0 else 3 * m))
 
 
+def scene_light(info, origin, orientation, owner: int = 0) -> SceneLight:
+    """One Setup LightInfo placed at a world frame (origin, unit quaternion): direction is
+    the frame's local +Y (get_vector_heading), colour the unpacked ARGB, an unknown light
+    type a point light, and a non-finite cone angle (retail leaves it uninitialised) 0."""
+    direction = quat_rotate(tuple(float(c) for c in orientation), (0.0, 1.0, 0.0))
+    c = int(info.color) & 0xFFFFFFFF
+    color = ((c >> 16 & 0xFF) / 255.0, (c >> 8 & 0xFF) / 255.0, (c & 0xFF) / 255.0)
+    kind = int(info.type)
+    cone = float(info.cone_angle)
+    return SceneLight(kind if kind in (POINT, DIRECTIONAL, SPOT) else POINT,
+                      tuple(float(v) for v in origin), tuple(direction), color,
+                      float(info.intensity), float(info.falloff),
+                      cone if math.isfinite(cone) else 0.0, owner)
+
+
 def lights_from_setup(setup_lights, origin, orientation, state: int, owner: int = 0):
     """World lights of one object. No LIGHTING_ON bit -> no lights (set_state 0x00514DD0)."""
     if not int(state) & LIGHTING_ON:
@@ -45,16 +60,7 @@ def lights_from_setup(setup_lights, origin, orientation, state: int, owner: int 
         o = quat_rotate(q_obj, tuple(float(c) for c in off.origin))
         pos = tuple(float(origin[i]) + o[i] for i in range(3))
         q = _norm_q(quat_mul(q_obj, tuple(float(c) for c in off.orientation)))
-        direction = quat_rotate(q, (0.0, 1.0, 0.0))  # get_vector_heading: local +Y
-        c = int(li.color) & 0xFFFFFFFF
-        color = ((c >> 16 & 0xFF) / 255.0, (c >> 8 & 0xFF) / 255.0, (c & 0xFF) / 255.0)
-        kind = int(li.type)
-        cone = float(li.cone_angle)
-        if not math.isfinite(cone):
-            cone = 0.0
-        out.append(SceneLight(kind if kind in (POINT, DIRECTIONAL, SPOT) else POINT,
-                              pos, direction, color, float(li.intensity), float(li.falloff),
-                              cone, owner))
+        out.append(scene_light(li, pos, q, owner))
     return out
 
 

@@ -47,17 +47,8 @@ def _pool(world):
 
 
 def _light(ls, owner: int) -> SceneLight:
-    info = ls.info
-    w = ls.world
-    from viewer.sim.frame import quat_rotate
-    direction = quat_rotate(w.orientation, (0.0, 1.0, 0.0))  # get_vector_heading
-    c = int(info.color) & 0xFFFFFFFF
-    color = ((c >> 16 & 0xFF) / 255.0, (c >> 8 & 0xFF) / 255.0, (c & 0xFF) / 255.0)
-    cone = float(info.cone_angle)
-    kind = int(info.type)
-    return SceneLight(kind if kind in (0, 1, 2) else 0, tuple(w.origin), tuple(direction),
-                      color, float(info.intensity), float(info.falloff),
-                      cone if np.isfinite(cone) else 0.0, owner)
+    from viewer.render.lights import scene_light
+    return scene_light(ls.info, ls.world.origin, ls.world.orientation, owner)
 
 
 def object_meshes(obj, tex_velocity=None) -> list[MeshInstance]:
