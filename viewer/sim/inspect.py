@@ -134,7 +134,8 @@ def totals(world) -> dict:
 
 
 def texture_velocities(world) -> dict[str, dict]:
-    """CPhysics::texture_velocity_gids: per GfxObj, the UV speed and the accumulated offset."""
+    """CPhysics::texture_velocity_gids (advanced by CPhysics::UpdateTexVelocity 0x00509820):
+    per GfxObj, the UV speed and the accumulated offset."""
     return {did_str(gid): {"du": e[0], "dv": e[1], "u": e[2], "v": e[3]}
             for gid, e in world.texture_velocity.items()}
 

@@ -127,7 +127,7 @@ class PhysicsObj:
         self.update_time = Fraction(0)
         self.in_cell = True
         # CPhysicsObj::InitObjectBegin 0x0050FF80 bDynamic: False for objects created static
-        # (CLandBlock::init_static_objs makeObject(did, 0, 0)); those are not in the
+        # (CLandBlock::init_static_objs 0x00530A40 makeObject(did, 0, 0)); those are not in the
         # CObjectMaint object table that CPhysics::UseTime walks
         self.dynamic = True
         # in CPhysics::static_animating_objects (InitDefaults 0x005139D0 registered it)

@@ -367,7 +367,7 @@ class World:
 
     def set_lights(self, obj: PhysicsObj, on: bool, *, trace: bool = True) -> None:
         """CPhysicsObj::set_lights 0x0050FCF0 and set_state's Lighting branch: one
-        create/destroy state (CPartArray::InitLights 0x00518C00 / DestroyLights)."""
+        create/destroy state (CPartArray::InitLights 0x00518C00 / DestroyLights 0x005191B0)."""
         before = obj.state
         if on:
             obj.state |= PhysicsState.Lighting
