@@ -698,6 +698,20 @@ def render_headless(size=(1280, 720), frames: int = 4, session=None,
 
 
 # --- window --------------------------------------------------------------------------------
+def load_actions(path) -> list[tuple[int, object]]:
+    """An ``--actions`` file (JSON, see ``parse_actions``); no path gives no actions."""
+    import json
+    from pathlib import Path
+
+    from viewer.errors import ScenarioError
+    if not path:
+        return []
+    try:
+        return parse_actions(json.loads(Path(path).read_text(encoding="utf-8")))
+    except (OSError, ValueError) as err:
+        raise ScenarioError(f"cannot read actions: {err}", file=str(path)) from None
+
+
 def parse_actions(data) -> list[tuple[int, object]]:
     """``[{"frame": N, "command": "Seek", "t": 0.5}, ...]`` -> [(frame, Command)]; strings
     "0x..." become ints. Drives the real window from tests and scripts."""

@@ -33,19 +33,11 @@ def run(args: argparse.Namespace) -> int:
         print("vfxviewer: no display (DISPLAY is unset); for a headless render use "
               "`vfxviewer screenshot --out FILE.png`", file=sys.stderr)
         return 1
-    import json
-    from pathlib import Path
 
-    from viewer.app import parse_actions, run_window
-    from viewer.errors import ScenarioError
+    from viewer.app import load_actions, run_window
     from viewer.ui.session import open_session
 
-    actions = []
-    if args.actions:
-        try:
-            actions = parse_actions(json.loads(Path(args.actions).read_text(encoding="utf-8")))
-        except (OSError, ValueError) as err:
-            raise ScenarioError(f"cannot read actions: {err}", file=args.actions) from None
+    actions = load_actions(args.actions)
     session = open_session(args.dat, args.scenario)
     if session is not None and not args.paused:
         session.playback.play()

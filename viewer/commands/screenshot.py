@@ -38,21 +38,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import json
     import sys
 
     from PIL import Image
 
-    from viewer.app import parse_actions, render_headless
-    from viewer.errors import ScenarioError
+    from viewer.app import load_actions, render_headless
     from viewer.ui.session import open_session
 
-    actions = []
-    if args.actions:
-        try:
-            actions = parse_actions(json.loads(Path(args.actions).read_text(encoding="utf-8")))
-        except (OSError, ValueError) as err:
-            raise ScenarioError(f"cannot read actions: {err}", file=args.actions) from None
+    actions = load_actions(args.actions)
     session = open_session(args.dat, args.scenario)
     setup = None
     if args.time is not None and session is not None:
