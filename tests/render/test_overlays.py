@@ -109,10 +109,10 @@ def test_collision_overlay_lines_lie_on_their_shapes():
 
 
 def test_scene_input_carries_the_world_collision_shapes():
-    from types import SimpleNamespace
-
     from viewer.render.world_adapter import build_scene_input
-    world = SimpleNamespace(objects={}, collision=SimpleNamespace(describe=lambda: SHAPES))
+    from viewer.sim.world import World
+    world = World(None)
+    world.collision.describe = lambda: SHAPES
     assert build_scene_input(world).overlays.collision == SHAPES
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 
 from viewer.dat.samples import sample_emitter, sample_setup
@@ -10,13 +12,16 @@ from viewer.sim.frame import Frame
 from viewer.sim.particles import ParticleEmitter, ParticlePool
 from viewer.sim.physobj import LightState, PhysicsObj
 from viewer.sim.rng import RetailRandom
+from viewer.sim.world import World
 
 
-class _World:
-    def __init__(self, objects, pool):
-        self.objects = {o.id: o for o in objects}
-        self.particle_pool = pool
-        self.time = 1.0
+def _World(objects, pool):
+    """A runtime holding hand-made objects and a hand-filled pool (no database needed)."""
+    world = World(None)
+    world.objects = {o.id: o for o in objects}
+    world.pool = pool
+    world.time = Fraction(1)
+    return world
 
 
 def _world(state=0x00400C08, n_emitters=2):
@@ -82,7 +87,7 @@ def test_culled_emitter_particles_are_not_drawn():
 
 def test_building_the_scene_does_not_change_the_pool():
     world, _, _ = _world()
-    pool = world.particle_pool
+    pool = world.pool
     pool.evaluate()  # the runtime's own lazy evaluation of the derived arrays
     before = (pool.version, pool.position.copy(), pool.trans.copy())
     build_scene_input(world)
@@ -119,7 +124,7 @@ class _NoWalk(list):
 def test_particle_table_comes_from_pool_row_arrays_without_walking_emitters():
     from viewer.render.world_adapter import particle_arrays
     world, _, ems = _world()
-    pool = world.particle_pool
+    pool = world.pool
     pool.row_emitter = _NoWalk(pool.row_emitter)
     p = particle_arrays(pool)
     assert p.count == sum(e.num_particles for e in ems)
@@ -128,7 +133,7 @@ def test_particle_table_comes_from_pool_row_arrays_without_walking_emitters():
 
 def test_pool_row_table_follows_the_emitter_frame_and_culling():
     world, _, ems = _world()
-    pool = world.particle_pool
+    pool = world.pool
     em = ems[1]
     assert np.allclose(pool.row_origin[em.row], em.frame.origin)
     em.degraded_out = True

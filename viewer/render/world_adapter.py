@@ -7,6 +7,9 @@ draw_state bit is set are marked hidden (`CPhysicsObj::set_hidden` 0x00514C60,
 which the runtime keeps only while LIGHTING_ON is set (`set_state` 0x00514DD0 /
 `set_lights` 0x0050FCF0, the SetLight hook drives the same state).
 
+Everything is read through ``viewer.sim.inspect`` (the typed read API); nothing here writes
+to the runtime.
+
 Particles: the runtime's pooled arrays (``ParticlePool``) are read with numpy indexing; the
 only Python work is one small table per emitter row (HwGfxObj DID, emitter object origin,
 culled flag), never per particle.
@@ -16,45 +19,30 @@ from __future__ import annotations
 
 import numpy as np
 
+from viewer.render.lights import scene_light
 from viewer.render.scene_input import (
     CLOAKED,
     HIDDEN,
-    LIGHTING_ON,
     NODRAW,
     MeshInstance,
     Overlays,
     ParticleArrays,
     SceneInput,
-    SceneLight,
     SphereOverlay,
     frame_matrix,
 )
+from viewer.sim import inspect
+from viewer.sim.frame import quat_rotate
+from viewer.sim.inspect import ObjectView
+from viewer.sim.particles import ParticlePool
 
 
-def _objects(world):
-    objs = getattr(world, "objects", None)
-    if objs is None:
-        return []
-    return list(objs.values()) if isinstance(objs, dict) else list(objs)
-
-
-def _pool(world):
-    for name in ("particle_pool", "pool", "particles"):
-        pool = getattr(world, name, None)
-        if pool is not None and hasattr(pool, "evaluate"):
-            return pool
-    return None
-
-
-def _light(ls, owner: int) -> SceneLight:
-    from viewer.render.lights import scene_light
-    return scene_light(ls.info, ls.world.origin, ls.world.orientation, owner)
-
-
-def object_meshes(obj, tex_velocity=None) -> list[MeshInstance]:
+def object_meshes(obj: ObjectView,
+                  uv_offsets: dict[int, tuple[float, float]] | None = None) -> list[MeshInstance]:
     hidden_obj = bool(int(obj.state) & (HIDDEN | NODRAW))
     # runtime spec 3.5.3: part translucency is ignored entirely for a CLOAKED owner
     cloaked = bool(int(obj.state) & CLOAKED)
+    offsets = uv_offsets or {}
     out = []
     for p in obj.parts:
         if not p.gfxobj_id:
@@ -62,8 +50,7 @@ def object_meshes(obj, tex_velocity=None) -> list[MeshInstance]:
         lum = float(p.luminosity)
         dif = float(p.diffuse)
         # CPhysics::UpdateTexVelocity 0x00509820 keeps one UV offset per GfxObj
-        tv = (tex_velocity or {}).get(int(p.gfxobj_id))
-        uv = (tv[2], tv[3]) if tv is not None else (0.0, 0.0)
+        uv = offsets.get(int(p.gfxobj_id), (0.0, 0.0))
         out.append(MeshInstance(
             int(p.gfxobj_id), frame_matrix(p.frame.origin, p.frame.orientation),
             tuple(float(c) for c in p.gfxobj_scale), 0.0 if cloaked else float(p.translucency),
@@ -74,7 +61,7 @@ def object_meshes(obj, tex_velocity=None) -> list[MeshInstance]:
     return out
 
 
-def particle_arrays(pool) -> ParticleArrays:
+def particle_arrays(pool: ParticlePool) -> ParticleArrays:
     """Every drawn particle of the pool, emitter by emitter in slot order."""
     live = pool.evaluate()
     if live.size == 0:
@@ -94,49 +81,42 @@ def particle_arrays(pool) -> ParticleArrays:
                           rows.astype(np.int32), origin)
 
 
-def overlays_for(obj, pool_emitters=()) -> Overlays:
+def _world_sphere(obj: ObjectView, sphere, kind: str) -> SphereOverlay:
+    """A Setup sphere (object-local, scaled with the object) at the object's frame."""
+    f, s = obj.frame, float(obj.scale)
+    c = quat_rotate(f.orientation, tuple(float(v) * s for v in sphere.center))
+    return SphereOverlay(tuple(f.origin[i] + c[i] for i in range(3)), float(sphere.radius) * s,
+                         kind)
+
+
+def overlays_for(obj: ObjectView) -> Overlays:
     ov = Overlays()
     setup = obj.setup
-    f = obj.frame
-    s = float(getattr(obj, "scale", 1.0))
-    from viewer.sim.frame import quat_rotate
     if setup is not None:
-        for sp in getattr(setup, "spheres", ()) or ():
-            c = quat_rotate(f.orientation, tuple(float(v) * s for v in sp.center))
-            ov.spheres.append(SphereOverlay(tuple(f.origin[i] + c[i] for i in range(3)),
-                                            float(sp.radius) * s, "collision"))
-        ss = getattr(setup, "sorting_sphere", None)
-        if ss is not None and ss.radius > 0:
-            c = quat_rotate(f.orientation, tuple(float(v) * s for v in ss.center))
-            ov.spheres.append(SphereOverlay(tuple(f.origin[i] + c[i] for i in range(3)),
-                                            float(ss.radius) * s, "sorting"))
+        ov.spheres.extend(_world_sphere(obj, sp, "collision") for sp in setup.spheres)
+        if setup.sorting_sphere.radius > 0:
+            ov.spheres.append(_world_sphere(obj, setup.sorting_sphere, "sorting"))
     for p in obj.parts:
         ov.part_axes.append(frame_matrix(p.frame.origin, p.frame.orientation))
     return ov
 
 
 def build_scene_input(world) -> SceneInput:
-    scene = SceneInput(time=float(getattr(world, "time", 0.0) or 0.0))
-    for obj in _objects(world):
-        scene.meshes.extend(object_meshes(obj, getattr(world, "texture_velocity", None)))
-        if int(obj.state) & LIGHTING_ON and obj.lights:
-            scene.lights.extend(_light(ls, int(obj.id)) for ls in obj.lights)
+    """The scene of the frame just simulated, read through ``viewer.sim.inspect``."""
+    scene = SceneInput(time=inspect.frame_time(world))
+    scene.texture_offsets = inspect.texture_offsets(world)
+    for obj in inspect.drawn_objects(world):
+        scene.meshes.extend(object_meshes(obj, scene.texture_offsets))
+        scene.lights.extend(scene_light(ls.info, ls.world.origin, ls.world.orientation,
+                                        int(obj.id)) for ls in inspect.live_lights(obj))
         ov = overlays_for(obj)
         scene.overlays.spheres.extend(ov.spheres)
         scene.overlays.part_axes.extend(ov.part_axes)
-    for gid, tv in (getattr(world, "texture_velocity", None) or {}).items():
-        scene.texture_offsets[int(gid)] = (float(tv[2]), float(tv[3]))
-    cw = getattr(world, "collision", None)
-    if cw is not None and hasattr(cw, "describe"):
-        scene.overlays.collision = list(cw.describe())
-    pool = _pool(world)
-    if pool is not None:
-        scene.particles = particle_arrays(pool)
-        for em in pool.row_emitter:
-            if em is not None:
-                scene.overlays.emitter_anchors.append(tuple(em.frame.origin))
-                r = float(getattr(em.info, "max_offset", 0.0) or 0.0)
-                if r > 0:
-                    scene.overlays.spheres.append(SphereOverlay(tuple(em.frame.origin), r,
-                                                                "shell"))
+    scene.overlays.collision = inspect.collision_shapes(world)
+    scene.particles = particle_arrays(inspect.particle_pool(world))
+    for em in inspect.pool_emitters(world):
+        scene.overlays.emitter_anchors.append(tuple(em.frame.origin))
+        r = float(em.info.max_offset)
+        if r > 0:
+            scene.overlays.spheres.append(SphereOverlay(tuple(em.frame.origin), r, "shell"))
     return scene

@@ -1,18 +1,101 @@
-"""Read-only inspection of the live runtime for panels and the renderer.
+"""Read-only inspection of the live runtime: the one read API of the renderer and the panels.
 
-Everything returned is plain data (dicts, lists, tuples, numpy views); nothing here
-changes the simulation. The renderer may also read ``world.pool`` (the pooled particle
-arrays, see ``viewer.sim.particles.ParticlePool``) and ``world.objects`` directly.
+Nothing here changes the simulation. Two kinds of answer:
+
+* for the renderer (``viewer.render.world_adapter``), typed views of the live state it
+  draws from, without copies: ``drawn_objects`` (``ObjectView``: root frame, state bits,
+  parts, live lights, Setup spheres), ``particle_pool`` (the pooled particle arrays,
+  ``viewer.sim.particles.ParticlePool``), ``pool_emitters``, ``frame_time``,
+  ``texture_offsets`` and ``collision_shapes``. The Protocols name exactly what may be read;
+  readers never write through them;
+* for panels and traces, plain data (dicts, lists, tuples, numpy copies).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Protocol
+
 import numpy as np
 
 from viewer.errors import format_did
+from viewer.sim.frame import Frame
 from viewer.sim.hooks import HOOK_NAMES, hook_type_of
+from viewer.sim.particles import ParticleEmitter, ParticlePool
 from viewer.sim.physobj import FP_NAMES, PhysicsObj
 from viewer.sim.state import PhysicsState, state_hex
+
+
+# --- the renderer's read API ----------------------------------------------------------------
+class PartView(Protocol):
+    """One CPhysicsPart as drawn: GfxObj, world frame, drawable scale, material channels,
+    draw_state hidden bit (``viewer.sim.physobj.PartState``)."""
+
+    index: int
+    gfxobj_id: int
+    frame: Frame
+    gfxobj_scale: tuple[float, float, float]
+    translucency: float
+    luminosity: float
+    diffuse: float
+    hidden: bool
+
+
+class LightView(Protocol):
+    """A live Setup light: its LightInfo record and its world frame now."""
+
+    index: int
+    info: object
+    world: Frame
+
+
+class ObjectView(Protocol):
+    """What the renderer reads of a CPhysicsObj (``viewer.sim.physobj.PhysicsObj``)."""
+
+    id: int
+    state: int
+    frame: Frame
+    scale: float
+    setup: object | None          # the Setup record (spheres, sorting_sphere, ...)
+    parts: Sequence[PartView]
+
+
+def drawn_objects(world) -> list[ObjectView]:
+    """Every object of the object table, in creation order."""
+    return list(world.objects.values())
+
+
+def live_lights(obj: PhysicsObj) -> list[LightView]:
+    """The object's lights as they stand: the runtime keeps the list only while LIGHTING_ON
+    is set (``set_lights`` 0x0050FCF0), so the state bit decides whether they shine."""
+    if not obj.state & PhysicsState.Lighting:
+        return []
+    return list(obj.lights or ())
+
+
+def particle_pool(world) -> ParticlePool:
+    """The pooled particle arrays of every emitter (read with numpy indexing)."""
+    return world.pool
+
+
+def pool_emitters(world) -> list[ParticleEmitter]:
+    """The live emitters in pool-row order (the order ``ParticlePool.row_*`` index)."""
+    return [em for em in world.pool.row_emitter if em is not None]
+
+
+def frame_time(world) -> float:
+    """Timer.cur_time of the frame being drawn, in seconds."""
+    return float(world.time)
+
+
+def texture_offsets(world) -> dict[int, tuple[float, float]]:
+    """CPhysics::UpdateTexVelocity 0x00509820: the accumulated UV offset per GfxObj DID."""
+    return {int(gid): (float(e[2]), float(e[3])) for gid, e in world.texture_velocity.items()}
+
+
+def collision_shapes(world) -> list[dict]:
+    """The projectile harness's world shapes (``CollisionWorld.describe``) as plain dicts."""
+    return list(world.collision.describe())
 
 
 def did_str(did) -> str | None:
