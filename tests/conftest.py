@@ -48,7 +48,8 @@ def gl_ctx(_gl_session_ctx):
 
 @pytest.fixture
 def regen_goldens(request) -> bool:
-    return bool(request.config.getoption("--regen-goldens")) or os.environ.get("REGEN_GOLDENS") == "1"
+    return (bool(request.config.getoption("--regen-goldens"))
+            or os.environ.get("REGEN_GOLDENS") == "1")
 
 
 @pytest.fixture

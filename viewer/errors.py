@@ -36,7 +36,7 @@ class ViewerError(Exception):
         return (": ".join(where) + ": " if where else "") + self.message
 
     def located(self, *, file: str | None = None, did: int | None = None,
-                offset: int | None = None) -> "ViewerError":
+                offset: int | None = None) -> ViewerError:
         """Return a copy with missing location fields filled in (inner errors know the
         offset, outer callers know the file and DID)."""
         return type(self)(self.message,

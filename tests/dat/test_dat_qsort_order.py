@@ -7,17 +7,23 @@ from __future__ import annotations
 
 import random
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from viewer.dat.records.crt_qsort import msvc70_qsort
 from viewer.dat.records.hooks import SoundHook
 from viewer.dat.records.physics_script import (
-    PhysicsScript, PhysicsScriptData, physics_script_data_sort, runtime_order)
+    PhysicsScript,
+    PhysicsScriptData,
+    physics_script_data_sort,
+    runtime_order,
+)
 
 
 def entries(times):
     # Sound hooks tell entries apart by their wave id (the stored index)
-    return [PhysicsScriptData(float(t), SoundHook(direction=1, wave_id=0x0A000000 + i)) for i, t in enumerate(times)]
+    return [PhysicsScriptData(float(t), SoundHook(direction=1, wave_id=0x0A000000 + i))
+            for i, t in enumerate(times)]
 
 
 def order(script_or_entries):

@@ -311,7 +311,7 @@ def test_Animation_pos_frames_present_only_with_the_flag():
 
 # --- MotionTable (3.5) ----------------------------------------------------------------------
 def test_MotionTable_MotionData_has_one_pad_byte_after_three_leading_bytes():
-    md = bytes([1, 0, 0x1]) + b"\0"                                    # num_anims, bitfield, flags, pad
+    md = bytes([1, 0, 0x1]) + b"\0"                         # num_anims, bitfield, flags, pad
     md += struct.pack("<Iiif", 0x03000001, 0, -1, 30.0) + struct.pack("<3f", 0, 1, 0)
     data = struct.pack("<II", 0x09000202, 0x8000003D)                  # +0 id, +4 default_style
     data += struct.pack("<III", 1, 0x8000003D, 0x4000000C)             # 1 style default
@@ -353,10 +353,12 @@ def test_RenderSurface_palette_DID_only_for_P8_and_INDEX16():
     rgb = struct.pack("<IIiiIi", 0x06000164, 6, 2, 1, 0x14, 6) + bytes(6)
     r = R.decode(0x06000164, rgb)
     assert r.format is R.PixelFormat.R8G8B8 and r.default_palette_id is None
-    p8 = struct.pack("<IIiiIi", 0x06007364, 4, 2, 2, 0x29, 4) + bytes(4) + struct.pack("<I", 0x0400007E)
+    p8 = (struct.pack("<IIiiIi", 0x06007364, 4, 2, 2, 0x29, 4) + bytes(4)
+          + struct.pack("<I", 0x0400007E))
     r = R.decode(0x06007364, p8)
     assert r.default_palette_id == 0x0400007E and R.encode(r) == p8
-    i16 = struct.pack("<IIiiIi", 0x06007365, 4, 1, 1, 0x65, 2) + bytes(2) + struct.pack("<I", 0x04000001)
+    i16 = (struct.pack("<IIiiIi", 0x06007365, 4, 1, 1, 0x65, 2) + bytes(2)
+           + struct.pack("<I", 0x04000001))
     assert R.decode(0x06007365, i16).default_palette_id == 0x04000001
 
 

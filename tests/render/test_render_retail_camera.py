@@ -25,7 +25,8 @@ class _World:
 
 def test_camera_retail_stands_behind_object_1_with_retail_fov():
     world = _World({1: _Obj(Frame.from_heading((2.0, 3.0, 0.0), 90.0))})  # facing +X
-    cam = make_camera(build_parser_args(["--setup", "1", "--out", "x.png", "--camera", "retail"]), world)
+    args = build_parser_args(["--setup", "1", "--out", "x.png", "--camera", "retail"])
+    cam = make_camera(args, world)
     # pivot 1.5 m up, offset (0, -2.5, 0.75) in the object's frame: 2.5 m behind along -X
     assert np.allclose(cam.eye(), (2.0 - 2.5, 3.0, 2.25), atol=1e-9)
     assert cam.fov_mode == "retail" and cam.near == pytest.approx(0.1)
@@ -34,4 +35,5 @@ def test_camera_retail_stands_behind_object_1_with_retail_fov():
 
 def test_camera_retail_needs_an_object():
     with pytest.raises(ScenarioError, match="retail"):
-        make_camera(build_parser_args(["--setup", "1", "--out", "x.png", "--camera", "retail"]), _World({}))
+        make_camera(build_parser_args(["--setup", "1", "--out", "x.png", "--camera", "retail"]),
+                    _World({}))

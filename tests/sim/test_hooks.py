@@ -188,7 +188,8 @@ PES = 0x33000777
 
 def _pes_world():
     from viewer.dat.records.hooks import NoOpHook
-    recs = {PES: B.script(PES, (0.0, NoOpHook(0))), 0x33000778: B.script(0x33000778, (0.0, NoOpHook(0))),
+    recs = {PES: B.script(PES, (0.0, NoOpHook(0))),
+            0x33000778: B.script(0x33000778, (0.0, NoOpHook(0))),
             0x34000001: B.table(0x34000001, {0x80: [(0.5, PES), (1.0, 0x33000778)]})}
     return _obj(recs=recs)
 

@@ -402,7 +402,7 @@ def test_aspect_crop_is_the_largest_centred_rectangle():
 def test_aspect_crop_stays_inside_and_keeps_the_aspect(w, h, aspect):
     from viewer.ui.compare_panel import aspect_crop
     x, y, cw, ch = aspect_crop(w, h, aspect)
-    assert 0 <= x and 0 <= y and x + cw <= w and y + ch <= h and cw >= 1 and ch >= 1
+    assert x >= 0 and y >= 0 and x + cw <= w and y + ch <= h and cw >= 1 and ch >= 1
     assert cw == w or ch == h                                   # the largest such rectangle
     if cw > 20 and ch > 20:
         assert abs(cw / ch - aspect) / aspect < 0.1

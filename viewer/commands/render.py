@@ -62,7 +62,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--transparent", action="store_true",
                         help="alpha 0 where nothing is drawn (PNG, folder, GIF; not video)")
     parser.add_argument("--camera", default="perspective",
-                        help="a preset (perspective, front, side, top), retail (the retail client's "
+                        help="a preset (perspective, front, side, top), retail (the retail "
+                        "client's "
                         "chase camera behind object 1), retail-head, or an eye x,y,z")
     parser.add_argument("--target", type=parse_vec3,
                         help="point the camera looks at (default: object 1 + 0.5 m up)")

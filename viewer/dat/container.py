@@ -112,7 +112,7 @@ class DatFile:
             self._buf = data
         else:
             try:
-                self._fh = open(self.path, "rb")
+                self._fh = open(self.path, "rb")  # noqa: SIM115 (closed by close())
             except OSError as exc:
                 raise DatError(f"cannot open DAT: {exc.strerror}", file=self.name) from exc
             size = os.fstat(self._fh.fileno()).st_size

@@ -16,8 +16,8 @@ D3D culls triangles that appear clockwise on screen. Retail's view matrix
 (`Render::update_viewpoint` 0x0054CDD0: view x = camera X, y = camera Z, z = camera Y) with
 `D3DXMatrixPerspectiveFovLH` gives an unmirrored image of the right-handed world, so the drawn
 side is the one whose vertices run counter-clockwise seen from it, i.e. the side the
-right-hand-rule plane normal of `CPolygon::make_plane` 0x005383D0 points to. The renderer's right-handed
-GL camera keeps that with ``front_face = "ccw"`` and back faces culled.
+right-hand-rule plane normal of `CPolygon::make_plane` 0x005383D0 points to. The renderer's
+right-handed GL camera keeps that with ``front_face = "ccw"`` and back faces culled.
 Vertices are looked up by array position (dat-format.md 3.1).
 
 Record access goes through the small helpers at the top so the field names of

@@ -101,7 +101,8 @@ def prepare(arrays: ParticleArrays, eye, meshes, *, m: float = DEGRADE_MUL,
         np.asarray(arrays.emitter, np.int64)[vis]]
 
     gfx_ids, inv = np.unique(gfx, return_inverse=True)
-    sort_center, ideal, min_d, max_d, valid, modes, drawn, n_entries = _degrade_tables(meshes, gfx_ids)
+    (sort_center, ideal, min_d, max_d, valid, modes, drawn,
+     n_entries) = _degrade_tables(meshes, gfx_ids)
 
     # CPhysicsObj::UpdateViewerDistance 0x00510B30: beyond particle_distance_2dsq (horizontal)
     # every particle shares the emitter object's CYpt and heading; else its own from

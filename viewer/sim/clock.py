@@ -72,7 +72,8 @@ class UseTimeGate:
         return None
 
 
-def update_object_steps(now: Fraction, update_time: Fraction) -> tuple[list[tuple[Fraction, Fraction]], Fraction]:
+def update_object_steps(now: Fraction, update_time: Fraction
+                        ) -> tuple[list[tuple[Fraction, Fraction]], Fraction]:
     """CPhysicsObj::update_object 0x00515D10 time stepping.
 
     Returns ``(steps, new_update_time)`` where each step is ``(physics_time_after, dt)``

@@ -29,8 +29,10 @@ FIRST_AUTO_EMITTER_ID = 0xFFFF0000  # ParticleManager::ParticleManager 0x0051B5D
 PI_F32 = 3.1415927
 
 # ParticleType numbers (dat-format.md 4)
-STILL, LOCAL_VELOCITY, PARABOLIC_LVGA, PARABOLIC_LVGAGR, SWARM, EXPLODE, IMPLODE = 1, 2, 3, 4, 5, 6, 7
-PARABOLIC_LVLA, PARABOLIC_LVLALR, PARABOLIC_GVGA, PARABOLIC_GVGAGR, GLOBAL_VELOCITY = 8, 9, 10, 11, 12
+STILL, LOCAL_VELOCITY, PARABOLIC_LVGA, PARABOLIC_LVGAGR = 1, 2, 3, 4
+SWARM, EXPLODE, IMPLODE = 5, 6, 7
+PARABOLIC_LVLA, PARABOLIC_LVLALR, PARABOLIC_GVGA, PARABOLIC_GVGAGR = 8, 9, 10, 11
+GLOBAL_VELOCITY = 12
 GR_TYPES = (PARABOLIC_LVGAGR, PARABOLIC_LVLALR, PARABOLIC_GVGAGR)
 IDENTITY_Q = (1.0, 0.0, 0.0, 0.0)
 
@@ -514,7 +516,8 @@ class ParticleEmitter:
         n = math.sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2])
         if n < EPS:
             return (0.0, 0.0, 0.0)
-        mag = rng.roll_dice(0.0, 1.0) * (float(info.max_offset) - float(info.min_offset)) + float(info.min_offset)
+        lo, hi = float(info.min_offset), float(info.max_offset)
+        mag = rng.roll_dice(0.0, 1.0) * (hi - lo) + lo
         return (d[0] / n * mag, d[1] / n * mag, d[2] / n * mag)
 
     # -- deaths -------------------------------------------------------------------------

@@ -160,7 +160,7 @@ def calc_friction(body: PhysicsBody, quantum: float, velocity_mag2: float) -> No
     if body.state & SLEDDING:
         if velocity_mag2 < SLEDDING_STOP_SPEED_SQUARED:
             f = 1.0
-        elif velocity_mag2 < SLEDDING_SLOW_SPEED_SQUARED or SLEDDING_STEEP_Z <= n[2]:
+        elif velocity_mag2 < SLEDDING_SLOW_SPEED_SQUARED or n[2] >= SLEDDING_STEEP_Z:
             f = body.friction
         else:
             f = SLEDDING_STEEP_FRICTION

@@ -232,7 +232,8 @@ class World:
         ``obj.motion`` (advance(dt), part_frames(), do_motion(cmd)); objects with neither
         hold the Setup placement pose."""
         setup = obj.setup
-        if not (getattr(setup, "default_animation", 0) or getattr(setup, "default_motion_table", 0)):
+        if not (getattr(setup, "default_animation", 0)
+                or getattr(setup, "default_motion_table", 0)):
             return
         from viewer.sim.animation.controller import MotionController
         obj.motion = MotionController(setup, self._load_motion_record, missing_ok=True)

@@ -492,7 +492,7 @@ def _setups(lib: Library) -> None:
         "connection points", ISSUE_RUNTIME)
     combos = S.texture_combinations()
     frames = []
-    for i, (shape, fmt) in enumerate(combos):
+    for shape, fmt in combos:
         if fmt in S.MAIN_FORMATS:
             row, col = S.SHAPES.index(shape), S.MAIN_FORMATS.index(fmt)
         else:

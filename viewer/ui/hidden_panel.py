@@ -28,7 +28,8 @@ def draw_hidden_panel(obj: ObjectSummary | None,
             return out
         imgui.text(f"Object {obj.id}: state 0x{obj.state:08X}"
                    f"{'  HIDDEN' if obj.hidden else ''}")
-        imgui.text(f"Hidden script: {format_did(obj.hidden_script) if obj.hidden_script else 'none'}"
+        imgui.text("Hidden script: "
+                   f"{format_did(obj.hidden_script) if obj.hidden_script else 'none'}"
                    f"   UnHide script: "
                    f"{format_did(obj.unhide_script) if obj.unhide_script else 'none'}")
         if obj.children:

@@ -227,8 +227,10 @@ class TimelineTracks:
     markers: list[Marker] = field(default_factory=list)
     bars: dict[int, EmitterBar] = field(default_factory=dict)
     pes_windows: list[PesWindow] = field(default_factory=list)
-    scripts: list[tuple[float, str, int, int]] = field(default_factory=list)  # t, action, owner, DID
-    states: list[tuple[float, int, int, bool]] = field(default_factory=list)  # t, owner, state, hidden
+    # (t, action, owner, DID)
+    scripts: list[tuple[float, str, int, int]] = field(default_factory=list)
+    # (t, owner, state, hidden)
+    states: list[tuple[float, int, int, bool]] = field(default_factory=list)
 
     @classmethod
     def from_events(cls, events) -> TimelineTracks:
@@ -450,7 +452,8 @@ def _draw_reference(imgui, view: TimelineView) -> list[c.Command]:
                 f"ref {lane.label[:16]}")
     if lane.end > 0 and lane.start < dur:
         dl.add_rect_filled(imgui.ImVec2(x_of(lane.start), y + 2),
-                           imgui.ImVec2(max(x_of(lane.end), x_of(lane.start) + 2), y + REF_ROW_H - 2),
+                           imgui.ImVec2(max(x_of(lane.end), x_of(lane.start) + 2),
+                                        y + REF_ROW_H - 2),
                            col((0.75, 0.55, 0.95, 0.9)))
     y += REF_ROW_H
     dl.add_text(imgui.ImVec2(origin.x, y), col(MAD_COLOUR), "MAD")
@@ -591,7 +594,8 @@ def _draw_tracks(imgui, view: TimelineView) -> tuple[float | None, list[c.Comman
             x0 = x_of(bar.created)
             x1 = x_of(bar.stopped if bar.stopped is not None else dur)
             x2 = x_of(bar.end(dur))
-            dl.add_rect_filled(imgui.ImVec2(x0, y + 2), imgui.ImVec2(max(x1, x0 + 1), y + row_h - 2),
+            dl.add_rect_filled(imgui.ImVec2(x0, y + 2),
+                               imgui.ImVec2(max(x1, x0 + 1), y + row_h - 2),
                                col((0.3, 0.7, 0.35, 1)))
             if x2 > x1:
                 dl.add_rect_filled(imgui.ImVec2(x1, y + 4), imgui.ImVec2(x2, y + row_h - 4),

@@ -239,7 +239,7 @@ def locate_udp(record: Record, stats: CaptureStats | None = None) -> Datagram | 
     avail = len(frame) - (udp + 8)
     # The IP total length is never trusted (UtilityBelt writes 0 there); UDP's length is,
     # when it fits the captured bytes.
-    ok = 8 <= ulen and ulen - 8 <= avail
+    ok = ulen >= 8 and ulen - 8 <= avail
     n = ulen - 8 if ok else avail
     return Datagram(record.t, frame[ip + 12:ip + 16], sport, frame[ip + 16:ip + 20], dport,
                     frame[udp + 8:udp + 8 + n], ok)

@@ -23,8 +23,8 @@ def vec_approx(v):
 
 # -- constants --------------------------------------------------------------------------------
 def test_constants_match_retail_globals():
-    assert ph.GRAVITY == pytest.approx(-9.8000002, abs=1e-6)
-    assert ph.FLOOR_Z == pytest.approx(0.66417414, abs=1e-7)
+    assert pytest.approx(-9.8000002, abs=1e-6) == ph.GRAVITY
+    assert pytest.approx(0.66417414, abs=1e-7) == ph.FLOOR_Z
     assert ph.DEFAULT_STATE == 0x00400C08
     assert ph.MAX_VELOCITY_SQUARED == 2500.0
 

@@ -107,5 +107,7 @@ def test_render_shows_the_bolt_trail_mid_flight(gl_ctx, tmp_path):
                      "--target", "4,3,1"]) == 0
         shots[name] = np.asarray(Image.open(out).convert("RGB"), dtype=np.int16)
     # the trail is orange-bright: red clearly above blue
-    warm = lambda a: int(((a[..., 0] - a[..., 2]) > 60).sum())
+    def warm(a):
+        return int(((a[..., 0] - a[..., 2]) > 60).sum())
+
     assert warm(shots["flight"]) > warm(shots["before"]) + 3

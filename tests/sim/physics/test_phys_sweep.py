@@ -34,7 +34,7 @@ def missile(pos=(0.0, 0.0, 1.0), v=(50.0, 0.0, 0.0), spheres=ARROW, state=MISSIL
     return b
 
 
-# -- calc_num_steps 0x0050A0B0 --------------------------------------------------------------------
+# -- calc_num_steps 0x0050A0B0 ---------------------------------------------------------------------
 def _steps(dx, r=0.1):
     b = ph.PhysicsBody(spheres=(((0.0, 0.0, 0.0), r),))
     return co.CTransition(b, Frame(), Frame((dx, 0.0, 0.0))).calc_num_steps()
@@ -90,7 +90,7 @@ def test_get_object_info_0x00511CC0_missile_is_path_clipped_not_perfect_clip():
     assert not tr.object_info.step_down   # OBJECTINFO::init: missiles do not step down
 
 
-# -- collision response (handle_all_collisions 0x00514780) ----------------------------------------
+# -- collision response (handle_all_collisions 0x00514780) -----------------------------------------
 def test_handle_all_collisions_0x00514780_elastic_reflection_exact():
     b = missile(pos=(0.0, -4.0, 1.0), v=(30.0, 40.0, 0.0), state=MISSILE_STATE)
     ph.update_object_internal(b, 0.2, world(THIN_WALL))
@@ -141,7 +141,7 @@ def test_landing_settles_on_following_ticks():
     assert math.hypot(*b.velocity) < 0.3
 
 
-# -- Setup spheres: scaled, offset, never a dummy ---------------------------------------------------
+# -- Setup spheres: scaled, offset, never a dummy --------------------------------------------------
 def test_force_bolt_offset_sphere_rests_by_its_local_origin_and_radius():
     b = missile(pos=(0.0, 0.0, 1.0), v=(0.0, 0.0, -10.0), spheres=FORCE_BOLT,
                 state=ph.MISSILE | ph.PATHCLIPPED)
@@ -244,7 +244,7 @@ def test_cylinder_top_hit_normal_is_up():
     assert b.frame.origin[2] > 2.0
 
 
-# -- transition failure ------------------------------------------------------------------------------
+# -- transition failure ----------------------------------------------------------------------------
 class _FailingWorld:
     def transition(self, body, old, new):
         return None
@@ -268,7 +268,7 @@ def test_find_transitional_position_0x0050BDF0_vanishing_first_offset_fails():
     assert tr.find_transitional_position() is False
 
 
-# -- scenario world ------------------------------------------------------------------------------------
+# -- scenario world --------------------------------------------------------------------------------
 @pytest.mark.parametrize("bad", [
     {"cone": {}},
     {"plane": {"normal": [0, 0], "d": 0}},
@@ -290,7 +290,7 @@ def test_world_from_scenario_absent_is_empty_space():
     assert b.frame.origin[2] < -9.0   # no ground unless listed
 
 
-# -- track_object_collision 0x00513DD0 / report_collision_end 0x00513FD0 -----------------------
+# -- track_object_collision 0x00513DD0 / report_collision_end 0x00513FD0 ---------------------------
 def test_track_object_collision_reports_an_object_once_while_touched():
     w = world({"sphere": {"center": [0, 0, 0], "radius": 2.0}})
     b = missile(pos=(0.0, 0.0, 3.0), v=(0.0, 0.0, -5.0), state=ph.REPORT_COLLISIONS)
@@ -332,7 +332,7 @@ def test_UpdateObjectInternal_0x005156B0_sledding_heads_along_velocity():
     assert b.frame.get_heading() == pytest.approx(45.0, abs=1e-9)
 
 
-# -- no tunnelling, any speed / quantum / thin wall (hypothesis) ------------------------------------
+# -- no tunnelling, any speed / quantum / thin wall (hypothesis) -----------------------------------
 @settings(max_examples=40, deadline=None)
 @given(speed=st.floats(1.0, 200.0), quantum=st.floats(1 / 30, 0.2),
        thickness=st.floats(0.005, 0.05), start=st.floats(0.0, 3.0),
