@@ -9,6 +9,12 @@ else from the other files in the order given (CLCache::GetDiskController).
 Every inconsistency -- wrong magic, a truncated file, a block chain that loops, runs past
 the end or into a free block, a node with more than 61 entries, a record size that does not
 fit -- raises :class:`viewer.errors.DatError` naming the file, the DID and the offset.
+
+Memory stays bounded by the input: a compressed record's u32 size prefix is checked before
+anything is inflated -- it must be at most ``MAX_INFLATED_SIZE`` (64 MiB, far above any
+retail record: the largest are textures of a few MiB) and no more than its zlib stream could
+possibly produce (deflate cannot expand more than ``MAX_DEFLATE_RATIO`` to one) -- and
+inflation stops one byte past the declared size.
 """
 
 from __future__ import annotations
@@ -38,6 +44,10 @@ _BRANCHES = struct.Struct("<62I")
 _ENTRY = struct.Struct("<IIiIIi")
 _U32 = struct.Struct("<I")
 _MAX_DEPTH = 64                   # a 61-entry B-tree of 2**32 keys is 6 levels deep
+#: The most a compressed record may declare as its inflated size (bytes).
+MAX_INFLATED_SIZE = 64 << 20
+#: Deflate's ceiling: a 2-bit code for a 258-byte match gives at most 1032 bytes per byte.
+MAX_DEFLATE_RATIO = 1032
 
 
 @dataclass(frozen=True, slots=True)
@@ -283,6 +293,14 @@ class DatFile:
             raise self._err("compressed record shorter than its size prefix", did=e.did,
                             offset=e.offset)
         want = _U32.unpack_from(raw, 0)[0]
+        if want > MAX_INFLATED_SIZE:
+            raise self._err(f"compressed record declares {want} bytes inflated, more than "
+                            f"the {MAX_INFLATED_SIZE} a record may hold", did=e.did,
+                            offset=e.offset)
+        if want > MAX_DEFLATE_RATIO * (len(raw) - 4) + 64:
+            raise self._err(f"compressed record declares {want} bytes inflated, more than "
+                            f"its {len(raw) - 4}-byte zlib stream can hold", did=e.did,
+                            offset=e.offset)
         try:
             d = zlib.decompressobj()
             out = d.decompress(raw[4:], want + 1)

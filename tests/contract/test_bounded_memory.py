@@ -1,0 +1,82 @@
+"""Issue 14, adversarial finding 1: memory without bound. Each hostile input runs the real
+command line in a child process under an address-space limit (``RLIMIT_AS``): the command
+gives the contract's one-line error (exit 1) or its result, never a MemoryError, a
+traceback or a kill."""
+
+from __future__ import annotations
+
+import json
+import struct
+import zlib
+
+import pytest
+
+from tests.bounded import GiB, MiB, run_bounded
+from viewer import synthetic as S
+from viewer.dat.container import MAX_INFLATED_SIZE, DatFile
+from viewer.dat.writer import build_dat
+
+BOMB_DID = 0x02000103            # the default scenario's object 1 Setup
+
+#: Well above what any of these commands needs (about 40 MiB for trace, 140 MiB for a
+#: small render) and well below what each hostile input made them take before.
+LIMIT = 700 * MiB
+
+
+def _one_line_error(r, *needles) -> None:
+    assert not r.timed_out, r
+    assert r.rc == 1, r
+    assert len(r.err_lines) == 1 and "Traceback" not in r.err, r
+    for n in needles:
+        assert n in r.err, r
+
+
+@pytest.fixture(scope="module")
+def bomb_dat(tmp_path_factory):
+    """The synthetic library with the default scenario's Setup replaced by a zlib stream
+    of 1 GiB of zeros (about 1 MB) whose size prefix claims 3 GiB."""
+    with DatFile(S.SYNTHETIC_DAT) as d:
+        recs = {did: d.read(did) for did in d}
+    c = zlib.compressobj(1)
+    zeros = bytes(16 * MiB)
+    stream = b"".join(c.compress(zeros) for _ in range(64)) + c.flush()
+    recs[BOMB_DID] = struct.pack("<I", 3 * GiB) + stream
+    data = bytearray(build_dat(recs))
+    with DatFile(data=bytes(data)) as d:
+        e = d.entry(BOMB_DID)
+    packed = struct.pack("<IIiIIi", e.bitfield, e.did, e.offset, e.size, e.date, e.iteration)
+    at = data.find(packed)                # its BTEntry: set bit 0, "compressed"
+    assert at > 0
+    data[at] |= 1
+    path = tmp_path_factory.mktemp("bomb") / "bomb.dat"
+    path.write_bytes(bytes(data))
+    assert path.stat().st_size < 8 * MiB
+    return path
+
+
+@pytest.mark.parametrize("argv", [
+    ["dat", "show", "{dat}", f"0x{BOMB_DID:08X}"],
+    ["trace", "{dat}", "--scenario", str(S.DEFAULT_SCENARIO), "--seconds", "0.1"],
+    ["render", "{dat}", "--scenario", str(S.DEFAULT_SCENARIO), "--seconds", "0",
+     "--size", "64x64", "--out", "{tmp}/x.png"],
+], ids=["dat-show", "trace", "render"])
+def test_a_compressed_size_prefix_of_3GiB_is_refused_before_inflating(bomb_dat, argv,
+                                                                       tmp_path):
+    argv = [a.format(dat=bomb_dat, tmp=tmp_path) for a in argv]
+    r = run_bounded(argv, memory=LIMIT, timeout=120)
+    _one_line_error(r, str(bomb_dat), f"DID 0x{BOMB_DID:08X}", "offset",
+                    str(MAX_INFLATED_SIZE))
+    assert not (tmp_path / "x.png").exists()
+
+
+def test_a_size_prefix_its_stream_cannot_reach_is_refused():
+    payload = bytes(range(256)) * 4
+    data = bytearray(build_dat({0x0A000001: payload}, compressed=[0x0A000001]))
+    with DatFile(data=bytes(data)) as d:
+        off = d.entry(0x0A000001).offset
+    struct.pack_into("<I", data, off + 4, MAX_INFLATED_SIZE)   # the u32 size prefix
+    with DatFile(data=bytes(data), name="lie.dat") as d, pytest.raises(Exception) as exc:
+        d.read(0x0A000001)
+    msg = str(exc.value)
+    assert type(exc.value).__name__ == "DatError"
+    assert msg.startswith("lie.dat: DID 0x0A000001: offset") and "zlib stream" in msg
