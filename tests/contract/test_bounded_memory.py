@@ -5,7 +5,6 @@ traceback or a kill."""
 
 from __future__ import annotations
 
-import json
 import struct
 import zlib
 
