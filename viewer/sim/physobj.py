@@ -9,6 +9,7 @@ lights, hidden / nodraw, children.
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -67,12 +68,24 @@ class ChildLink:
     frame: Frame
 
 
+class FPHookType(enum.IntEnum):
+    """The channel an FPHook drives (CPhysicsObj::process_fp_hook 0x00513600's switch)."""
+
+    Scale = 0
+    Translucency = 1
+    PartTranslucency = 2
+    Luminosity = 3
+    Diffusion = 4
+    PartLuminosity = 5
+    PartDiffusion = 6
+    CallPES = 7
+
+
 @dataclass
 class FPHook:
     """FPHook 0x0051BA50: a float tween applied each process_hooks until it reaches 1."""
 
-    hook_type: int  # 0 Scale, 1 Translucency, 2 PartTranslucency, 3 Luminosity,
-    #                  4 Diffusion, 5 PartLuminosity, 6 PartDiffusion, 7 CallPES
+    hook_type: FPHookType | int
     time_created: float
     interpolation_time: float
     start_value: float
@@ -89,8 +102,7 @@ class FPHook:
         return (self.end_value - self.start_value) * f + self.start_value, f == 1.0
 
 
-FP_NAMES = {0: "Scale", 1: "Translucency", 2: "PartTranslucency", 3: "Luminosity",
-            4: "Diffusion", 5: "PartLuminosity", 6: "PartDiffusion", 7: "CallPES"}
+FP_NAMES = {t.value: t.name for t in FPHookType}
 
 
 class PhysicsObj:
