@@ -18,6 +18,7 @@ from viewer.errors import ViewerError
 COMMANDS: list[tuple[tuple[str, ...], str, str]] = [
     (("dat", "ls"), "dat_ls", "list the files in a DAT container"),
     (("dat", "show"), "dat_show", "decode one record as JSON"),
+    (("dat", "verify"), "dat_verify", "decode every record and account for every byte"),
     (("resolve",), "resolve", "resolve a typed effect through a PhysicsScriptTable"),
     (("trace",), "trace", "run the simulation headless and print JSON Lines"),
     (("render",), "render", "render headless to PNG, PNG sequence or MP4"),

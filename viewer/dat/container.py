@@ -228,7 +228,7 @@ class DatFile:
         return bytes(out)
 
     # -- B-tree (BTree::Search 0x006731C0, HasEntry 0x00671D80) --------------------------
-    def _node(self, offset: int) -> _Node:
+    def _node(self, offset: int, cache: bool = True) -> _Node:
         node = self._nodes.get(offset)
         if node is not None:
             return node
@@ -244,7 +244,8 @@ class DatFile:
             raise self._err("B-tree node entries are not in ascending DID order",
                             offset=offset)
         node = _Node(offset, branches, ids, entries)
-        self._nodes[offset] = node
+        if cache:
+            self._nodes[offset] = node
         return node
 
     def entry(self, did: int) -> DatEntry | None:
@@ -312,8 +313,30 @@ class DatFile:
                             f"{want}", did=e.did, offset=e.offset)
         return out
 
-    def entries(self) -> Iterator[DatEntry]:
-        """Every entry in ascending DID order (in-order walk with an explicit stack)."""
+    def file_offset(self, e: DatEntry, pos: int) -> int | None:
+        """The file offset of byte ``pos`` of an entry's record, following its block chain
+        (a position at the very end maps just past the last byte). None for a compressed
+        record or when the chain breaks before that block."""
+        if e.compressed or pos < 0 or e.offset <= 0:
+            return None
+        per = self.block_size - 4
+        block, within = divmod(pos, per)
+        if pos and within == 0 and pos >= e.size:
+            block, within = block - 1, per            # the end of a full last block
+        off = e.offset
+        for _ in range(block):
+            if off <= 0 or off + 4 > self._len:
+                return None
+            off = _U32.unpack_from(self._buf, off)[0]
+        if off <= 0 or off & 0x80000000 or off + 4 > self._len:
+            return None
+        return off + 4 + within
+
+    def entries(self, *, cache: bool = True) -> Iterator[DatEntry]:
+        """Every entry in ascending DID order (in-order walk with an explicit stack).
+
+        ``cache=False`` keeps no node once the walk has left it, so a walk over a DAT of any
+        size holds only the nodes on the current path (``dat verify``)."""
         root = self.header.btree_root
         if root == 0:
             return
@@ -328,7 +351,7 @@ class DatFile:
             if len(stack) >= _MAX_DEPTH:
                 raise self._err("B-tree deeper than 64 levels", offset=off)
             seen.add(off)
-            stack.append([self._node(off), 0])
+            stack.append([self._node(off, cache), 0])
 
         push(root)
         last = -1
