@@ -26,6 +26,8 @@ from imgui_bundle import imgui
 from viewer.errors import ScenarioError
 from viewer.render.framebuffer import OffscreenTarget
 from viewer.render.grid import GridPass
+from viewer.sim import inspect
+from viewer.sim.inspect import live_emitters, object_summaries, state_transitions
 from viewer.ui import commands as c
 from viewer.ui import layout
 from viewer.ui.assets_panel import AssetIndex, AssetsState, RecentFiles, draw_assets_panel
@@ -42,7 +44,6 @@ from viewer.ui.emitters_panel import draw_emitters_panel, emitters_view
 from viewer.ui.error_panel import ErrorLog, draw_error_panel
 from viewer.ui.hidden_panel import draw_hidden_panel
 from viewer.ui.imgui_backend import ImGuiInput, ImGuiRenderer
-from viewer.ui.inspect_adapter import live_emitters, object_summaries, state_transitions
 from viewer.ui.launch_panel import LaunchPanelState, LaunchView, draw_launch_panel
 from viewer.ui.object_panel import ObjectPanelState, draw_object_panel
 from viewer.ui.script_table_panel import ScriptTableView, draw_script_table_panel
@@ -445,10 +446,9 @@ class ViewerApp:
         s = self.session
         view = None
         if s is not None:
-            sel = s.world.objects.get(s.selected_object)
-            view = LaunchView(tuple(sorted(s.world.objects)), s.next_object_id(),
-                              None if sel is None else
-                              (sel.id, tuple(float(v) for v in sel.frame.origin)),
+            origin = inspect.object_origin(s.world, s.selected_object)
+            view = LaunchView(tuple(sorted(inspect.owners(s.world))), s.next_object_id(),
+                              None if origin is None else (s.selected_object, origin),
                               self.assets_state.selected)
         return draw_launch_panel(view, self.launch_state)
 
@@ -502,8 +502,9 @@ class ViewerApp:
                     xy = project(cam, size, em.origin)
                     if xy is not None:
                         rings.append((xy, 10.0, SELECTED_EMITTER))
-        if s.selected_object in s.world.objects:
-            xy = project(cam, size, tuple(s.world.objects[s.selected_object].frame.origin))
+        origin = inspect.object_origin(s.world, s.selected_object)
+        if origin is not None:
+            xy = project(cam, size, origin)
             if xy is not None:
                 rings.append((xy, 12.0, SELECTED_OBJECT))
         return rings
@@ -541,9 +542,9 @@ class ViewerApp:
     def _script_table_panel(self):
         s = self.session
         table = obj_id = None
-        if s is not None and s.selected_object in s.world.objects:
+        if s is not None and s.selected_object in inspect.owners(s.world):
             obj_id = s.selected_object
-            table = s.world.objects[obj_id].table
+            table = inspect.script_table(s.world, obj_id)
         kind = 0x04 if s is None else s.play_script_type
         keys = [int(k) for k, _ in table.entries] if table is not None else []
         if keys and kind not in keys:
@@ -744,7 +745,7 @@ def session_state(app: ViewerApp) -> dict:
     if s is not None:
         out.update(s.stats())
         out["playing"] = s.playback.playing
-        out["objects"] = sorted(s.world.objects)
+        out["objects"] = sorted(inspect.owners(s.world))
         out["events"] = len(s.events())
     return out
 

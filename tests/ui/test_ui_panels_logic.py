@@ -9,6 +9,13 @@ import pytest
 import ui_fixtures as F
 
 from viewer.render.camera import Camera
+from viewer.sim.inspect import (
+    EmitterView,
+    ParticleRow,
+    emitter_info_fields,
+    emitter_state,
+    state_bit_rows,
+)
 from viewer.sim.scenario import Scenario
 from viewer.ui import commands as c
 from viewer.ui.assets_panel import (
@@ -22,13 +29,6 @@ from viewer.ui.assets_panel import (
 )
 from viewer.ui.emitters_panel import emitters_view
 from viewer.ui.hidden_panel import toggle_state
-from viewer.ui.inspect_adapter import (
-    EmitterView,
-    ParticleRow,
-    emitter_info_fields,
-    emitter_state,
-    state_bits,
-)
 from viewer.ui.object_panel import ObjectPanelState, motion_commands, play_commands
 from viewer.ui.session import Session
 from viewer.ui.timeline import TimelineTracks
@@ -96,7 +96,7 @@ def test_recent_files_newest_first_deduplicated_and_persisted(tmp_path):
 def test_hidden_toggle_flips_one_bit_as_a_set_state():
     assert toggle_state(1, 0x00400C08, 0x4000) == c.SetState(1, 0x00404C08)
     assert toggle_state(1, 0x00404C08, 0x4000) == c.SetState(1, 0x00400C08)
-    bits = {name: on for name, _, on in state_bits(0x00404C08)}
+    bits = {name: on for name, _, on in state_bit_rows(0x00404C08)}
     assert bits["Hidden"] and bits["Lighting"] and not bits["NoDraw"]
 
 
@@ -120,7 +120,7 @@ def test_emitter_state_names():
 def test_emitters_view_joins_live_and_finished(db):
     s = Session(db, Scenario.from_json(F.scenario_json()))
     s.apply(c.Seek(1.95))
-    from viewer.ui.inspect_adapter import live_emitters
+    from viewer.sim.inspect import live_emitters
     live = live_emitters(s.world)
     v = emitters_view(live, s.tracks, ("particle", (2, 0)))
     assert [e.info_did for e in v.live] == [F.EMITTER_PES]
@@ -171,7 +171,7 @@ def test_shortcuts_map_to_timeline_commands():
 
 
 def test_live_emitters_builds_particle_rows_only_for_the_asked_handle(db):
-    from viewer.ui.inspect_adapter import live_emitters
+    from viewer.sim.inspect import live_emitters
     s = Session(db, Scenario.from_json(F.scenario_json()))
     s.apply(c.Seek(1.3))
     both = {e.handle: len(e.particles) for e in live_emitters(s.world, with_particles=True)}
@@ -192,7 +192,7 @@ def test_event_log_cache_follows_new_frames(db):
 
 def test_object_summary_lists_live_lights():
     from viewer import synthetic as S
-    from viewer.ui.inspect_adapter import object_summaries
+    from viewer.sim.inspect import object_summaries
     from viewer.ui.session import open_database
     s = Session(open_database([str(S.SYNTHETIC_DAT)]), Scenario(seconds=1.0), prepass=False)
     s.apply(c.LoadSetup(S.SETUP_LANTERN, None))
@@ -224,7 +224,7 @@ def test_pick_object_nearest_origin_within_radius():
 
 
 def test_object_summary_shows_the_script_queue(db):
-    from viewer.ui.inspect_adapter import object_summaries
+    from viewer.sim.inspect import object_summaries
     s = Session(db, Scenario.from_json(F.scenario_json()))
     s.apply(c.Seek(0.2))
     (obj,) = object_summaries(s.world)

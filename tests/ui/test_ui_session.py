@@ -11,9 +11,9 @@ import pytest
 import ui_fixtures as F
 
 from viewer.errors import ScenarioError
+from viewer.sim.inspect import live_emitters, object_summaries, state_transitions
 from viewer.sim.scenario import Scenario, ScenarioRunner
 from viewer.ui import commands as c
-from viewer.ui.inspect_adapter import live_emitters, object_summaries, state_transitions
 from viewer.ui.session import Session, open_session
 
 

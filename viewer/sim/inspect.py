@@ -8,12 +8,16 @@ Nothing here changes the simulation. Two kinds of answer:
   ``viewer.sim.particles.ParticlePool``), ``pool_emitters``, ``frame_time``,
   ``texture_offsets`` and ``collision_shapes``. The Protocols name exactly what may be read;
   readers never write through them;
-* for panels and traces, plain data (dicts, lists, tuples, numpy copies).
+* for panels and traces, plain data (dicts, lists, tuples, numpy copies) and the panels'
+  frozen view-models (``EmitterView``, ``ObjectSummary``, ``StateTransition``).
 """
 
 from __future__ import annotations
 
+import dataclasses
+import enum
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
@@ -23,7 +27,9 @@ from viewer.sim.frame import Frame
 from viewer.sim.hooks import HOOK_NAMES, hook_type_of
 from viewer.sim.particles import ParticleEmitter, ParticlePool
 from viewer.sim.physobj import FP_NAMES, PhysicsObj
+from viewer.sim.script_table import get_script
 from viewer.sim.state import PhysicsState, state_hex
+from viewer.sim.world import PS_HIDDEN, PS_UNHIDE
 
 
 # --- the renderer's read API ----------------------------------------------------------------
@@ -108,6 +114,27 @@ def state_bits(state: int) -> list[str]:
 
 def owners(world) -> list[int]:
     return list(world.objects)
+
+
+def object_origin(world, obj_id: int) -> tuple[float, float, float] | None:
+    """A live object's root position, or None when it is not in the world now."""
+    obj = world.objects.get(obj_id)
+    return None if obj is None else tuple(float(v) for v in obj.frame.origin)
+
+
+def object_bounds(world, obj_id: int) -> tuple[tuple[float, float, float], float] | None:
+    """(root position, Setup selection-sphere radius; 1 without a Setup) of a live object."""
+    obj = world.objects.get(obj_id)
+    if obj is None:
+        return None
+    radius = 1.0 if obj.setup is None else float(obj.setup.selection_sphere.radius)
+    return tuple(obj.frame.origin), radius
+
+
+def script_table(world, obj_id: int | None):
+    """The PhysicsScriptTable record of a live object (None: no object, or no table)."""
+    obj = world.objects.get(obj_id)
+    return None if obj is None else obj.table
 
 
 def object_summary(obj: PhysicsObj) -> dict:
@@ -230,3 +257,226 @@ def world_lights(world) -> list[dict]:
         for light in lights(obj):
             out.append({"owner": obj.id, **light})
     return out
+
+
+# --- panel view-models: emitters --------------------------------------------------------------
+@dataclass(frozen=True)
+class ParticleRow:
+    slot: int
+    age: float
+    lifespan: float
+    position: tuple[float, float, float]
+    scale: float
+    translucency: float
+
+
+@dataclass(frozen=True)
+class EmitterView:
+    handle: int
+    owner: int
+    part: int
+    offset: tuple[float, float, float]
+    logical_id: int
+    info_did: int
+    info: object | None            # ParticleEmitterInfo record
+    state: str                     # running / stopped / finished
+    alive: int
+    emitted: int
+    total: int                     # info.total_particles (0: unlimited)
+    origin: tuple[float, float, float]
+    particles: tuple[ParticleRow, ...] = ()
+    detail: tuple[str, ...] = ()   # culling / degrade / persistence (viewer.sim.inspect)
+
+
+def emitter_state(stopped: bool, alive: int, destroyed: bool = False) -> str:
+    """running until stopped; stopped while particles live; finished when none are left
+    (or the emitter was destroyed)."""
+    if destroyed or (stopped and alive == 0):
+        return "finished"
+    return "stopped" if stopped else "running"
+
+
+def _v3(v) -> tuple[float, float, float]:
+    return (float(v[0]), float(v[1]), float(v[2]))
+
+
+def live_emitters(world, with_particles: bool | int = False) -> list[EmitterView]:
+    """Every live emitter of every object, by object id then logical id. Particle rows
+    for all emitters (``True``) or only the emitter with that handle (an int): building
+    rows is per-particle Python, so panels ask only for the one they show."""
+    if world is None:
+        return []
+    pool = world.pool
+    if with_particles is not False:
+        pool.evaluate()
+    out = []
+    for obj_id in sorted(world.objects):
+        pm = world.objects[obj_id].particle_manager
+        if pm is None:
+            continue
+        for logical, em in sorted(pm.emitters(), key=lambda p: p[0]):
+            rows = ()
+            wanted = with_particles is True or (
+                with_particles is not False and int(with_particles) == int(em.handle))
+            if wanted:
+                rows = tuple(ParticleRow(slot, float(pool.lifetime[i]), float(pool.lifespan[i]),
+                                         _v3(pool.position[i]), float(pool.scale[i]),
+                                         float(pool.trans[i]))
+                             for slot, i in em.live_slots())
+            off = em.parent_offset.origin
+            detail = ()
+            if wanted:
+                detail = _emitter_detail(world, obj_id, em.handle)
+            out.append(EmitterView(
+                handle=int(em.handle), owner=int(em.owner_id), part=int(em.part_index),
+                offset=_v3(off), logical_id=int(logical), info_did=int(em.info_did),
+                info=em.info, state=emitter_state(bool(em.stopped), int(em.num_particles)),
+                alive=int(em.num_particles), emitted=int(em.total_emitted),
+                total=int(em.info.total_particles),
+                origin=_v3(em.frame.origin), particles=rows, detail=detail))
+    return out
+
+
+def _emitter_detail(world, obj_id: int, handle: int) -> tuple[str, ...]:
+    for d in emitters(world.objects[obj_id]):
+        if d["handle"] == handle:
+            cypt = d["cypt"]
+            cypt_text = "not drawn yet" if cypt > 1e30 else f"{cypt:.2f} m"
+            first = (f"viewer distance (CYpt) {cypt_text}, degrade distance "
+                     f"{d['degrade_distance']:g} m, {'CULLED' if d['culled'] else 'drawn'}")
+            second = (f"{'persistent' if d['persistent'] else 'finite'}, max "
+                      f"{d['max_particles']} particles, created {d['creation_time']:.3f} s")
+            return (first, second)
+    return ()
+
+
+def emitter_info_fields(info) -> list[tuple[str, str]]:
+    """(name, value) of every ParticleEmitterInfo field, in record order."""
+    if info is None:
+        return []
+    rows = []
+    for f in dataclasses.fields(info):
+        name, value = f.name, getattr(info, f.name)
+        if name.endswith("_id") or name == "id":
+            text = f"0x{int(value):08X}"
+        elif isinstance(value, float):
+            text = f"{value:g}"
+        elif isinstance(value, tuple):
+            text = "(" + ", ".join(f"{float(c):g}" for c in value) + ")"
+        elif isinstance(value, enum.Enum):
+            text = f"{value.name} ({int(value)})"
+        else:
+            text = str(value)
+        rows.append((name, text))
+    return rows
+
+
+# --- objects / Hidden-UnHide ------------------------------------------------------------------
+@dataclass(frozen=True)
+class ObjectSummary:
+    id: int
+    setup_did: int
+    table_did: int
+    state: int
+    hidden: bool
+    position: tuple[float, float, float]
+    parts: tuple[tuple[int, int, tuple[float, float, float]], ...]  # (index, gfxobj, origin)
+    lights: int
+    children: tuple[tuple[int, int, bool], ...]   # (child id, parent part, child NoDraw)
+    default_script: int
+    hidden_script: int       # resolved Hidden (0x76) at intensity 1.0 (set_hidden)
+    unhide_script: int       # resolved UnHide (0x75) at intensity 1.0
+    part_orientations: tuple[tuple[float, float, float, float], ...] = ()  # (w, x, y, z)
+    light_rows: tuple[str, ...] = ()   # one line per live light (viewer.sim.inspect.lights)
+    queue_rows: tuple[str, ...] = ()   # the ScriptManager FIFO, head first
+    tween_rows: tuple[str, ...] = ()   # FPHook tweens and delayed CallPES
+
+
+def object_summaries(world) -> list[ObjectSummary]:
+    if world is None:
+        return []
+    out = []
+    for obj_id in sorted(world.objects):
+        o = world.objects[obj_id]
+        table = o.table
+        parts = tuple((int(p.index), int(p.gfxobj_id), _v3(p.frame.origin)) for p in o.parts)
+        children = tuple((int(link.child.id), int(link.part_index),
+                          bool(int(link.child.state) & PhysicsState.NoDraw))
+                         for link in o.children)
+        quats = tuple(tuple(float(v) for v in p.frame.orientation) for p in o.parts)
+        light_rows = tuple(
+            f"{li['index']}: type {li['type']} colour {li['color']} intensity "
+            f"{li['intensity']:g} falloff {li['falloff']:g} at ({li['origin'][0]:.2f}, "
+            f"{li['origin'][1]:.2f}, {li['origin'][2]:.2f})" for li in lights(o))
+        queue_rows = tuple(_queue_row(i, q) for i, q in enumerate(script_queue(o)))
+        tween_rows = tuple(
+            f"{tw['type']}: {tw['start']:g} -> {tw['end']:g} over {tw['duration']:g} s "
+            f"from {tw['created']:.3f} s" for tw in tweens(o))
+        out.append(ObjectSummary(
+            queue_rows=queue_rows, tween_rows=tween_rows,
+            part_orientations=quats, light_rows=light_rows,
+            id=int(o.id), setup_did=int(o.setup_did), table_did=int(o.table_did),
+            state=int(o.state),
+            hidden=bool(int(o.state) & PhysicsState.Hidden), position=_v3(o.frame.origin),
+            parts=parts, lights=len(o.lights or ()), children=children,
+            default_script=_default_script(o),
+            # CPhysicsObj::set_hidden 0x00514C60 resolves with intensity 1.0
+            hidden_script=get_script(table, PS_HIDDEN, 1.0),
+            unhide_script=get_script(table, PS_UNHIDE, 1.0)))
+    return out
+
+
+def _default_script(obj: PhysicsObj) -> int:
+    """The Setup's DefaultScript DID (0: none, or no Setup)."""
+    return 0 if obj.setup is None else int(obj.setup.default_script)
+
+
+def _queue_row(i: int, q: dict) -> str:
+    head = ""
+    if i == 0:
+        head = f", last hook {q.get('hook_index')}, next at {q.get('next_hook_time', 0.0):.3f} s"
+    return (f"{q['script']} starts {q['start']:.3f} s, length {q['length']:g} s, "
+            f"{len(q['hooks'])} hooks{head}")
+
+
+@dataclass(frozen=True)
+class StateTransition:
+    t: float
+    owner: int
+    state: int
+    hidden: bool
+    scripts: tuple[tuple[str, int], ...]   # (Hidden / UnHide, resolved DID or 0)
+
+
+def state_transitions(events, owner: int | None = None) -> list[StateTransition]:
+    """``state`` events with the Hidden / UnHide resolutions of the same owner and time."""
+    resolves: dict[tuple[float, int], list[tuple[str, int]]] = {}
+    for ev in events:
+        if ev.get("event") == "resolve" and int(ev.get("type", -1)) in (PS_HIDDEN, PS_UNHIDE):
+            key = (float(ev.get("t", 0.0)), int(ev.get("owner", 0)))
+            name = "Hidden" if int(ev["type"]) == PS_HIDDEN else "UnHide"
+            resolves.setdefault(key, []).append((name, _did(ev.get("script"))))
+    out = []
+    for ev in events:
+        if ev.get("event") != "state":
+            continue
+        o = int(ev.get("owner", 0))
+        if owner is not None and o != owner:
+            continue
+        t = float(ev.get("t", 0.0))
+        out.append(StateTransition(t, o, _did(ev.get("state")), bool(ev.get("hidden")),
+                                   tuple(resolves.pop((t, o), ()))))
+    return out
+
+
+def _did(value) -> int:
+    if value is None:
+        return 0
+    if isinstance(value, str):
+        return int(value, 0)
+    return int(value)
+
+
+def state_bit_rows(state: int) -> list[tuple[str, int, bool]]:
+    """(name, bit, set) for every PhysicsState bit, low to high."""
+    return [(m.name, int(m), bool(state & int(m))) for m in PhysicsState]

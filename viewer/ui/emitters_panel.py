@@ -8,8 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from viewer.errors import format_did
+from viewer.sim.inspect import EmitterView, emitter_info_fields
 from viewer.ui import commands as c
-from viewer.ui.inspect_adapter import EmitterView, emitter_info_fields
 
 
 @dataclass(frozen=True)

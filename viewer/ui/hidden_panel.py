@@ -6,8 +6,8 @@ its children's NoDraw, and the log of state transitions with the scripts they pl
 from __future__ import annotations
 
 from viewer.errors import format_did
+from viewer.sim.inspect import ObjectSummary, StateTransition, state_bit_rows
 from viewer.ui import commands as c
-from viewer.ui.inspect_adapter import ObjectSummary, StateTransition, state_bits
 
 
 def toggle_state(obj_id: int, state: int, bit: int) -> c.SetState:
@@ -38,7 +38,7 @@ def draw_hidden_panel(obj: ObjectSummary | None,
         else:
             imgui.text_disabled("No children.")
         if imgui.tree_node_ex("PhysicsState bits", imgui.TreeNodeFlags_.default_open):
-            for i, (name, bit, on) in enumerate(state_bits(obj.state)):
+            for i, (name, bit, on) in enumerate(state_bit_rows(obj.state)):
                 if i % 2:
                     imgui.same_line(200)
                 changed, _ = imgui.checkbox(f"{name}##{bit}", on)

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from viewer.errors import format_did
+from viewer.sim.inspect import ObjectSummary
 from viewer.ui import commands as c
-from viewer.ui.inspect_adapter import ObjectSummary
 from viewer.ui.script_table_panel import format_intensity, parse_intensity
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from viewer.dat.jsonable import json_float  # NaN / infinities spelled as the contract does
 from viewer.errors import ScenarioError, ViewerError
+from viewer.sim import inspect
 from viewer.ui import commands as c
 from viewer.ui.timeline import Playback, TimelineTracks, TimelineView
 
@@ -119,11 +120,10 @@ class Session:
         return self._events_cache
 
     def stats(self) -> dict:
-        w = self.world
+        t = inspect.totals(self.world)
         return {"time": self.playback.time, "frame": self.playback.frame,
-                "particles": int(w.pool.live_count), "emitters": int(w.pool.emitter_count),
-                "updates": int(getattr(w, "updates", 0)),
-                "rng_draws": int(getattr(getattr(w, "rng", None), "draws", 0))}
+                "particles": int(t["particles"]), "emitters": int(t["emitters"]),
+                "updates": int(t["updates"]), "rng_draws": int(t["rng_draws"])}
 
     def timeline_view(self) -> TimelineView:
         pb = self.playback
@@ -132,13 +132,11 @@ class Session:
 
     def bounds_of(self, kind: str, key):
         w = self.world
-        if kind == "object" and key in w.objects:
-            obj = w.objects[key]
-            radius = float(getattr(getattr(obj.setup, "selection_sphere", None), "radius", 1.0))
-            return tuple(obj.frame.origin), max(radius, 0.5)
+        if kind == "object":
+            bounds = inspect.object_bounds(w, key)
+            return None if bounds is None else (bounds[0], max(bounds[1], 0.5))
         if kind == "emitter":
-            from viewer.ui.inspect_adapter import live_emitters
-            for em in live_emitters(w):
+            for em in inspect.live_emitters(w):
                 if em.handle == key:
                     return em.origin, 1.0
         return None
