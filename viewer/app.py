@@ -702,14 +702,15 @@ def render_headless(size=(1280, 720), frames: int = 4, session=None,
 def load_actions(path) -> list[tuple[int, object]]:
     """An ``--actions`` file (JSON, see ``parse_actions``); no path gives no actions."""
     import json
-    from pathlib import Path
 
     from viewer.errors import ScenarioError
+    from viewer.inputs import ACTIONS_MAX_BYTES, read_text_capped
     if not path:
         return []
+    text = read_text_capped(path, ACTIONS_MAX_BYTES, ScenarioError, "actions")
     try:
-        return parse_actions(json.loads(Path(path).read_text(encoding="utf-8")))
-    except (OSError, ValueError) as err:
+        return parse_actions(json.loads(text))
+    except ValueError as err:
         raise ScenarioError(f"cannot read actions: {err}", file=str(path)) from None
 
 

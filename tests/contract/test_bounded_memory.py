@@ -14,6 +14,7 @@ from tests.bounded import GiB, MiB, run_bounded
 from viewer import synthetic as S
 from viewer.dat.container import MAX_INFLATED_SIZE, DatFile
 from viewer.dat.writer import build_dat
+from viewer.inputs import ACTIONS_MAX_BYTES, CAPTURE_MAX_BYTES, SCENARIO_MAX_BYTES
 
 BOMB_DID = 0x02000103            # the default scenario's object 1 Setup
 
@@ -79,3 +80,45 @@ def test_a_size_prefix_its_stream_cannot_reach_is_refused():
     msg = str(exc.value)
     assert type(exc.value).__name__ == "DatError"
     assert msg.startswith("lie.dat: DID 0x0A000001: offset") and "zlib stream" in msg
+
+
+# --- inputs read whole: a byte cap (viewer/inputs.py) ---------------------------------------
+@pytest.mark.parametrize("argv, what, limit", [
+    (["trace", str(S.SYNTHETIC_DAT), "--scenario", "/dev/zero"], "scenario",
+     SCENARIO_MAX_BYTES),
+    (["replay", "/dev/zero"], "capture", CAPTURE_MAX_BYTES),
+    (["screenshot", "--out", "{tmp}/x.png", "--actions", "/dev/zero"], "actions",
+     ACTIONS_MAX_BYTES),
+], ids=["trace-scenario", "replay", "screenshot-actions"])
+def test_an_endless_input_is_read_up_to_its_cap_then_refused(argv, what, limit, tmp_path):
+    argv = [a.format(tmp=tmp_path) for a in argv]
+    r = run_bounded(argv, memory=LIMIT, timeout=120)
+    _one_line_error(r, "/dev/zero", f"{what} holds more than the {limit} bytes accepted")
+    assert not (tmp_path / "x.png").exists()
+
+
+@pytest.mark.parametrize("argv, what", [
+    (["trace", str(S.SYNTHETIC_DAT), "--scenario", "{big}"], "scenario"),
+    (["replay", "{big}"], "capture"),
+    (["screenshot", "--out", "{tmp}/x.png", "--actions", "{big}"], "actions"),
+], ids=["trace-scenario", "replay", "screenshot-actions"])
+def test_a_sparse_file_over_the_cap_is_refused_unread(argv, what, tmp_path):
+    big = tmp_path / "big"
+    with open(big, "wb") as fh:
+        fh.truncate(4 * GiB)
+    argv = [a.format(tmp=tmp_path, big=big) for a in argv]
+    r = run_bounded(argv, memory=LIMIT, timeout=120)
+    _one_line_error(r, str(big), f"{what} is {4 * GiB} bytes, more than the")
+
+
+def test_read_capped_reads_a_file_at_the_cap_and_names_a_bad_utf8_byte(tmp_path):
+    from viewer.errors import ScenarioError
+    from viewer.inputs import read_capped, read_text_capped
+    p = tmp_path / "s.json"
+    p.write_bytes(b"x" * 10)
+    assert read_capped(p, 10, ScenarioError, "scenario") == b"x" * 10
+    with pytest.raises(ScenarioError, match="more than the 9 accepted"):
+        read_capped(p, 9, ScenarioError, "scenario")
+    p.write_bytes(b'{"a": "\xff"}')
+    with pytest.raises(ScenarioError, match=r"offset 7 .*not UTF-8"):
+        read_text_capped(p, 100, ScenarioError, "scenario")

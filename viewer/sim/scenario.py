@@ -251,11 +251,11 @@ class Scenario:
 
     @staticmethod
     def load(path: str | Path) -> Scenario:
+        from viewer.inputs import SCENARIO_MAX_BYTES, read_text_capped
         path = Path(path)
+        text = read_text_capped(path, SCENARIO_MAX_BYTES, ScenarioError, "scenario")
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except OSError as err:
-            raise ScenarioError(f"cannot read scenario: {err.strerror}", file=str(path)) from None
+            data = json.loads(text)
         except json.JSONDecodeError as err:
             raise ScenarioError(f"not JSON: {err.msg} (line {err.lineno})", file=str(path),
                                 offset=err.pos) from None

@@ -19,6 +19,7 @@ from pathlib import Path
 import dpkt
 
 from viewer.errors import WireError
+from viewer.inputs import CAPTURE_MAX_BYTES, read_capped
 
 PCAP_MAGICS = {0xA1B2C3D4, 0xD4C3B2A1, 0xA1B23C4D, 0x4D3CB2A1}
 PCAPNG_SHB = 0x0A0D0D0A
@@ -66,10 +67,7 @@ def read_capture(path: str | Path, stats: CaptureStats | None = None) -> Iterato
     """Yield every record of a pcap or pcapng file in file order."""
     path = Path(path)
     stats = stats if stats is not None else CaptureStats()
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise WireError(f"cannot read capture: {exc.strerror or exc}", file=str(path)) from None
+    data = read_capped(path, CAPTURE_MAX_BYTES, WireError, "capture")
     if len(data) < 4:
         raise WireError("not a capture: file shorter than a magic number", file=str(path),
                         offset=0)
