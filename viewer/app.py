@@ -195,7 +195,7 @@ class ViewerApp:
         if session is None:
             return
         session.tick(dt)
-        stats = session.stats() if hasattr(session, "stats") else {}
+        stats = session.stats()
         self.stats.sim_time = float(stats.get("time", 0.0))
         self.stats.sim_frame = int(stats.get("frame", 0))
         self.stats.particles = int(stats.get("particles", 0))

@@ -15,6 +15,8 @@ from viewer.ui.viewport_panel import ViewportInput, camera_commands
 
 
 class FakeSession:
+    scenario = None   # no scenario: no reference entry to keep in step
+
     def __init__(self):
         self.applied = []
 

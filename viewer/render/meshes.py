@@ -37,25 +37,6 @@ from viewer.render import materials, textures
 VERTEX_FLOATS = 8  # position 3, normal 3, uv 2
 
 
-# --- record access (dat-format.md names) ------------------------------------------------------
-def _vertices(gfx):
-    va = getattr(gfx, "vertex_array", None)
-    if va is not None and hasattr(va, "vertices"):
-        return va.vertices
-    return gfx.vertices
-
-
-def _polygons(gfx):
-    polys = getattr(gfx, "polygons", None)
-    if polys is None:
-        return ()
-    return polys.values() if isinstance(polys, dict) else polys
-
-
-def _uvs(vertex):
-    return getattr(vertex, "uvs", None) or getattr(vertex, "uv", None) or ()
-
-
 # --- triangulation ------------------------------------------------------------------------------
 @dataclass
 class MeshData:
@@ -72,9 +53,9 @@ class MeshData:
 
 def triangulate_gfxobj(gfx, did: int | None = None) -> MeshData:
     """Fan-triangulate the drawing polygons of a GfxObj record."""
-    did = did if did is not None else getattr(gfx, "id", None)
-    verts = list(_vertices(gfx))
-    n_surf = len(getattr(gfx, "surfaces", ()) or ())
+    did = did if did is not None else gfx.id
+    verts = list(gfx.vertex_array.vertices)
+    n_surf = len(gfx.surfaces)
     per_surface: dict[int, list[list[float]]] = {}
     wrap: set[int] = set()
 
@@ -83,7 +64,7 @@ def triangulate_gfxobj(gfx, did: int | None = None) -> MeshData:
             raise DatError(f"polygon vertex index {vi} outside {len(verts)} vertices", did=did)
         v = verts[vi]
         o, n = v.origin, v.normal
-        uvs = _uvs(v)
+        uvs = v.uvs
         if uv_index is None:
             uv_index = 0  # ConstructMesh: no UV index list -> index 0 (copyVert 0x0059C080)
         if not uvs:
@@ -96,12 +77,12 @@ def triangulate_gfxobj(gfx, did: int | None = None) -> MeshData:
         s = -1.0 if flip else 1.0
         return [o[0], o[1], o[2], s * n[0], s * n[1], s * n[2], u, w]
 
-    for poly in _polygons(gfx):
+    for poly in gfx.polygons or ():   # None without HasDrawing
         ids = list(poly.vertex_ids)
         if len(ids) < 3:
             continue
         sides = int(poly.sides_type)
-        if int(getattr(poly, "stippling", 0) or 0) > 0:
+        if int(poly.stippling) > 0:
             wrap.add(int(poly.pos_surface))
         # (surface, uv indices, negate normals, reverse winding): ConstructMesh 0x0059DFA0
         faces = [(int(poly.pos_surface), poly.pos_uv_indices, False, False)]
@@ -111,7 +92,7 @@ def triangulate_gfxobj(gfx, did: int | None = None) -> MeshData:
             faces.append((int(poly.pos_surface), poly.pos_uv_indices, True, True))
         for surf, uvi, flip, reverse in faces:
             if not 0 <= surf < n_surf:
-                raise DatError(f"polygon {getattr(poly, 'poly_id', '?')} surface index {surf} "
+                raise DatError(f"polygon {poly.poly_id} surface index {surf} "
                                f"outside {n_surf} surfaces", did=did)
             uvi = list(uvi) if uvi else None
             corners = [corner(ids[k], None if uvi is None else uvi[k], flip)
@@ -126,7 +107,7 @@ def triangulate_gfxobj(gfx, did: int | None = None) -> MeshData:
         subsets.append((surf, len(rows), len(per_surface[surf])))
         rows.extend(per_surface[surf])
     arr = np.asarray(rows, np.float32).reshape(-1, VERTEX_FLOATS)
-    sc = tuple(float(c) for c in (getattr(gfx, "sort_center", None) or (0.0, 0.0, 0.0)))
+    sc = tuple(float(c) for c in gfx.sort_center)
     return MeshData(arr, subsets, sc, frozenset(wrap))
 
 
@@ -222,7 +203,7 @@ class MeshCache:
         mode = ""
         if st & (materials.BASE1_IMAGE | materials.BASE1_CLIPMAP):
             stex = self._get(int(s.orig_texture_id))
-            levels = list(getattr(stex, "textures", ()) or ())
+            levels = list(stex.textures)
             if not levels:
                 raise DatError("SurfaceTexture lists no RenderSurface", did=int(s.orig_texture_id))
             rs_did = int(levels[0])  # ACViewer uses textures[0]; the client's source level 0
@@ -230,14 +211,13 @@ class MeshCache:
             fmt = int(rs.format)
             pal = None
             if fmt in (PixelFormat.P8, PixelFormat.INDEX16):
-                pal_did = int(getattr(s, "orig_palette_id", 0) or 0) or \
-                    int(getattr(rs, "default_palette_id", 0) or 0)
+                pal_did = int(s.orig_palette_id or 0) or int(rs.default_palette_id or 0)
                 pal = textures.palette_rgba(self._get(pal_did).colors)
             tex = textures.upload(self.ctx, fmt, int(rs.width), int(rs.height),
                                   bytes(rs.source_data), pal, did=rs_did,
                                   allow_compressed=self.allow_compressed)
             paletted = fmt in (PixelFormat.P8, PixelFormat.INDEX16)
-            mode = getattr(tex, "extra", "")
+            mode = tex.extra   # set by textures.upload
         else:
             # D3DPolyRender::SetSurface 0x0059C4D0 -> SetSolidColorTextureColor: colour_value's
             # RGB with alpha (u64)((1 - translucency) * 255) whatever the TRANSLUCENT bit (the
@@ -264,10 +244,9 @@ class MeshCache:
         vbo = self.ctx.buffer(data.vertices.tobytes() if len(data.vertices) else
                               np.zeros(VERTEX_FLOATS, np.float32).tobytes())
         degrade = []
-        deg_did = int(getattr(gfx, "did_degrade", 0) or 0)
+        deg_did = int(gfx.did_degrade or 0)
         if deg_did:
-            info = self._get(deg_did)
-            degrade = list(getattr(info, "degrades", None) or getattr(info, "entries", ()))
+            degrade = list(self._get(deg_did).degrades)
         radius = float(np.sqrt((data.vertices[:, :3] ** 2).sum(axis=1)).max(initial=0.0))
         return GpuMesh(did, vbo, subsets, data.sort_center, degrade, radius=radius)
 

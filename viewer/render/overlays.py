@@ -120,8 +120,8 @@ def overlay_vertices(overlays, settings):
                                       SPHERE_COLORS.get(sp.kind, (1, 1, 1, 1))))
     if settings.show_part_axes:
         lines.extend(axes_lines(m) for m in overlays.part_axes)
-    if getattr(settings, "show_collision", False):
-        lines.extend(collision_lines(getattr(overlays, "collision", ()) or ()))
+    if settings.show_collision:
+        lines.extend(collision_lines(overlays.collision))
     points = np.zeros((0, 7), np.float32)
     if settings.show_emitter_anchors and overlays.emitter_anchors:
         p = np.asarray(overlays.emitter_anchors, np.float32).reshape(-1, 3)

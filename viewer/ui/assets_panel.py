@@ -9,10 +9,13 @@ directly; ``draw_assets_panel`` is the view.
 
 from __future__ import annotations
 
+import dataclasses
+import enum
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from viewer.dat.records.hooks import CallPESHook, CreateBlockingParticleHook, CreateParticleHook
 from viewer.errors import ViewerError, format_did
 from viewer.ui import commands as c
 
@@ -84,14 +87,13 @@ class AssetIndex:
         for did, script in self._records(0x33):
             for data in script.script_data:
                 hook = data.hook
-                info = getattr(hook, "emitter_info_id", None)
-                if info:
-                    lst = self._creators.setdefault(int(info), [])
+                if isinstance(hook, (CreateParticleHook, CreateBlockingParticleHook)) \
+                        and hook.emitter_info_id:
+                    lst = self._creators.setdefault(int(hook.emitter_info_id), [])
                     if did not in lst:
                         lst.append(did)
-                pes = getattr(hook, "pes_id", None)
-                if pes:
-                    lst = self._pes_callers.setdefault(int(pes), [])
+                if isinstance(hook, CallPESHook) and hook.pes_id:
+                    lst = self._pes_callers.setdefault(int(hook.pes_id), [])
                     if did not in lst:
                         lst.append(did)
 
@@ -123,7 +125,7 @@ class AssetIndex:
         if self._setup_users is None:
             self._setup_users = {}
             for did, setup in self._records(0x02):
-                t = int(getattr(setup, "default_script_table", 0) or 0)
+                t = int(setup.default_script_table or 0)
                 if t:
                     self._setup_users.setdefault(t, []).append(did)
         return list(self._setup_users.get(table, []))
@@ -147,16 +149,21 @@ def hook_summary(hook) -> str:
     """A hook's type and the fields that say what it does (DIDs as DID strings)."""
     name = type(hook).__name__.removesuffix("Hook")
     parts = []
-    for field_name in getattr(type(hook), "__dataclass_fields__", {}):
+    for f in dataclasses.fields(hook):
+        field_name, value = f.name, getattr(hook, f.name)
         if field_name in ("direction", "hook_type"):
             continue
-        value = getattr(hook, field_name)
         if isinstance(value, int) and not isinstance(value, bool) and \
                 (field_name.endswith("_id") and value > 0xFFFF):
             parts.append(f"{field_name} {format_did(value)}")
         elif isinstance(value, (int, float)) and not isinstance(value, bool):
             parts.append(f"{field_name} {value:g}")
     return name + (" (" + ", ".join(parts) + ")" if parts else "")
+
+
+def _enum_name(value) -> str:
+    """An enum member's name; a value the enum does not know (kept as an int) as a number."""
+    return value.name if isinstance(value, enum.Enum) else str(value)
 
 
 def describe(db, did: int) -> list[str]:
@@ -176,8 +183,8 @@ def describe(db, did: int) -> list[str]:
             pairs = ", ".join(f"{e.mod:g}->{format_did(e.script_id)}" for e in data.scripts)
             lines.append(f"  {name} (0x{int(key):02X}): {pairs}")
     elif kind == 0x32:
-        lines.append(f"  type {getattr(rec.emitter_type, 'name', rec.emitter_type)}, "
-                     f"particle {getattr(rec.particle_type, 'name', rec.particle_type)}")
+        lines.append(f"  type {_enum_name(rec.emitter_type)}, "
+                     f"particle {_enum_name(rec.particle_type)}")
         lines.append(f"  birthrate {rec.birthrate:g}, max {rec.max_particles}, "
                      f"total {rec.total_particles}, lifespan {rec.lifespan:g}")
         lines.append(f"  hw_gfxobj {format_did(rec.hw_gfxobj_id)}")
@@ -273,8 +280,7 @@ def draw_assets_panel(db, index: AssetIndex | None, state: AssetsState, recent: 
                 out.append(c.OpenDat(tuple(picked)))
         if recent.items:
             imgui.same_line()
-            if imgui.begin_combo("##recent", "Recent", imgui.ComboFlags_.no_preview
-                                 if hasattr(imgui.ComboFlags_, "no_preview") else 0):
+            if imgui.begin_combo("##recent", "Recent", imgui.ComboFlags_.no_preview):
                 for p in recent.items:
                     if imgui.selectable(p, False)[0]:
                         out.append(c.OpenDat((p,)))

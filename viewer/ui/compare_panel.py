@@ -334,7 +334,7 @@ def panel_view(model: CompareModel, time: float, frame: int | None,
 def scenario_play_events(scenario) -> list[tuple[float, str]]:
     """(t, label) of the scenario's script events (play_script / play / launch)."""
     out = []
-    for ev in getattr(scenario, "events", ()):
+    for ev in scenario.events:
         if ev.kind in ("play_script", "play", "launch"):
             what = f"0x{ev.value:08X}" if ev.kind == "play_script" else ev.kind
             if ev.kind == "play":

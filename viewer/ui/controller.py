@@ -65,7 +65,7 @@ class Controller:
         new scenario in the session) are written back to the entry, so Save scenario keeps
         path, offset, rate and crop. An entry that failed to load stays as it was."""
         s, cmp = self.session, self.view.compare
-        if s is None or not hasattr(getattr(s, "scenario", None), "extra"):
+        if s is None or s.scenario is None:
             return
         if s is not self._reference_session:
             self._reference_session = s
@@ -172,8 +172,7 @@ class Controller:
     def _selection_bounds(self):
         if self.session is None or self.view.selection is None:
             return None
-        bounds = getattr(self.session, "bounds_of", None)
-        return bounds(*self.view.selection) if bounds else None
+        return self.session.bounds_of(*self.view.selection)
 
 
 def _no_session(cmd) -> Exception:
