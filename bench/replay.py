@@ -1,7 +1,7 @@
 """Messages decoded per second on the larger real capture (prints figures; no assertions).
 
 Usage: .venv/bin/python bench/replay.py [CAPTURE] [--repeat N]
-Default capture: ../shared/data/captures/effects-burst.pcap (MIT, (c) 2025 Bryce Mecum).
+Default capture: tests/data/captures/effects-burst.pcap (MIT, (c) 2025 Bryce Mecum).
 """
 
 from __future__ import annotations
@@ -22,8 +22,7 @@ from viewer.wire.smartbox import SmartBox
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("capture", nargs="?",
-                    default=str(ROOT.parent / "shared" / "data" / "captures" /
-                                "effects-burst.pcap"))
+                    default=str(ROOT / "tests" / "data" / "captures" / "effects-burst.pcap"))
     ap.add_argument("--repeat", type=int, default=20)
     args = ap.parse_args()
 

@@ -8,10 +8,23 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared"
+#: the two real packet captures (MIT; attribution and licence in their README / LICENSE)
+CAPTURES = ROOT / "tests" / "data" / "captures"
 ARTIFACTS = ROOT / "tests" / "_artifacts"
+
+
+# Hypothesis profiles. `ci` (chosen when the CI environment variable is set) is
+# derandomized: the same examples every run, so a green CI is not luck. `dev` (local runs)
+# draws fresh random examples, twice as many, to keep finding new failures. Either can be
+# forced with `--hypothesis-profile ci|dev` (the option of Hypothesis' pytest plugin). A
+# test's own @settings(max_examples=...) still wins over the profile's count.
+_COMMON = {"deadline": None, "print_blob": True, "suppress_health_check": [HealthCheck.too_slow]}
+settings.register_profile("ci", derandomize=True, database=None, max_examples=100, **_COMMON)
+settings.register_profile("dev", max_examples=200, **_COMMON)
+settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 
 def pytest_addoption(parser):
@@ -53,5 +66,5 @@ def regen_goldens(request) -> bool:
 
 
 @pytest.fixture
-def shared_dir() -> Path:
-    return SHARED
+def captures_dir() -> Path:
+    return CAPTURES

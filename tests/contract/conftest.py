@@ -1,10 +1,10 @@
-"""Acceptance checks of ../shared/contracts/cli.md: the viewer driven only through its
+"""Acceptance checks of the command-line contract (docs/cli.md): the viewer driven only through its
 command line (``viewer.cli.main([...])`` in process, or ``.venv/bin/vfxviewer`` as a
 subprocess where the process boundary matters: exit status, stderr, byte-identical output).
 
 Inputs: the committed synthetic DAT (DIDs named in ``viewer.synthetic``), DATs built here
 with our own writer (``viewer.dat.writer``), the scenario files in ``assets_synthetic/`` and
-the real captures in ``../shared/data/captures/``.
+the real captures in ``tests/data/captures/``.
 """
 
 from __future__ import annotations
@@ -22,8 +22,7 @@ from viewer import synthetic as S
 from viewer.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
-SHARED = ROOT.parent / "shared"
-CAPTURES = SHARED / "data" / "captures"
+CAPTURES = ROOT / "tests" / "data" / "captures"
 VFXVIEWER = ROOT / ".venv" / "bin" / "vfxviewer"
 SYN = S.SYNTHETIC_DAT
 

@@ -1,5 +1,5 @@
 """Contract section 7: ``vfxviewer replay CAPTURE [--guid 0x...] [--dat DAT] [--json]`` on
-the real captures in ../shared/data/captures (MIT, attribution in their README): one JSON
+the real captures in tests/data/captures (MIT, attribution in their README): one JSON
 line per decoded message with ``t`` (capture seconds from the first packet), ``opcode``
 (hex string), ``dir`` (``s2c`` / ``c2s``) and the decoded fields, in capture time."""
 
@@ -21,8 +21,6 @@ from .conftest import (
 BURST = CAPTURES / "effects-burst.pcap"
 ENTER = CAPTURES / "enter-world.pcap"
 OPCODE_RE = re.compile(r"^0x[0-9A-F]{4,8}$")
-
-pytestmark = pytest.mark.skipif(not BURST.exists(), reason="../shared captures not present")
 
 
 @pytest.fixture(scope="module")

@@ -332,15 +332,13 @@ def test_step_steps_the_timeline_and_the_reference_follows(db, rec):
     assert math.isclose(s.playback.time, 3 / 30)
 
 
-def test_line_up_on_a_playscript_of_a_real_capture(model, shared_dir):
+def test_line_up_on_a_playscript_of_a_real_capture(model, captures_dir):
     """effects-burst.pcap (amoeba/asheron-rs, MIT, (c) 2025 Bryce Mecum): its F755
     PlayScriptType events are offered; lining one up on the scenario's event sets the offset
     so that event's recording time shows at the scenario event's time."""
     from viewer.app import _capture_events
     from viewer.ui.compare_panel import line_up_command
-    path = shared_dir / "data" / "captures" / "effects-burst.pcap"
-    if not path.is_file():
-        pytest.skip("shared captures not present")
+    path = captures_dir / "effects-burst.pcap"
     ctl = Controller()
     ctl.view.compare = model
     ctl.capture_reader = _capture_events

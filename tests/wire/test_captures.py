@@ -1,7 +1,8 @@
-"""Both real captures replay end to end (../shared/data/captures/README.md counts).
+"""Both real captures replay end to end (the counts in tests/data/captures/README.md).
 
 Captures: effects-burst.pcap (amoeba/asheron-rs, MIT, (c) 2025 Bryce Mecum) and
-enter-world.pcap (amoeba/gromnie, MIT, (c) 2025 Bryce Mecum); see that README.
+enter-world.pcap (amoeba/gromnie, MIT, (c) 2025 Bryce Mecum); see
+tests/data/captures/README.md and LICENSE.
 """
 
 from __future__ import annotations
@@ -18,8 +19,7 @@ from viewer.wire.transport import parse_packet
 
 @pytest.fixture(scope="module")
 def captures(request):
-    from tests.conftest import SHARED
-    base = SHARED / "data" / "captures"
+    from tests.conftest import CAPTURES as base
     return {name: decode_capture(base / f"{name}.pcap") + (base / f"{name}.pcap",)
             for name in ("effects-burst", "enter-world")}
 

@@ -7,11 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import SHARED
+from tests.conftest import CAPTURES as CAPS
 from tests.wire.pcapgen import ac_packet, ethernet, fragment, pcap, udp_ipv4
 from viewer.cli import main
-
-CAPS = SHARED / "data" / "captures"
 
 
 def run(capsys, *argv):

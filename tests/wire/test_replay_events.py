@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from tests.conftest import SHARED
+from tests.conftest import CAPTURES as CAPS
 from viewer.wire.replay import replay_events
-
-CAPS = SHARED / "data" / "captures"
 
 
 def test_enter_world_objects_carry_setup_table_and_physics_desc():

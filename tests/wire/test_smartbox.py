@@ -383,9 +383,9 @@ def test_F754_never_resolves_through_the_table_F755_keeps_raw_values():
 
 @pytest.mark.parametrize("path", ["effects-burst", "enter-world"])
 def test_real_captures_run_through_the_layer_without_surprises(path):
-    from tests.conftest import SHARED
+    from tests.conftest import CAPTURES
     from viewer.wire.pipeline import decode_capture
-    items, _ = decode_capture(SHARED / "data" / "captures" / f"{path}.pcap")
+    items, _ = decode_capture(CAPTURES / f"{path}.pcap")
     b = SmartBox(require_player=path == "enter-world")
     out = [a for i in items if i.message is not None for a in b.dispatch(i.t, i.message)]
     if path == "enter-world":
