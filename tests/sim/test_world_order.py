@@ -118,3 +118,61 @@ def test_UpdateObjectInternal_0x005156B0_full_order_runtime_7_6_and_11(monkeypat
     B.run_frames(w, 1)
     assert calls == ["animation", "physics", "process_hooks", "set_frame", "particles",
                      "scripts"]
+
+
+def test_one_runner_frame_follows_the_world_docstring_frame_order(monkeypatch):
+    # viewer/sim/world.py's frame order, one ScenarioRunner frame: the scenario events due,
+    # the projectile harness, then World.tick (UseTime 0x00509950 -> update_object ->
+    # UpdateObjectInternal 0x005156B0 -> UpdateTexVelocity -> tick event) and render_pass
+    from viewer.sim import world as world_mod
+    from viewer.sim.particles import ParticleManager
+    from viewer.sim.scenario import Scenario, ScenarioRunner
+    from viewer.sim.script_manager import ScriptManager
+    info = B.emitter_info(INFO, initial_particles=1, birthrate=0.001, lifespan=50.0,
+                          total_seconds=100.0)
+    db = B.MemoryDB({0x02000001: B.setup(lights=1), INFO: info,
+                     SCRIPT: B.script(SCRIPT, (0.0, B.create(INFO, part=0)), (9.0, B.stop(0)))})
+    sc = Scenario.from_json({
+        "fps": 30, "seconds": 1.0,
+        "objects": [{"id": 1, "setup": "0x02000001"},
+                    {"id": 2, "setup": "0x02000001", "parent": 1, "parent_part": 0}],
+        "events": [{"t": 0.0, "object": 1, "play_script": "0x33000001"},
+                   {"t": 0.05, "object": 1, "set_state": 0x00400C08}]})
+    runner = ScenarioRunner(sc, db)
+    frames = runner.frames()
+    next(frames)                                  # frame 0: the objects, the script queued
+    next(frames)                                  # frame 1: the script makes the emitter
+    w = runner.world
+    w.set_lights(w.objects[1], True)
+    w.objects[1].motion = FakeMotion()
+    calls = []
+
+    def spy(owner, attr, name, only=None):
+        fn = getattr(owner, attr)
+
+        def wrapped(*a, **k):
+            if only is None or only(*a, **k):
+                calls.append(name)
+            return fn(*a, **k)
+        monkeypatch.setattr(owner, attr, wrapped)
+
+    spy(runner, "_apply", "event")
+    spy(runner.harness, "step", "harness")
+    spy(w, "tick", "tick")
+    spy(w, "_advance_animation", "animation")
+    spy(w, "_update_physics", "physics")
+    spy(world_mod.hooks_mod, "process_hooks", "hooks")
+    spy(w, "_set_frame", "parts", only=lambda obj, frame: obj.id == 1)
+    spy(w, "_update_child", "child")
+    spy(ParticleManager, "set_parent_frames", "emitter frames")
+    spy(w, "_update_lights", "lights", only=lambda obj: obj.id == 1)
+    spy(ParticleManager, "update_particles", "particles")
+    spy(ScriptManager, "update_scripts", "scripts")
+    spy(w, "update_tex_velocity", "tex velocity")
+    spy(w, "emit", "tick event", only=lambda ev: ev.get("event") == "tick")
+    spy(w, "render_pass", "render pass")
+    t, _ = next(frames)
+    assert t * 30 == 2
+    assert calls == ["event", "harness", "tick", "animation", "physics", "hooks", "parts",
+                     "child", "emitter frames", "lights", "particles", "scripts",
+                     "tex velocity", "tick event", "render pass"]

@@ -5,8 +5,8 @@ Renders headless on EGL: ``--out x.png`` writes the last frame, a folder writes
 ``viewer.media``). The camera is fixed (``--camera``, ``--target``, ``--distance``,
 ``--fov``), the simulation is seeded, so the same seed gives the same frames.
 
-Frame k is rendered after ``World.tick(k / fps)`` for k = 0 .. round(seconds * fps); scenario
-events at time t are applied before the first frame whose time is >= t. ``--start S`` writes
+Frame k is drawn after ``ScenarioRunner.frames()`` steps it (frame k at k / fps, up to and
+including ``seconds``; the frame order is in ``viewer/sim/world.py``). ``--start S`` writes
 only the frames at t >= S (the simulation still runs from 0, so they are the same frames a
 full run writes); ``--transparent`` clears to alpha 0 where nothing is drawn and keeps the
 alpha in PNG, PNG-folder and GIF outputs (video stays opaque).
@@ -140,26 +140,6 @@ def make_camera(args, world):
 
 
 # --- run ---------------------------------------------------------------------------------------
-def timed_frame_worlds(sc, db):
-    """Yield (t, World) after each render frame: frame 0 at t = 0, then every 1/fps up to
-    and including ``seconds`` (ScenarioRunner.run's frames); t is the exact frame time."""
-    from viewer.sim.clock import as_time
-    from viewer.sim.scenario import ScenarioRunner
-    runner = ScenarioRunner(sc, db)
-    end = as_time(sc.seconds)
-    runner.step_frame()
-    yield runner.clock.now, runner.world
-    while runner.clock.now + 1 / runner.clock.fps <= end:
-        runner.step_frame()
-        yield runner.clock.now, runner.world
-
-
-def frame_worlds(sc, db):
-    """The World after each render frame (``timed_frame_worlds`` without the times)."""
-    for _, world in timed_frame_worlds(sc, db):
-        yield world
-
-
 def render_frames(sc, args, ctx, on_frame, db=None) -> int:
     """Simulate and render every frame; ``on_frame(rgba)`` receives each. Returns count."""
     from viewer.dat.database import AssetDatabase
@@ -167,6 +147,7 @@ def render_frames(sc, args, ctx, on_frame, db=None) -> int:
     from viewer.render.renderer import RenderSettings, SceneRenderer
     from viewer.render.scene_input import scene_input_from_world
     from viewer.sim.clock import as_time
+    from viewer.sim.scenario import ScenarioRunner
     own_db = db is None
     if own_db:
         db = AssetDatabase(dat_paths(args, sc))
@@ -182,7 +163,7 @@ def render_frames(sc, args, ctx, on_frame, db=None) -> int:
     camera = None
     n = 0
     try:
-        for t, world in timed_frame_worlds(sc, db):
+        for t, world in ScenarioRunner(sc, db).frames():
             if camera is None:
                 camera = make_camera(args, world)
                 # the viewer distance (CYpt) retail refreshes on each drawn frame
@@ -207,13 +188,13 @@ def default_scenario_frames(ctx, frames: int, size=(640, 360)):
     from viewer.dat.database import AssetDatabase
     from viewer.render.renderer import SceneRenderer
     from viewer.render.scene_input import scene_input_from_world
-    from viewer.sim.scenario import Scenario
+    from viewer.sim.scenario import Scenario, ScenarioRunner
     from viewer.synthetic import DEFAULT_SCENARIO
     sc = Scenario.load(DEFAULT_SCENARIO)
     db = AssetDatabase([str(p) for p in sc.dat_paths()])
     args = build_parser_args(["--scenario", str(DEFAULT_SCENARIO), "--out", "unused.png"])
     scenes, camera = [], None
-    for world in frame_worlds(sc, db):
+    for _, world in ScenarioRunner(sc, db).frames():
         if camera is None:
             camera = make_camera(args, world)
             world.viewer_position = tuple(float(c) for c in camera.eye())

@@ -18,6 +18,7 @@ would on such a clock. Simulation times handed to objects are floats.
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 MIN_QUANTUM = Fraction(1, 30)
@@ -52,6 +53,16 @@ class FrameClock:
     def advance(self) -> Fraction:
         self.frame += 1
         return self.now
+
+    def last_frame(self, seconds) -> int:
+        """The last frame of a ``seconds`` long run: frames 0 .. k with k / fps <= seconds
+        (exact, so a duration between two frame times ends on the earlier one)."""
+        return last_frame(self.fps, seconds)
+
+
+def last_frame(fps, seconds) -> int:
+    """``floor(seconds * fps)`` in exact arithmetic (0 for a negative duration)."""
+    return max(0, math.floor(as_time(seconds) * as_time(fps)))
 
 
 class UseTimeGate:

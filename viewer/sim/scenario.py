@@ -2,8 +2,8 @@
 
 A scenario names DATs, a seed, the render-frame clock (``fps``), a duration, objects and
 timed events. ``ScenarioRunner`` builds a ``World`` and steps it one render frame at a
-time: events due at or before the frame time are applied first (in file order for equal
-times), then the world ticks (CPhysics::UseTime decides whether objects update). An optional
+time; ``frames()`` is the frame loop every caller uses (the frame order is written once, in
+``viewer/sim/world.py``'s docstring). An optional
 ``"viewer": [x, y, z]`` places the viewer for the particle distance cull (default origin).
 
 Every field is read through the typed readers of ``_Fields``: a malformed value raises a
@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import math
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -527,7 +528,8 @@ class ScenarioRunner:
             w.set_state(obj, obj.state | bit if ev.value else obj.state & ~bit)
 
     def step_frame(self) -> bool:
-        """Advance one render frame (the first call runs frame 0 at t = 0). Returns
+        """Advance one render frame (the first call runs frame 0 at t = 0): events due,
+        then the harness, then ``World.tick`` (viewer/sim/world.py's frame order). Returns
         whether objects updated this frame."""
         file = str(self.scenario.path) if self.scenario.path is not None else None
         if not self._started:
@@ -555,10 +557,20 @@ class ScenarioRunner:
         self.harness.step(now)  # [physics] server messages due (impact answer, delete)
         return self.world.tick(now)
 
-    def run(self, seconds: float | None = None) -> None:
-        """Step frames until the frame time reaches ``seconds`` (inclusive)."""
-        end = as_time(self.scenario.seconds if seconds is None else seconds)
+    def frames(self, seconds: float | None = None) -> Iterator[tuple[Fraction, World]]:
+        """THE frame loop (trace, render, compare and the GUI's playback all step through
+        it): yield ``(t, world)`` after each render frame this call steps, frame 0 at
+        t = 0 (when not yet started) then every 1/fps up to and including ``seconds``
+        (the scenario's duration by default); ``t`` is the exact frame time."""
+        last = self.clock.last_frame(self.scenario.seconds if seconds is None else seconds)
         if not self._started:
             self.step_frame()
-        while self.clock.now + 1 / self.clock.fps <= end:
+            yield self.clock.now, self.world
+        while self.clock.frame < last:
             self.step_frame()
+            yield self.clock.now, self.world
+
+    def run(self, seconds: float | None = None) -> None:
+        """Step frames until the frame time reaches ``seconds`` (inclusive)."""
+        for _ in self.frames(seconds):
+            pass

@@ -2,8 +2,16 @@
 
 One ``World`` holds the objects, the seeded random source, the pooled particles and the
 event sink. Drive it with ``tick(now)`` once per render frame (``now`` an exact Fraction of
-seconds; ``ScenarioRunner`` does this from an fps clock):
+seconds).
 
+THE FRAME ORDER (written here only; tests/sim/test_world_order.py checks it). One render
+frame k at wall time now = k / fps, as ``ScenarioRunner.frames()`` steps it for trace,
+render, compare and the viewer's playback:
+
+* ``ScenarioRunner.step_frame``: frame 0 creates the scenario objects; then every scenario
+  event due at or before ``now`` is applied (time order, file order for equal times); then
+  the projectile harness delivers the server messages due (impact answer, delete); only
+  then ``World.tick(now)``:
 * ``CPhysics::UseTime`` 0x00509950 updates objects only when >= MIN_QUANTUM has passed;
 * each object then runs ``CPhysicsObj::update_object`` 0x00515D10 (catch-up quanta), whose
   ``UpdateObjectInternal`` 0x005156B0 runs, in retail order:
@@ -13,7 +21,8 @@ seconds; ``ScenarioRunner`` does this from an fps clock):
         process_hooks: FPHook tweens, then queued animation hooks (seed 001 13.5: before
         the new root is committed, so hook-created emitters see the PREVIOUS pose)
     commit: [collision] sweep when the Setup has spheres, then set_frame 0x00514090:
-        publish part poses, compose children, refresh emitter/light frames
+        publish part poses, compose children (each child's particles and scripts with
+        it, UpdateChild 0x00512D50), refresh emitter/light frames
     ParticleManager::UpdateParticles
     ScriptManager::UpdateScripts
 * then ``CPhysicsObj::animate_static_object`` 0x00513DF0 for each static animating object
@@ -22,7 +31,9 @@ seconds; ``ScenarioRunner`` does this from an fps clock):
   landblock statics; those are not in the object table, so they skip update_object;
 * after all objects: UpdateTexVelocity, then the ``tick`` event;
 * every frame ends with ``render_pass()``: the viewer distance (CYpt) of each emitter,
-  which retail refreshes only when a frame is drawn (runtime-review W3/W4).
+  which retail refreshes only when a frame is drawn (runtime-review W3/W4);
+* then, outside the sim, the renderer draws the world and the viewer draws its ImGui
+  panels (which read the world and only send commands).
 
 Events for ``vfxviewer trace`` go through one sink, ``world.emit(dict)``.
 """

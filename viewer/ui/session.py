@@ -20,30 +20,12 @@ from pathlib import Path
 from viewer.dat.jsonable import json_float  # NaN / infinities spelled as the contract does
 from viewer.errors import ScenarioError, ViewerError
 from viewer.sim import inspect
+from viewer.sim.playback import Playback, RunnerHandle
 from viewer.ui import commands as c
-from viewer.ui.timeline import Playback, TimelineTracks, TimelineView
+from viewer.ui.timeline import TimelineTracks, TimelineView
 
 DEFAULT_SECONDS = 5.0
 PS_LAUNCH = 0x04   # PlayScript.Launch
-
-
-class SimHandle:
-    """A ScenarioRunner behind the snapshot()/restore() pair Playback uses.
-    ScenarioRunner.snapshot() copies the runtime and shares the database; restoring
-    copies the stored snapshot again so it stays pristine for the next scrub."""
-
-    def __init__(self, runner) -> None:
-        self.runner = runner
-
-    def snapshot(self):
-        return self.runner.snapshot()
-
-    def restore(self, snap) -> None:
-        self.runner = snap.snapshot()
-
-    @property
-    def world(self):
-        return self.runner.world
 
 
 class Session:
@@ -59,22 +41,22 @@ class Session:
         self._build(prepass)
 
     # -- building -------------------------------------------------------------------------
-    def _make(self) -> SimHandle:
+    def _make(self) -> RunnerHandle:
         from viewer.sim.scenario import ScenarioRunner
 
         runner = ScenarioRunner(self.scenario, self.db)
         runner.world.events = []
-        handle = SimHandle(runner)
-        runner.step_frame()       # frame 0, t = 0: objects created, t=0 events applied
+        handle = RunnerHandle(runner)
+        handle.step()             # frame 0, t = 0: objects created, t=0 events applied
         self._frame0_events = runner.world.events
         runner.world.events = []
         return handle
 
     @staticmethod
-    def _advance(handle: SimHandle) -> list:
-        world = handle.runner.world
+    def _advance(handle: RunnerHandle) -> list:
+        world = handle.world
         world.events = []
-        handle.runner.step_frame()
+        handle.step()
         events, world.events = world.events, []
         return events
 

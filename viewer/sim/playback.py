@@ -1,0 +1,203 @@
+"""The playback clock the timeline drives: frame-exact, scrub by re-simulation. No GL, no
+ImGui (the timeline panel only draws it and sends commands).
+
+``Playback`` drives a deterministic runtime one render frame (1/fps s, contract section 4)
+at a time, frames 0 .. ``last_frame(fps, seconds)`` as ``ScenarioRunner.frames()`` runs
+them. Scrubbing never interpolates: going to frame ``n`` restores the newest snapshot at or
+before ``n`` (the initial state is always one) and re-simulates forward, so every frame
+shown is exactly the frame a straight run would produce. Snapshots are taken every
+``snapshot_every`` frames while simulating forward.
+
+``RunnerHandle`` is the runtime the viewer plays: a ``ScenarioRunner`` stepped through its
+``frames()`` generator, behind the ``snapshot()`` / ``restore()`` pair Playback uses.
+"""
+
+from __future__ import annotations
+
+import bisect
+import copy
+import math
+from collections.abc import Callable
+
+from viewer.sim.clock import last_frame
+
+SPEED_MIN, SPEED_MAX = 0.1, 4.0
+
+
+class RunnerHandle:
+    """A ScenarioRunner stepped through ``frames()``. ``ScenarioRunner.snapshot()`` copies
+    the runtime and shares the database; restoring copies the stored snapshot again so it
+    stays pristine for the next scrub."""
+
+    def __init__(self, runner) -> None:
+        self.runner = runner
+        self._frames = runner.frames()
+
+    def step(self):
+        """Run the next render frame; ``(t, world)``."""
+        return next(self._frames)
+
+    def snapshot(self):
+        return self.runner.snapshot()
+
+    def restore(self, snap) -> None:
+        self.runner = snap.snapshot()
+        self._frames = self.runner.frames()
+
+    @property
+    def world(self):
+        return self.runner.world
+
+
+class Playback:
+    """Frame-exact playback of a runtime made by ``make_world()`` and advanced by
+    ``advance(world)`` (one render frame; returns that frame's events, trace-shaped dicts).
+
+    A world may provide ``snapshot()`` / ``restore(snap)``; otherwise snapshots are deep
+    copies. ``on_events(frame, events)`` sees every simulated frame's events (the session
+    collects the event log from it during the first pass).
+    """
+
+    def __init__(self, make_world: Callable[[], object], advance: Callable[[object], list],
+                 fps: float, seconds: float, *, snapshot_every: int = 15,
+                 on_events: Callable[[int, list], None] | None = None) -> None:
+        if not (fps > 0 and math.isfinite(fps)):
+            raise ValueError(f"fps must be positive, got {fps}")
+        self.make_world = make_world
+        self._advance = advance
+        self.fps = float(fps)
+        self.total_frames = last_frame(fps, seconds)  # ScenarioRunner.frames()' last frame
+        self.snapshot_every = max(1, int(snapshot_every))
+        self.on_events = on_events
+        self.playing = False
+        self.speed = 1.0
+        self.loop = False
+        self._accum = 0.0
+        self.frames_simulated = 0     # work counter (bench and tests)
+        self.world = make_world()
+        self.frame = 0
+        self._snapshots: dict[int, object] = {}
+        self._snap_frames: list[int] = []
+        self._store(0)
+
+    # -- snapshots -------------------------------------------------------------------------
+    def _copy_out(self, world):
+        snap = getattr(world, "snapshot", None)
+        return snap() if callable(snap) else copy.deepcopy(world)
+
+    def _copy_in(self, snap):
+        """A live world from a snapshot; the snapshot itself stays untouched."""
+        world = self.world
+        if callable(getattr(world, "snapshot", None)) and callable(getattr(world, "restore", None)):
+            world.restore(snap)
+            return world
+        return copy.deepcopy(snap)
+
+    def _store(self, frame: int) -> None:
+        if frame not in self._snapshots:
+            self._snapshots[frame] = self._copy_out(self.world)
+            bisect.insort(self._snap_frames, frame)
+
+    @property
+    def snapshot_frames(self) -> list[int]:
+        return list(self._snap_frames)
+
+    def invalidate(self) -> None:
+        """The scenario changed: drop every snapshot, rebuild the world, return to the
+        current frame by re-simulating."""
+        target = self.frame
+        self._snapshots.clear()
+        self._snap_frames.clear()
+        self.world = self.make_world()
+        self.frame = 0
+        self._store(0)
+        self.seek_frame(target)
+
+    # -- stepping --------------------------------------------------------------------------
+    def _step_one(self) -> None:
+        events = self._advance(self.world) or []
+        self.frame += 1
+        self.frames_simulated += 1
+        if self.on_events is not None:
+            self.on_events(self.frame, events)
+        if self.frame % self.snapshot_every == 0:
+            self._store(self.frame)
+
+    def seek_frame(self, n: int) -> None:
+        n = min(max(int(n), 0), self.total_frames)
+        if n == self.frame:
+            return
+        i = bisect.bisect_right(self._snap_frames, n) - 1
+        best = self._snap_frames[i]        # frame 0 is always there
+        if n < self.frame or best > self.frame:
+            self.world = self._copy_in(self._snapshots[best])
+            self.frame = best
+        while self.frame < n:
+            self._step_one()
+
+    @property
+    def time(self) -> float:
+        return self.frame / self.fps
+
+    @property
+    def duration(self) -> float:
+        return self.total_frames / self.fps
+
+    def seek(self, t: float) -> None:
+        """Go to the render frame at or just before ``t`` seconds (NaN: stay)."""
+        if math.isnan(t):
+            return
+        self.seek_frame(math.floor(min(max(t, 0.0), self.duration) * self.fps + 1e-9))
+
+    def step(self, frames: int) -> None:
+        self.playing = False
+        self._accum = 0.0
+        self.seek_frame(self.frame + frames)
+
+    def set_speed(self, speed: float) -> None:
+        if math.isnan(speed):
+            return
+        self.speed = min(max(float(speed), SPEED_MIN), SPEED_MAX)
+
+    def play(self) -> None:
+        if self.frame >= self.total_frames and not self.loop:
+            self.seek_frame(0)
+        self.playing = True
+
+    def pause(self) -> None:
+        self.playing = False
+        self._accum = 0.0
+
+    def tick(self, real_dt: float, max_frames: int = 240) -> int:
+        """Advance by ``real_dt`` wall seconds times the speed; returns frames advanced.
+        At the end it stops, or wraps to the start when looping."""
+        if not self.playing or real_dt <= 0 or not math.isfinite(real_dt):
+            return 0
+        self._accum += real_dt * self.speed * self.fps
+        n = min(int(self._accum), max_frames)
+        self._accum -= n
+        advanced = 0
+        for _ in range(n):
+            if self.frame >= self.total_frames:
+                if not self.loop:
+                    self.pause()
+                    break
+                self.seek_frame(0)
+                continue
+            self._step_one()
+            advanced += 1
+        if self.frame >= self.total_frames and not self.loop:
+            self.pause()
+        return advanced
+
+    def prepass(self) -> None:
+        """Simulate the whole duration once (collecting events and snapshots), then go
+        back to where we were."""
+        here = self.frame
+        last = self._snap_frames[-1]
+        if last > self.frame:
+            self.world = self._copy_in(self._snapshots[last])
+            self.frame = last
+        while self.frame < self.total_frames:
+            self._step_one()
+        self.seek_frame(here)
