@@ -182,151 +182,176 @@ class CMotionTable:
     # CMotionTable::GetObjectSequence 0x00522860 -> (ok, num_anims)
     def get_object_sequence(self, motion: int, state: MotionState, sequence: CSequence,
                             speed_mod: float, stop_modifiers: int = 0) -> tuple[bool, int]:
+        """Retail tries the branches in this order, each only when the motion has its bit
+        (style, substate, action, modifier); a branch that finds no data falls through to
+        the next one."""
         motion &= _U32
         if not state.style or not state.substate:
             return False, 0
+        if (motion == self.style_defaults.get(state.style) and not stop_modifiers
+                and state.substate & MODIFIER_BIT):
+            return True, 0
+        for bit, branch in ((STYLE_BIT, self._style_change), (SUBSTATE_BIT, self._substate_cycle),
+                            (ACTION_BIT, self._action_link), (MODIFIER_BIT, self._modifier)):
+            if motion & bit:
+                result = branch(motion, state, sequence, speed_mod)
+                if result is not None:
+                    return result
+        return False, 0
+
+    # GetObjectSequence 0x00522860, the style branch (motion & 0x80000000): leave the
+    # current substate, link to the new style's default substate and cycle it.
+    def _style_change(self, motion: int, state: MotionState, sequence: CSequence,
+                      speed_mod: float) -> tuple[bool, int] | None:
         substate = state.substate
         style_default = self.style_defaults.get(state.style)
-        if motion == style_default and not stop_modifiers and substate & MODIFIER_BIT:
+        if state.style == motion:
             return True, 0
-
-        if motion & STYLE_BIT:
-            # Style change.
-            if state.style == motion:
-                return True, 0
-            pre_link = None
-            if substate != style_default:
-                pre_link = self.get_link(state.style, substate, state.substate_mod,
-                                         style_default if style_default is not None else 0,
-                                         speed_mod)
-            new_default = self.style_defaults.get(motion)
-            if new_default is not None:
-                cycle = self.cycles.get(_key(motion, new_default))
-                if cycle is not None:
-                    if cycle.bitfield & 1:
-                        state.clear_modifiers()
-                    from_sub = style_default if style_default is not None else 0
-                    link = self.get_link(state.style, from_sub, state.substate_mod, motion,
-                                         speed_mod)
-                    link2 = None
-                    if link is None and motion != state.style:
-                        link = self.get_link(state.style, from_sub, 1.0, self.default_style,
-                                             1.0)
-                        dflt = self.style_defaults.get(self.default_style, 0)
-                        link2 = self.get_link(self.default_style, dflt, 1.0, motion, 1.0)
-                    sequence.clear_physics()
-                    sequence.remove_cyclic_anims()
-                    add_motion(sequence, pre_link, speed_mod)
-                    add_motion(sequence, link, speed_mod)
-                    add_motion(sequence, link2, speed_mod)
-                    add_motion(sequence, cycle, speed_mod)
-                    state.substate = new_default
-                    state.style = motion
-                    state.substate_mod = speed_mod
-                    self.re_modify(sequence, state)
-                    n = (_num_anims(link) + _num_anims(link2) + _num_anims(cycle)
-                         + _num_anims(pre_link) - 1)
-                    return True, n
-
-        if motion & SUBSTATE_BIT:
-            # Substate (cycle).
-            cycle = self.cycles.get(_key(state.style, motion))
-            if cycle is None:
-                cycle = self.cycles.get(_key(self.default_style, motion))
-            if cycle is not None and self.is_allowed(motion, cycle, state):
-                if (motion == substate and _same_sign(speed_mod, state.substate_mod)
-                        and sequence.has_anims()):
-                    # Same cycle: re-speed in place.
-                    change_cycle_speed(sequence, state.substate_mod, speed_mod)
-                    subtract_motion(sequence, cycle, state.substate_mod)
-                    combine_motion(sequence, cycle, speed_mod)
-                    state.substate_mod = speed_mod
-                    return True, 0
+        pre_link = None
+        if substate != style_default:
+            pre_link = self.get_link(state.style, substate, state.substate_mod,
+                                     style_default if style_default is not None else 0,
+                                     speed_mod)
+        new_default = self.style_defaults.get(motion)
+        if new_default is not None:
+            cycle = self.cycles.get(_key(motion, new_default))
+            if cycle is not None:
                 if cycle.bitfield & 1:
                     state.clear_modifiers()
-                link = self.get_link(state.style, state.substate, state.substate_mod, motion,
+                from_sub = style_default if style_default is not None else 0
+                link = self.get_link(state.style, from_sub, state.substate_mod, motion,
                                      speed_mod)
                 link2 = None
-                if link is None or not _same_sign(speed_mod, state.substate_mod):
-                    dflt = self.style_defaults.get(state.style, 0)
-                    link = self.get_link(state.style, state.substate, state.substate_mod,
-                                         dflt, 1.0)
-                    link2 = self.get_link(state.style, dflt, 1.0, motion, speed_mod)
+                if link is None and motion != state.style:
+                    link = self.get_link(state.style, from_sub, 1.0, self.default_style,
+                                         1.0)
+                    dflt = self.style_defaults.get(self.default_style, 0)
+                    link2 = self.get_link(self.default_style, dflt, 1.0, motion, 1.0)
                 sequence.clear_physics()
                 sequence.remove_cyclic_anims()
-                if link2 is not None:
-                    add_motion(sequence, link, state.substate_mod)
-                    add_motion(sequence, link2, speed_mod)
-                else:
-                    s = speed_mod
-                    if state.substate_mod < 0.0 and speed_mod > 0.0:
-                        s = -speed_mod
-                    add_motion(sequence, link, s)
+                add_motion(sequence, pre_link, speed_mod)
+                add_motion(sequence, link, speed_mod)
+                add_motion(sequence, link2, speed_mod)
                 add_motion(sequence, cycle, speed_mod)
-                old = state.substate
-                if (old != motion and old & MODIFIER_BIT
-                        and self.style_defaults.get(state.style) != motion):
-                    state.add_modifier_no_check(old, state.substate_mod)
+                state.substate = new_default
+                state.style = motion
                 state.substate_mod = speed_mod
-                state.substate = motion
                 self.re_modify(sequence, state)
-                n = _num_anims(link2) + _num_anims(cycle) + _num_anims(link) - 1
+                n = (_num_anims(link) + _num_anims(link2) + _num_anims(cycle)
+                     + _num_anims(pre_link) - 1)
                 return True, n
+        return None
 
-        if motion & ACTION_BIT:
-            # Action: a link played once, then back to the current cycle.
-            cycle_key = _key(state.style, substate)
-            cycle = self.cycles.get(cycle_key)
-            if cycle is not None:
-                link = self.get_link(state.style, substate, state.substate_mod, motion,
-                                     speed_mod)
-                if link is not None:
-                    state.add_action(motion, speed_mod)
-                    sequence.clear_physics()
-                    sequence.remove_cyclic_anims()
-                    add_motion(sequence, link, speed_mod)
-                    add_motion(sequence, cycle, state.substate_mod)
-                    self.re_modify(sequence, state)
-                    return True, _num_anims(link)
-                # Route through the style's default substate.
+    # GetObjectSequence 0x00522860, the substate branch (motion & 0x40000000): a new cycle
+    # (with links between them), or the same cycle re-speeded in place.
+    def _substate_cycle(self, motion: int, state: MotionState, sequence: CSequence,
+                        speed_mod: float) -> tuple[bool, int] | None:
+        substate = state.substate
+        cycle = self.cycles.get(_key(state.style, motion))
+        if cycle is None:
+            cycle = self.cycles.get(_key(self.default_style, motion))
+        if cycle is not None and self.is_allowed(motion, cycle, state):
+            if (motion == substate and _same_sign(speed_mod, state.substate_mod)
+                    and sequence.has_anims()):
+                # Same cycle: re-speed in place.
+                change_cycle_speed(sequence, state.substate_mod, speed_mod)
+                subtract_motion(sequence, cycle, state.substate_mod)
+                combine_motion(sequence, cycle, speed_mod)
+                state.substate_mod = speed_mod
+                return True, 0
+            if cycle.bitfield & 1:
+                state.clear_modifiers()
+            link = self.get_link(state.style, state.substate, state.substate_mod, motion,
+                                 speed_mod)
+            link2 = None
+            if link is None or not _same_sign(speed_mod, state.substate_mod):
                 dflt = self.style_defaults.get(state.style, 0)
-                to_default = self.get_link(state.style, substate, state.substate_mod, dflt,
-                                           1.0)
-                link2 = (self.get_link(state.style, dflt, 1.0, motion, speed_mod)
-                         if to_default is not None else None)
-                cycle2 = self.cycles.get(cycle_key) if link2 is not None else None
-                if cycle2 is not None:
-                    back = self.get_link(state.style, dflt, 1.0, substate,
-                                         state.substate_mod)
-                    state.add_action(motion, speed_mod)
-                    sequence.clear_physics()
-                    sequence.remove_cyclic_anims()
-                    add_motion(sequence, to_default, 1.0)
-                    add_motion(sequence, link2, speed_mod)
-                    add_motion(sequence, back, 1.0)
-                    add_motion(sequence, cycle2, state.substate_mod)
-                    self.re_modify(sequence, state)
-                    n = _num_anims(to_default) + _num_anims(link2)
-                    if back is not None:
-                        n += _num_anims(back)
-                    return True, n
+                link = self.get_link(state.style, state.substate, state.substate_mod,
+                                     dflt, 1.0)
+                link2 = self.get_link(state.style, dflt, 1.0, motion, speed_mod)
+            sequence.clear_physics()
+            sequence.remove_cyclic_anims()
+            if link2 is not None:
+                add_motion(sequence, link, state.substate_mod)
+                add_motion(sequence, link2, speed_mod)
+            else:
+                s = speed_mod
+                if state.substate_mod < 0.0 and speed_mod > 0.0:
+                    s = -speed_mod
+                add_motion(sequence, link, s)
+            add_motion(sequence, cycle, speed_mod)
+            old = state.substate
+            if (old != motion and old & MODIFIER_BIT
+                    and self.style_defaults.get(state.style) != motion):
+                state.add_modifier_no_check(old, state.substate_mod)
+            state.substate_mod = speed_mod
+            state.substate = motion
+            self.re_modify(sequence, state)
+            n = _num_anims(link2) + _num_anims(cycle) + _num_anims(link) - 1
+            return True, n
+        return None
 
-        if motion & MODIFIER_BIT:
-            # Modifier: velocity / omega only, unless the cycle clears modifiers.
-            cycle = self.cycles.get(_key(state.style, substate))
-            if cycle is not None and not cycle.bitfield & 1:
-                md = self.modifiers.get(_key(state.style, motion))
-                if md is None:
-                    md = self.modifiers.get(motion & 0xFFFFFF)
-                if md is not None:
-                    if state.add_modifier(motion, speed_mod):
-                        combine_motion(sequence, md, speed_mod)
-                        return True, 0
-                    self.stop_sequence_motion(motion, 1.0, state, sequence)
-                    if state.add_modifier(motion, speed_mod):
-                        combine_motion(sequence, md, speed_mod)
-                        return True, 0
-        return False, 0
+    # GetObjectSequence 0x00522860, the action branch (motion & 0x10000000): a link played
+    # once, then back to the current cycle (directly or through the style's default).
+    def _action_link(self, motion: int, state: MotionState, sequence: CSequence,
+                     speed_mod: float) -> tuple[bool, int] | None:
+        substate = state.substate
+        cycle_key = _key(state.style, substate)
+        cycle = self.cycles.get(cycle_key)
+        if cycle is not None:
+            link = self.get_link(state.style, substate, state.substate_mod, motion,
+                                 speed_mod)
+            if link is not None:
+                state.add_action(motion, speed_mod)
+                sequence.clear_physics()
+                sequence.remove_cyclic_anims()
+                add_motion(sequence, link, speed_mod)
+                add_motion(sequence, cycle, state.substate_mod)
+                self.re_modify(sequence, state)
+                return True, _num_anims(link)
+            # Route through the style's default substate.
+            dflt = self.style_defaults.get(state.style, 0)
+            to_default = self.get_link(state.style, substate, state.substate_mod, dflt,
+                                       1.0)
+            link2 = (self.get_link(state.style, dflt, 1.0, motion, speed_mod)
+                     if to_default is not None else None)
+            cycle2 = self.cycles.get(cycle_key) if link2 is not None else None
+            if cycle2 is not None:
+                back = self.get_link(state.style, dflt, 1.0, substate,
+                                     state.substate_mod)
+                state.add_action(motion, speed_mod)
+                sequence.clear_physics()
+                sequence.remove_cyclic_anims()
+                add_motion(sequence, to_default, 1.0)
+                add_motion(sequence, link2, speed_mod)
+                add_motion(sequence, back, 1.0)
+                add_motion(sequence, cycle2, state.substate_mod)
+                self.re_modify(sequence, state)
+                n = _num_anims(to_default) + _num_anims(link2)
+                if back is not None:
+                    n += _num_anims(back)
+                return True, n
+        return None
+
+    # GetObjectSequence 0x00522860, the modifier branch (motion & 0x20000000): velocity /
+    # omega only, unless the current cycle clears modifiers.
+    def _modifier(self, motion: int, state: MotionState, sequence: CSequence,
+                  speed_mod: float) -> tuple[bool, int] | None:
+        substate = state.substate
+        cycle = self.cycles.get(_key(state.style, substate))
+        if cycle is not None and not cycle.bitfield & 1:
+            md = self.modifiers.get(_key(state.style, motion))
+            if md is None:
+                md = self.modifiers.get(motion & 0xFFFFFF)
+            if md is not None:
+                if state.add_modifier(motion, speed_mod):
+                    combine_motion(sequence, md, speed_mod)
+                    return True, 0
+                self.stop_sequence_motion(motion, 1.0, state, sequence)
+                if state.add_modifier(motion, speed_mod):
+                    combine_motion(sequence, md, speed_mod)
+                    return True, 0
+        return None
 
     # CMotionTable::StopSequenceMotion 0x00522FC0 -> (ok, num_anims)
     def stop_sequence_motion(self, motion: int, speed: float, state: MotionState,
