@@ -1,4 +1,4 @@
-"""Command line: ``vfxviewer`` (contract: ../shared/contracts/cli.md).
+"""Command line: ``vfxviewer`` (reference: docs/cli.md).
 
 Each subcommand lives in ``viewer/commands/<name>.py`` with ``add_arguments(parser)`` and
 ``run(args) -> int``; this module only registers them, so layers can grow their commands
@@ -13,6 +13,13 @@ import importlib
 import sys
 
 from viewer.errors import ViewerError
+
+DESCRIPTION = ("Retail-exact viewer for the visual effects and projectiles of the Asheron's "
+               "Call retail client. With no command it opens the interactive viewer on the "
+               "synthetic default assets.")
+EPILOG = ("Reference: docs/cli.md (every command, its output and the scenario file) and "
+          "docs/retail-rules.md (the retail rules the runtime follows) in the source "
+          "repository. Exit status: 0 success, 1 bad input (one line on stderr), 2 bad usage.")
 
 # (command path, module under viewer.commands, help)
 COMMANDS: list[tuple[tuple[str, ...], str, str]] = [
@@ -37,7 +44,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="vfxviewer", description=__doc__.splitlines()[0])
+    parser = _Parser(prog="vfxviewer", description=DESCRIPTION, epilog=EPILOG)
     top = parser.add_subparsers(dest="command", parser_class=_Parser)
     groups: dict[str, argparse._SubParsersAction] = {}
     for path, module_name, help_text in COMMANDS:

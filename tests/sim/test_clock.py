@@ -1,5 +1,5 @@
 """Retail time stepping: CPhysics::UseTime 0x00509950 and CPhysicsObj::update_object
-0x00515D10 (runtime spec 0.6, 7.5; shared/README settled disagreement)."""
+0x00515D10 (docs/retail-rules.md, frame clock: the decompile's catch-up rule is followed)."""
 
 from fractions import Fraction
 

@@ -1,7 +1,7 @@
 """Frame clock and retail time stepping.
 
-Two retail rules decide when objects advance (runtime spec 0.6 and 7.5, shared/README
-"Settled disagreements"):
+Two retail rules decide when objects advance (docs/retail-rules.md, "Frame clock"; where
+the notes and the decompile differ on update_object, the decompile is followed):
 
 * ``CPhysics::UseTime`` 0x00509950 updates objects only when at least MIN_QUANTUM (1/30 s)
   of wall time has passed since its last update; otherwise the frame reuses the state.

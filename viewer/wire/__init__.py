@@ -1,4 +1,4 @@
-"""Asheron's Call network codecs and packet-capture replay (../shared/spec/wire.md).
+"""Asheron's Call network codecs and packet-capture replay (``vfxviewer replay``, docs/cli.md).
 
 Modules, bottom up (none imports sim, dat, GL or ImGui):
 

@@ -1,0 +1,79 @@
+"""The repository stands on its own: nothing in it reads from, or sends a reader to, a
+folder beside the checkout; the captures the tests use travel with their licence; the docs
+the README and ``--help`` name exist."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SKIP_DIRS = {".git", ".venv", "out", "_artifacts", "__pycache__", ".hypothesis",
+             ".pytest_cache", "build", "dist"}
+TEXT_SUFFIXES = {".py", ".md", ".toml", ".txt", ".sh", ".json", ".glsl", ".cfg", ".ini", ""}
+#: a path into the reference library that sits beside the development checkout
+OUTSIDE = re.compile(r"\.\./" + r"shared|\bshared/(README|seeds|spec|contracts|data|style)")
+
+
+def _files():
+    for p in ROOT.rglob("*"):
+        if any(part in SKIP_DIRS or part.endswith(".egg-info")
+               for part in p.relative_to(ROOT).parts):
+            continue
+        if p.is_file() and p.suffix in TEXT_SUFFIXES and p.stat().st_size < 2_000_000:
+            yield p
+
+
+def test_no_file_reads_or_points_outside_the_repository():
+    bad = []
+    for p in _files():
+        try:
+            text = p.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            continue
+        for n, line in enumerate(text.splitlines(), 1):
+            if OUTSIDE.search(line):
+                bad.append(f"{p.relative_to(ROOT)}:{n}: {line.strip()}")
+    assert not bad, "\n".join(bad)
+
+
+def test_the_captures_travel_with_their_licence_and_attribution():
+    caps = ROOT / "tests" / "data" / "captures"
+    assert {p.name for p in caps.glob("*.pcap")} == {"effects-burst.pcap", "enter-world.pcap"}
+    licence = (caps / "LICENSE").read_text()
+    assert "MIT License" in licence and "Copyright (c) 2025 Bryce Mecum" in licence
+    readme = (caps / "README.md").read_text()
+    assert "amoeba/asheron-rs" in readme and "amoeba/gromnie" in readme
+
+
+def test_readme_and_help_point_to_docs_that_exist():
+    readme = (ROOT / "README.md").read_text()
+    for doc in ("docs/cli.md", "docs/retail-rules.md"):
+        assert doc in readme and (ROOT / doc).is_file()
+    out = subprocess.run([sys.executable, "-m", "viewer", "--help"], capture_output=True,
+                         text=True, cwd=ROOT, timeout=60)
+    assert out.returncode == 0 and "docs/cli.md" in out.stdout
+
+
+def test_cli_reference_has_every_contract_section():
+    text = (ROOT / "docs" / "cli.md").read_text()
+    heads = re.findall(r"^## (\d+)\. ", text, re.M)
+    assert heads == [str(i) for i in range(1, 11)]
+
+
+def test_retail_rules_index_lists_only_functions_the_code_cites():
+    """docs/retail-rules.md's index is generated from the code's citations
+    (scripts/retail_rules_index.py): every address it lists is still cited in viewer/."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        import retail_rules_index as idx
+    finally:
+        sys.path.pop(0)
+    cited = {addr for group in idx.citations().values() for _, addr in group}
+    text = (ROOT / "docs" / "retail-rules.md").read_text()
+    listed = set(re.findall(r"^\| `[^`]+` \| `(0x[0-9A-F]{8})` \|", text, re.M))
+    assert len(listed) > 200
+    assert listed <= cited, sorted(listed - cited)
+    assert "Mag-nus/acclient-AI-RE" in text
