@@ -227,7 +227,8 @@ class ViewerApp:
                 renderer.settings = replace(settings, background=(*settings.background[:3],
                                                                   0.0), show_grid=False)
             try:
-                info = renderer.render(build_scene_input(session.world), camera, target) or {}
+                info = renderer.render(build_scene_input(
+                    session.world, gpu_particles=renderer.gpu_particles), camera, target) or {}
             finally:
                 renderer.settings = settings
             self.stats.draw_calls = int(info.get("draw_calls", 0)) + 1

@@ -171,7 +171,8 @@ def render_frames(sc, args, ctx, on_frame, db=None) -> int:
                 world.render_pass()
             if t < start:
                 continue   # simulated, not drawn: --start
-            renderer.render(scene_input_from_world(world), camera, target)
+            renderer.render(scene_input_from_world(
+                world, gpu_particles=renderer.gpu_particles), camera, target)
             on_frame(target.read_rgba())
             n += 1
     finally:
@@ -193,15 +194,18 @@ def default_scenario_frames(ctx, frames: int, size=(640, 360)):
     sc = Scenario.load(DEFAULT_SCENARIO)
     db = AssetDatabase([str(p) for p in sc.dat_paths()])
     args = build_parser_args(["--scenario", str(DEFAULT_SCENARIO), "--out", "unused.png"])
+    renderer = SceneRenderer(ctx, db)
     scenes, camera = [], None
     for _, world in ScenarioRunner(sc, db).frames():
         if camera is None:
             camera = make_camera(args, world)
             world.viewer_position = tuple(float(c) for c in camera.eye())
-        scenes.append(scene_input_from_world(world))
+        # GPU snapshots chain (each holds the slots changed since the previous one), so
+        # the scenes render in order as a straight run would
+        scenes.append(scene_input_from_world(world, gpu_particles=renderer.gpu_particles))
         if len(scenes) == frames:
             break
-    return "default scenario", SceneRenderer(ctx, db), scenes, camera
+    return "default scenario", renderer, scenes, camera
 
 
 def build_parser_args(argv):

@@ -49,9 +49,14 @@ class PreparedParticles:
     instances: np.ndarray = field(default_factory=lambda: np.zeros((0, INSTANCE_FLOATS),
                                                                    np.float32))
     batches: list[Batch] = field(default_factory=list)
+    count: int = -1          # instances drawn (the GPU pass keeps its rows on the GPU)
+
+    def __post_init__(self) -> None:
+        if self.count < 0:
+            self.count = len(self.instances)
 
 
-def _degrade_tables(meshes, gfx_ids):
+def degrade_tables(meshes, gfx_ids):
     """Per distinct GfxObj: sort centre, degrade thresholds, modes and meshes (padded)."""
     g = len(gfx_ids)
     tables = [meshes.mesh(int(did)) for did in gfx_ids]
@@ -80,6 +85,14 @@ def _degrade_tables(meshes, gfx_ids):
     return sort_center, ideal, min_d, max_d, valid, modes, drawn, count
 
 
+def degrade_thresholds(ideal, min_d, max_d, m: float) -> np.ndarray:
+    """GfxObjDegradeInfo::get_degrade 0x0051E4B0: an entry's distance threshold under the
+    degrade multiplier m (towards max_dist for m >= 0, towards min_dist below)."""
+    if m >= 0:
+        return ideal + (max_d - ideal) * m
+    return ideal + (ideal - min_d) * m
+
+
 @np.errstate(under="ignore")  # subnormal coordinates are harmless
 def prepare(arrays: ParticleArrays, eye, meshes, *, m: float = DEGRADE_MUL,
             degrade_distance: float = DEGRADE_DISTANCE) -> PreparedParticles:
@@ -102,7 +115,7 @@ def prepare(arrays: ParticleArrays, eye, meshes, *, m: float = DEGRADE_MUL,
 
     gfx_ids, inv = np.unique(gfx, return_inverse=True)
     (sort_center, ideal, min_d, max_d, valid, modes, drawn,
-     n_entries) = _degrade_tables(meshes, gfx_ids)
+     n_entries) = degrade_tables(meshes, gfx_ids)
 
     # CPhysicsObj::UpdateViewerDistance 0x00510B30: beyond particle_distance_2dsq (horizontal)
     # every particle shares the emitter object's CYpt and heading; else its own from
@@ -116,11 +129,7 @@ def prepare(arrays: ParticleArrays, eye, meshes, *, m: float = DEGRADE_MUL,
 
     # GfxObjDegradeInfo::get_degrade 0x0051E4B0: d = CYpt / scale - s_rDegradeDistance (>= 0)
     d = np.maximum(cypt / np.maximum(scale, 1e-6) - degrade_distance, 0.0)
-    ideal_p, min_p, max_p = ideal[inv], min_d[inv], max_d[inv]
-    if m >= 0:
-        thr = ideal_p + (max_p - ideal_p) * m
-    else:
-        thr = ideal_p + (ideal_p - min_p) * m
+    thr = degrade_thresholds(ideal, min_d, max_d, m)[inv]
     ok = (d[:, None] < thr) & valid[inv]  # none -> last entry
     level = np.where(ok.any(axis=1), ok.argmax(axis=1), n_entries[inv] - 1)
     drawn_gfx = drawn[inv, level]
@@ -163,17 +172,25 @@ class ParticlePass:
         self.meshes = meshes
         self.prog = program
         self.buffer = None
+        self._owned = True
         self.draw_calls = 0
         self.uploads = 0
         self._loc = {name: program[name].location for name in
                      ("i_pos", "i_quat", "i_scale", "i_alpha", "i_head")}
 
+    def use_buffer(self, buffer) -> None:
+        """Draw from an instance buffer filled elsewhere (the GPU pass's gathered rows)."""
+        if self.buffer is not None and self.buffer is not buffer and self._owned:
+            self.buffer.release()
+        self.buffer, self._owned = buffer, False
+
     def upload(self, prepared: PreparedParticles) -> None:
         data = prepared.instances
         nbytes = max(data.nbytes, INSTANCE_STRIDE)
-        if self.buffer is None or self.buffer.size < nbytes:
-            if self.buffer is not None:
+        if self.buffer is None or not self._owned or self.buffer.size < nbytes:
+            if self.buffer is not None and self._owned:
                 self.buffer.release()
+            self._owned = True
             size = 1 << max(12, (nbytes - 1).bit_length())
             self.buffer = self.ctx.buffer(reserve=size, dynamic=True)
         if data.nbytes:

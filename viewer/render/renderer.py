@@ -40,6 +40,9 @@ class RenderSettings:
     show_collision: bool = False      # world collision shapes (planes, boxes, spheres, cylinders)
     cull_backfaces: bool = True
     degrade_mul: float = 1.0          # steady state m = +1 (review W2)
+    # evaluate and sort particles on the GPU (compute shaders, GL 4.3) when the scene
+    # carries a particle snapshot; off or unavailable: the CPU path (particles.prepare)
+    gpu_particles: bool = True
     max_dynamic_lights: int = 10      # 7 + 3m at m = +1
 
 
@@ -57,6 +60,8 @@ class SceneRenderer:
         self.mesh_prog = load_program(ctx, "mesh")
         self.particle_prog = load_program(ctx, "particle", "mesh")
         self.particles = ParticlePass(ctx, self.meshes, self.particle_prog)
+        self._gpu = None          # GpuParticlePass, compiled on first use
+        self._gpu_failed = False
         self._grid = None
         self._overlays = None
         import moderngl
@@ -86,6 +91,39 @@ class SceneRenderer:
         set_uniform(prog, "u_opaque", bool(opaque))
         set_uniform(prog, "u_emissive", (luminosity,) * 3)
         set_uniform(prog, "u_diffuse", (diffuse,) * 3)
+
+    @property
+    def gpu_particles(self) -> bool:
+        """Whether scenes for this renderer should carry a particle snapshot (GPU path)
+        rather than CPU-evaluated arrays (``build_scene_input(world, gpu_particles=...)``)."""
+        return (self.settings.gpu_particles and not self._gpu_failed
+                and getattr(self.ctx, "version_code", 0) >= 430)
+
+    def _gpu_pass(self):
+        if self._gpu is None and self.gpu_particles:
+            from viewer.render.particles_gpu import GpuParticlePass
+            self._gpu = GpuParticlePass.create(self.ctx, self.meshes)
+            self._gpu_failed = self._gpu is None
+        return self._gpu
+
+    def _prepare_particles(self, scene: SceneInput, eye):
+        """This frame's particle batches: on the GPU from the scene's snapshot, or on the
+        CPU from its arrays (a snapshot without a GPU pass is evaluated on the CPU)."""
+        s = self.settings
+        snap = scene.particle_snapshot
+        gpu = self._gpu_pass() if snap is not None and s.gpu_particles else None
+        if gpu is not None:
+            prepared = gpu.prepare(snap, eye, m=s.degrade_mul)
+            if prepared.batches:
+                self.particles.use_buffer(gpu.instances)
+            return prepared
+        arrays = scene.particles
+        if snap is not None:
+            from viewer.render.world_adapter import particle_arrays
+            arrays = particle_arrays(snap.pool)
+        prepared = prepare(arrays, eye, self.meshes, m=s.degrade_mul)
+        self.particles.upload(prepared)
+        return prepared
 
     # --- the frame ------------------------------------------------------------------------------
     def render(self, scene: SceneInput, camera, target, *, clear: bool = True) -> dict:
@@ -149,9 +187,8 @@ class SceneRenderer:
                     seq += 1
 
         # particles: prepare (numpy), one upload, one draw per batch and subset
-        prepared = prepare(scene.particles, eye, self.meshes, m=s.degrade_mul)
         self.particles.draw_calls = 0
-        self.particles.upload(prepared)
+        prepared = self._prepare_particles(scene, eye)
         if prepared.batches:
             apply_lights(self.particle_prog, sun + select_lights(
                 scene.lights, eye, eye, 1e9, max_dynamic=s.max_dynamic_lights)[:7],
@@ -186,9 +223,9 @@ class SceneRenderer:
         self.last_stats = {"mesh_draws": n_mesh_draws,
                            "particle_draws": self.particles.draw_calls,
                            "particle_batches": len(prepared.batches),
-                           "particles_drawn": len(prepared.instances),
+                           "particles_drawn": prepared.count,
                            "draw_calls": n_mesh_draws + self.particles.draw_calls,
-                           "instances": len(prepared.instances)}
+                           "instances": prepared.count}
         return self.last_stats
 
     def _degraded(self, inst, eye):
@@ -260,8 +297,10 @@ class SceneRenderer:
             sampler.release()
         self.ctx.clear_samplers(0, 1)
         self.meshes.release()
-        if self.particles.buffer is not None:
+        if self.particles.buffer is not None and self.particles._owned:
             self.particles.buffer.release()
+        if self._gpu is not None:
+            self._gpu.release()
         if self._grid is not None:
             self._grid.release()
         if self._overlays is not None:

@@ -116,6 +116,9 @@ class SceneInput:
     time: float = 0.0
     # CPhysics::UpdateTexVelocity 0x00509820: accumulated UV offset per GfxObj DID
     texture_offsets: dict[int, tuple[float, float]] = field(default_factory=dict)
+    # the GPU particle path's input instead of ``particles`` (particles_gpu.ParticleSnapshot:
+    # only the slots changed since the previous snapshot, plus the emitter table)
+    particle_snapshot: object | None = None
 
 
 def frame_matrix(origin, orientation) -> np.ndarray:
@@ -129,7 +132,9 @@ def frame_matrix(origin, orientation) -> np.ndarray:
     return m.astype(np.float32)
 
 
-def scene_input_from_world(world) -> SceneInput:
-    """Snapshot the sim World for drawing (read only; see viewer/render/world_adapter.py)."""
+def scene_input_from_world(world, *, gpu_particles: bool = False) -> SceneInput:
+    """Snapshot the sim World for drawing (read only; see viewer/render/world_adapter.py).
+    ``gpu_particles``: carry a particle snapshot for the GPU path (the renderer's
+    ``gpu_particles``) instead of CPU-evaluated arrays."""
     from viewer.render.world_adapter import build_scene_input
-    return build_scene_input(world)
+    return build_scene_input(world, gpu_particles=gpu_particles)

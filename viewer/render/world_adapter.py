@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from viewer.render.lights import scene_light
+from viewer.render.particles_gpu import particle_snapshot
 from viewer.render.scene_input import (
     CLOAKED,
     HIDDEN,
@@ -101,8 +102,10 @@ def overlays_for(obj: ObjectView) -> Overlays:
     return ov
 
 
-def build_scene_input(world) -> SceneInput:
-    """The scene of the frame just simulated, read through ``viewer.sim.inspect``."""
+def build_scene_input(world, *, gpu_particles: bool = False) -> SceneInput:
+    """The scene of the frame just simulated, read through ``viewer.sim.inspect``.
+    ``gpu_particles``: the particles as a snapshot for the GPU pass (only the slots changed
+    since the previous snapshot; ``particles_gpu.particle_snapshot``), not evaluated here."""
     scene = SceneInput(time=inspect.frame_time(world))
     scene.texture_offsets = inspect.texture_offsets(world)
     for obj in inspect.drawn_objects(world):
@@ -113,7 +116,11 @@ def build_scene_input(world) -> SceneInput:
         scene.overlays.spheres.extend(ov.spheres)
         scene.overlays.part_axes.extend(ov.part_axes)
     scene.overlays.collision = inspect.collision_shapes(world)
-    scene.particles = particle_arrays(inspect.particle_pool(world))
+    pool = inspect.particle_pool(world)
+    if gpu_particles:
+        scene.particle_snapshot = particle_snapshot(pool)
+    else:
+        scene.particles = particle_arrays(pool)
     for em in inspect.pool_emitters(world):
         scene.overlays.emitter_anchors.append(tuple(em.frame.origin))
         r = float(em.info.max_offset)

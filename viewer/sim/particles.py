@@ -109,6 +109,85 @@ def particle_law(ptype: int, t: np.ndarray, P: np.ndarray, Q: np.ndarray, O: np.
 
 
 # ---------------------------------------------------------------------------------------
+# Which slots changed (for consumers that mirror the pool, e.g. a GPU copy of birth states)
+# ---------------------------------------------------------------------------------------
+_SERIALS = iter(range(1, 1 << 62))
+
+
+class DirtySlots:
+    """A log of the pool slots born, killed or re-stamped, in sealed chunks.
+
+    The pool marks a slot whenever its stored birth state or liveness changes (allocate,
+    release, the culled persistent re-stamp). A consumer keeps a cursor ``(serial, seq)``:
+    ``seal()`` closes the pending marks into chunk ``seq + 1``; ``since(seq)`` is every slot
+    marked after chunk ``seq`` (None when that history was dropped: the consumer copies the
+    whole pool instead). ``serial`` is new for every pool object (a copy or unpickled pool
+    gets a fresh one and a first chunk holding all its live slots), so a consumer starting
+    from an empty mirror at seq 0 can always catch up. The log keeps about ``limit`` slot
+    numbers; older chunks are dropped. Plain ints and numpy, no GL.
+    """
+
+    def __init__(self, initial=None, limit: int = 4096) -> None:
+        self.serial = next(_SERIALS)
+        self.seq = 0
+        self.first = 0          # chunks up to this seq were dropped
+        self.limit = limit
+        self._chunks: list[tuple[int, np.ndarray]] = []
+        self._logged = 0
+        self._pending: list[int] = []
+        self._pending_arrays: list[np.ndarray] = []
+        self.taken = 0          # seq of the last take() (one snapshot chain per pool)
+        if initial is not None and len(initial):
+            self.mark_many(initial)
+            self.seal()
+
+    def mark(self, idx: int) -> None:
+        self._pending.append(idx)
+
+    def mark_many(self, idxs) -> None:
+        self._pending_arrays.append(np.asarray(idxs, dtype=np.int64).ravel())
+
+    @property
+    def pending(self) -> bool:
+        return bool(self._pending or self._pending_arrays)
+
+    def seal(self) -> int:
+        """Close the pending marks into a new chunk; returns the current seq."""
+        if not self.pending:
+            return self.seq
+        parts = self._pending_arrays + [np.asarray(self._pending, dtype=np.int64)]
+        chunk = np.unique(np.concatenate(parts))
+        self._pending, self._pending_arrays = [], []
+        self.seq += 1
+        self._chunks.append((self.seq, chunk))
+        self._logged += chunk.size
+        while self._logged > self.limit and len(self._chunks) > 1:
+            seq, old = self._chunks.pop(0)
+            self._logged -= old.size
+            self.first = seq
+        return self.seq
+
+    def since(self, seq: int) -> np.ndarray | None:
+        """Slots marked after chunk ``seq`` (sorted, unique); None if that history is gone
+        or ``seq`` is ahead of the log."""
+        if seq < self.first or seq > self.seq:
+            return None
+        parts = [c for s, c in self._chunks if s > seq]
+        if not parts:
+            return np.zeros(0, dtype=np.int64)
+        return parts[0] if len(parts) == 1 else np.unique(np.concatenate(parts))
+
+    def take(self) -> tuple[int, int, np.ndarray]:
+        """Seal and return ``(seq_from, seq_to, slots)``: the changes since the previous
+        take (the snapshot chain of one pool)."""
+        seq_to = self.seal()
+        seq_from = self.taken
+        slots = self.since(seq_from)
+        self.taken = seq_to
+        return seq_from, seq_to, slots
+
+
+# ---------------------------------------------------------------------------------------
 # The pool
 # ---------------------------------------------------------------------------------------
 class ParticlePool:
@@ -144,6 +223,7 @@ class ParticlePool:
         self.live_count = 0
         self.version = 0
         self._evaluated = -1
+        self.dirty = DirtySlots(limit=max(4096, self.capacity))
 
     # -- particles ---------------------------------------------------------------------
     # Birth state: one float64 row per particle (a birth is a single row write); the named
@@ -177,6 +257,8 @@ class ParticlePool:
         self._make_views()
         self._free.extend(range(capacity - 1, old - 1, -1))
         self.capacity = capacity
+        if hasattr(self, "dirty"):
+            self.dirty.limit = max(4096, capacity)
 
     def _make_views(self) -> None:
         for name, col in self.COLUMNS.items():
@@ -187,19 +269,26 @@ class ParticlePool:
         d = self.__dict__.copy()
         for name in self.COLUMNS:
             d.pop(name, None)
+        d.pop("dirty", None)
         return d
 
     def __setstate__(self, d: dict) -> None:
         self.__dict__.update(d)
         self._make_views()
+        # a new pool object: a new dirty-log serial whose first chunk is every live slot
+        self.dirty = DirtySlots(np.flatnonzero(self.alive), limit=max(4096, self.capacity))
 
     def allocate(self) -> int:
         if not self._free:
             self._alloc_particles(max(256, self.capacity * 2))
         idx = self._free.pop()
         self.alive[idx] = True
+        # a new particle's part starts unrotated: the non-GR laws never write a rotation,
+        # so the slot must not keep its previous occupant's
+        self.orientation[idx] = IDENTITY_Q
         self.live_count += 1
         self.version += 1
+        self.dirty.mark(idx)
         return idx
 
     def release(self, idx: int) -> None:
@@ -208,6 +297,7 @@ class ParticlePool:
         self._free.append(idx)
         self.live_count -= 1
         self.version += 1
+        self.dirty.mark(idx)
 
     def release_many(self, idxs) -> None:
         idxs = list(idxs)
@@ -219,6 +309,7 @@ class ParticlePool:
         self._free.extend(idxs)
         self.live_count -= len(idxs)
         self.version += 1
+        self.dirty.mark_many(arr)
 
     # -- emitter rows -------------------------------------------------------------------
     def add_row(self, emitter: ParticleEmitter) -> int:
@@ -493,8 +584,6 @@ class ParticleEmitter:
         pool.emitter[idx] = self.row
         pool.slot[idx] = slot
         pool.ptype[idx] = t
-        if t in GR_TYPES:
-            pool.orientation[idx] = IDENTITY_Q
         self.slots[slot] = idx
         heapq.heappush(self._deaths, (physics_time + lifespan, slot, idx))
         self.num_particles += 1
@@ -556,6 +645,7 @@ class ParticleEmitter:
         death = physics_time - pool.acc[idx] + pool.lifespan[idx]
         self._deaths = list(zip(death.tolist(), live_slots.tolist(), idx.tolist()))
         heapq.heapify(self._deaths)
+        pool.dirty.mark_many(idx)  # re-stamped birth states
         pool.mark_dirty()
 
     # -- UpdateParticles 0x0051D180 -------------------------------------------------------

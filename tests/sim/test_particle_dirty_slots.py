@@ -1,0 +1,57 @@
+"""The pool's dirty-slot record (viewer.sim.particles.DirtySlots): which slots were born,
+killed or re-stamped, so a mirror of the birth states (the GPU particle pass) uploads only
+those."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+
+import numpy as np
+
+from viewer.sim.particles import DirtySlots, ParticlePool
+
+
+def test_allocate_and_release_mark_their_slots():
+    pool = ParticlePool()
+    a, b = pool.allocate(), pool.allocate()
+    seq_from, seq_to, idx = pool.dirty.take()
+    assert (seq_from, seq_to) == (0, 1) and sorted(idx.tolist()) == sorted([a, b])
+    pool.release(a)
+    assert pool.dirty.take()[2].tolist() == [a]
+    assert pool.dirty.take()[2].size == 0          # nothing changed: an empty delta
+
+
+def test_since_unions_chunks_and_forgets_past_the_limit():
+    log = DirtySlots(limit=6)
+    for k in range(4):
+        log.mark_many([2 * k, 2 * k + 1])
+        log.seal()
+    assert log.since(2).tolist() == [4, 5, 6, 7]
+    assert log.since(0) is None                     # chunk 1 dropped (8 > 6 slots logged)
+    assert log.since(log.seq).size == 0
+    assert log.since(log.seq + 1) is None
+
+
+def test_ParticleEmitter_UpdateParticles_0x0051D180_culled_restamp_marks_live_slots():
+    from viewer.sim.particles import ParticleEmitter
+    pool = ParticlePool()
+    em = object.__new__(ParticleEmitter)
+    em.pool, em.row = pool, 0
+    pool.em_time = np.zeros(4)
+    idx = [pool.allocate() for _ in range(3)]
+    em.slots = idx + [-1]
+    pool.dirty.take()
+    em._freeze_persistent_ages(2.0)
+    assert sorted(pool.dirty.take()[2].tolist()) == sorted(idx)
+
+
+def test_a_copied_pool_gets_a_new_serial_and_logs_its_live_slots():
+    pool = ParticlePool()
+    live = [pool.allocate() for _ in range(4)]
+    pool.release(live[1])
+    pool.dirty.take()
+    for other in (copy.deepcopy(pool), pickle.loads(pickle.dumps(pool))):
+        assert other.dirty.serial != pool.dirty.serial
+        seq_from, _, idx = other.dirty.take()
+        assert seq_from == 0 and sorted(idx.tolist()) == sorted([live[0], live[2], live[3]])
