@@ -33,6 +33,7 @@ COMMANDS: list[tuple[tuple[str, ...], str, str]] = [
     (("screenshot",), "screenshot", "render the viewer (3D view and panels) to a PNG"),
     (("open",), "open_viewer", "open the interactive viewer on a DAT"),
     (("compare",), "compare", "compare a scenario's rendering with a recording"),
+    (("audit",), "audit", "check DAT files against the retail End-of-Retail facts"),
 ]
 
 

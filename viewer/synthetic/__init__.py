@@ -8,8 +8,11 @@ lists every DID, its type, what it exercises and which test uses it.
 DID ranges follow retail (dat-format.md section 2): 0x01 GfxObj, 0x02 Setup, 0x03 Animation,
 0x04 Palette, 0x05 SurfaceTexture, 0x06 RenderSurface, 0x08 Surface, 0x09 MotionTable,
 0x0A Wave, 0x11 GfxObjDegradeInfo, 0x20 SoundTable, 0x32 ParticleEmitterInfo,
-0x33 PhysicsScript, 0x34 PhysicsScriptTable. Synthetic DIDs start at 0x...0100 in each range,
-so they never collide with the retail DIDs the seeds quote.
+0x33 PhysicsScript, 0x34 PhysicsScriptTable. Synthetic DIDs start at 0x...0100 in each range;
+seven PhysicsScripts sit at 0x33000Fxx because retail uses their 0x330001xx numbers (the
+retail projectile scripts). The retail stand-ins (``retail_shaped.py``: the named
+projectiles' Setups, tables, scripts and emitters at their retail DIDs, synthetic content)
+are the only synthetic records at retail DIDs.
 """
 
 from __future__ import annotations
@@ -229,7 +232,7 @@ PES_EXPLODE_MEDIUM = 0x33000105     # flame table Explode, Mod 0.5
 PES_EXPLODE = 0x33000106            # flame table Explode, Mod 1: multi-emitter, Stop, Destroy
 PES_COLLISION_FLASH = 0x33000107    # SetLight on, flash, SetLight off
 PES_CALLPES_CHAIN = 0x33000108      # CallPES with a maximum pause, and an immediate one
-PES_CHAIN_LINK_A = 0x33000109
+PES_CHAIN_LINK_A = 0x33000F09
 PES_CHAIN_LINK_B = 0x3300010A
 PES_BLOCKING = 0x3300010B           # CreateBlockingParticle with a live logical id
 PES_UNSORTED = 0x3300010C           # hooks stored out of time order (and equal times)
@@ -245,14 +248,14 @@ PES_HIDDEN = 0x33000115
 PES_UNHIDE = 0x33000116
 PES_LANTERN_DEFAULT = 0x33000117    # the lantern Setup's DefaultScript
 PES_ALL_HOOKS = 0x33000118          # one hook of each of the 27 types
-PES_EMPTY = 0x33000119              # no entries
+PES_EMPTY = 0x33000F19              # no entries
 PES_EMITTER_GALLERY = 0x3300011A    # every ParticleType emitter side by side
-PES_DEFAULT_SCRIPT = 0x3300011B     # DefaultScript and DefaultScriptPart hooks
-PES_PART_HOOKS = 0x3300011C         # *Part hooks, including an out-of-range part index
-PES_BOLT_DEFAULT = 0x3300011D       # the bolt Setup's DefaultScript (persistent core glow)
-PES_REPLACE_LOGICAL = 0x3300011E    # CreateParticle twice with one logical id (replace)
+PES_DEFAULT_SCRIPT = 0x33000F1B     # DefaultScript and DefaultScriptPart hooks
+PES_PART_HOOKS = 0x33000F1C         # *Part hooks, including an out-of-range part index
+PES_BOLT_DEFAULT = 0x33000F1D       # the bolt Setup's DefaultScript (persistent core glow)
+PES_REPLACE_LOGICAL = 0x33000F1E    # CreateParticle twice with one logical id (replace)
 PES_EMITTER_LIMITS = 0x3300011F     # TotalParticles/TotalSeconds/Initial/ranges/unknown/no-hw
-PES_ARROW_CREATE = 0x33000120
+PES_ARROW_CREATE = 0x33000F20
 PES_ARROW_DESTROY = 0x33000121
 PES_ARROW_DISAPPEAR = 0x33000122
 

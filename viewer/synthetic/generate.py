@@ -1113,13 +1113,37 @@ def _tables(lib: Library) -> None:
 
 
 # =============================================================================================
+# Retail stand-ins: the named projectiles at their retail DIDs (issue 17, retail_shaped.py)
+# =============================================================================================
+
+def _retail_standins(lib: Library) -> None:
+    from viewer.dat import retail_facts as F
+    from viewer.synthetic.retail_shaped import SCRIPT_SOURCES, standin_records
+
+    built = {a.did: a.record for a in lib.assets}
+    names = {p.setup: f"{p.name} Setup (WCID {p.wcid})" for p in F.PROJECTILES}
+    names.update({t.did: f"{t.name} table" for t in F.PROJECTILE_TABLES})
+    for d in F.DEFAULT_SCRIPTS:
+        names[d.script] = f"{d.name} DefaultScript"
+        names[d.emitter] = f"{d.name} DefaultScript emitter"
+    source = {v: k for k, v in vars(S).items() if isinstance(v, int) and k.isupper()}
+    for did, record in sorted(standin_records(built).items()):
+        what = names.get(did) or f"script (hooks of {source.get(SCRIPT_SOURCES.get(did))})"
+        lib.add_did(did, f"STANDIN[{what}]", record,
+                    f"retail stand-in: {what} at its retail DID, with the audited structure "
+                    f"(seed 001 section 11: one sphere, table entries and chains, "
+                    f"DefaultScript); synthetic content", "issue 17 (named projectiles)")
+
+
+# =============================================================================================
 # Assembly
 # =============================================================================================
 
 def build_library() -> Library:
     lib = Library()
     for step in (_textures, _surfaces, _degrades, _particle_gfxobjs, _object_gfxobjs,
-                 _setups, _animations, _motion_table, _sounds, _emitters, _scripts, _tables):
+                 _setups, _animations, _motion_table, _sounds, _emitters, _scripts, _tables,
+                 _retail_standins):
         step(lib)
     seen: dict[int, str] = {}
     for a in lib.assets:
