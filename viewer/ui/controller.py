@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from viewer.render.camera import Bookmarks, Camera, preset, retail_camera
 from viewer.ui import commands as c
@@ -90,6 +91,16 @@ class Controller:
 
     # ------------------------------------------------------------------------------------
     def _apply(self, cmd: c.Command) -> None:
+        """The camera, the compare / reference track and the view's own state first; any
+        other command is the session's (timeline, scenario edits)."""
+        for handled in (self._apply_camera, self._apply_reference, self._apply_view):
+            if handled(cmd):
+                return
+        if self.session is None:
+            raise _no_session(cmd)
+        self.session.apply(cmd)
+
+    def _apply_camera(self, cmd: c.Command) -> bool:
         v = self.view
         match cmd:
             case c.CameraOrbit(dx, dy):
@@ -111,6 +122,46 @@ class Controller:
                 bounds = self._selection_bounds()
                 if bounds is not None:
                     v.camera = v.camera.framed(*bounds)
+            case c.CameraRetail(obj, in_head):
+                v.camera = self._retail_camera(obj, in_head)
+            case _:
+                return False
+        return True
+
+    def _apply_reference(self, cmd: c.Command) -> bool:
+        cmp = self.view.compare
+        match cmd:
+            case c.LoadReference(path, fps):
+                cmp.load(str(Path(path).expanduser().resolve()), fps)
+            case c.ClearReference():
+                cmp.clear()
+            case c.SetReferenceOffset(offset):
+                cmp.set_offset(offset)
+            case c.SetReferenceRate(rate):
+                cmp.set_rate(rate)
+            case c.SetReferenceCrop(crop):
+                cmp.set_crop(crop)
+            case c.StepReference(frames):
+                cmp.step(frames)
+            case c.SetCompareMode(mode):
+                cmp.set_mode(mode)
+            case c.SetCompareOpacity(opacity):
+                cmp.set_opacity(opacity)
+            case c.SetWipeSplit(split):
+                cmp.set_split(split)
+            case c.AlignReferenceOnEvent(capture_t, scenario_t):
+                cmp.align_on_event(capture_t, scenario_t)
+            case c.LoadCapture(path):
+                if self.capture_reader is None:
+                    raise _no_session(cmd)
+                cmp.set_capture(path, self.capture_reader(path))
+            case _:
+                return False
+        return True
+
+    def _apply_view(self, cmd: c.Command) -> bool:
+        v = self.view
+        match cmd:
             case c.Select(kind, key):
                 v.selection = (kind, key)
                 if self.session is not None:
@@ -123,41 +174,13 @@ class Controller:
                 v.screenshot_requests.append(path)
             case c.ExportCapture() | c.AlignReferenceAuto():
                 v.export_requests.append(cmd)   # GL work: the app runs it after the frame
-            case c.CameraRetail(obj, in_head):
-                v.camera = self._retail_camera(obj, in_head)
-            case c.LoadReference(path, fps):
-                from pathlib import Path
-                v.compare.load(str(Path(path).expanduser().resolve()), fps)
-            case c.ClearReference():
-                v.compare.clear()
-            case c.SetReferenceOffset(offset):
-                v.compare.set_offset(offset)
-            case c.SetReferenceRate(rate):
-                v.compare.set_rate(rate)
-            case c.SetReferenceCrop(crop):
-                v.compare.set_crop(crop)
-            case c.StepReference(frames):
-                v.compare.step(frames)
-            case c.SetCompareMode(mode):
-                v.compare.set_mode(mode)
-            case c.SetCompareOpacity(opacity):
-                v.compare.set_opacity(opacity)
-            case c.SetWipeSplit(split):
-                v.compare.set_split(split)
-            case c.AlignReferenceOnEvent(capture_t, scenario_t):
-                v.compare.align_on_event(capture_t, scenario_t)
-            case c.LoadCapture(path):
-                if self.capture_reader is None:
-                    raise _no_session(cmd)
-                v.compare.set_capture(path, self.capture_reader(path))
             case c.OpenDat(paths) if self.opener is not None:
                 self.session = self.opener("dat", tuple(paths))
             case c.LoadScenario(path) if self.opener is not None:
                 self.session = self.opener("scenario", path)
             case _:
-                if self.session is None:
-                    raise _no_session(cmd)
-                self.session.apply(cmd)
+                return False
+        return True
 
     def _retail_camera(self, obj_id, in_head: bool) -> Camera:
         """retail_camera behind ``obj_id`` (the selected object, else the first)."""
