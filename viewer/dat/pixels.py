@@ -75,13 +75,7 @@ def decode_rgba(fmt: int, width: int, height: int, data: bytes, palette=None, *,
     if width <= 0 or height <= 0 or width * height > _MAX_PIXELS:
         raise _err(f"implausible RenderSurface size {width}x{height}", did)
     if fmt == PF.CUSTOM_RAW_JPEG:
-        from PIL import Image
-        try:
-            with Image.open(io.BytesIO(bytes(data))) as im:
-                rgba = np.asarray(im.convert("RGBA"))
-        except Exception as exc:  # Pillow raises many types for a corrupt stream
-            raise _err(f"CUSTOM_RAW_JPEG image could not be decoded: {exc}", did) from exc
-        return np.ascontiguousarray(rgba)
+        return _decode_jpeg(data, did)
     try:
         fmt = PF(fmt)
     except ValueError:
@@ -97,64 +91,120 @@ def decode_rgba(fmt: int, width: int, height: int, data: bytes, palette=None, *,
         raise _err(f"{fmt.name} image is {len(data)} bytes, {w}x{h} needs {expect}", did)
     b = np.frombuffer(bytes(data), dtype=np.uint8)
     out = np.empty((h * w, 4), dtype=np.uint8)
-    if fmt in (PF.R8G8B8, PF.CUSTOM_LSCAPE_R8G8B8):    # bytes B, G, R
-        p = b.reshape(-1, 3)
-        out[:, 0], out[:, 1], out[:, 2], out[:, 3] = p[:, 2], p[:, 1], p[:, 0], 255
-    elif fmt == PF.CUSTOM_B8G8R8:                      # bytes R, G, B
-        p = b.reshape(-1, 3)
-        out[:, :3] = p
-        out[:, 3] = 255
-    elif fmt in (PF.A8R8G8B8, PF.X8R8G8B8):           # bytes B, G, R, A
-        p = b.reshape(-1, 4)
-        out[:, 0], out[:, 1], out[:, 2] = p[:, 2], p[:, 1], p[:, 0]
-        out[:, 3] = p[:, 3] if fmt == PF.A8R8G8B8 else 255
-    elif fmt in (PF.A8B8G8R8, PF.X8B8G8R8, PF.CUSTOM_A8B8G8R8):   # bytes R, G, B, A
-        p = b.reshape(-1, 4)
-        out[:, :3] = p[:, :3]
-        out[:, 3] = 255 if fmt == PF.X8B8G8R8 else p[:, 3]
-    elif bpp == 16 and fmt != PF.INDEX16:
-        v = b.view("<u2").astype(np.uint32)
-        if fmt == PF.R5G6B5:
-            out[:, 0], out[:, 1], out[:, 2] = _bits(v, 11, 5), _bits(v, 5, 6), _bits(v, 0, 5)
-            out[:, 3] = 255
-        elif fmt in (PF.X1R5G5B5, PF.A1R5G5B5):
-            out[:, 0], out[:, 1], out[:, 2] = _bits(v, 10, 5), _bits(v, 5, 5), _bits(v, 0, 5)
-            out[:, 3] = _bits(v, 15, 1) if fmt == PF.A1R5G5B5 else 255
-        elif fmt in (PF.A4R4G4B4, PF.X4R4G4B4):         # 4-bit channels scale by 17
-            out[:, 0], out[:, 1], out[:, 2] = _bits(v, 8, 4), _bits(v, 4, 4), _bits(v, 0, 4)
-            out[:, 3] = _bits(v, 12, 4) if fmt == PF.A4R4G4B4 else 255
-        elif fmt == PF.A8R3G3B2:
-            out[:, 0], out[:, 1], out[:, 2] = _bits(v, 5, 3), _bits(v, 2, 3), _bits(v, 0, 2)
-            out[:, 3] = (v >> 8).astype(np.uint8)
-        elif fmt == PF.A8L8:
-            lum = (v & 0xFF).astype(np.uint8)
-            out[:, 0] = out[:, 1] = out[:, 2] = lum
-            out[:, 3] = (v >> 8).astype(np.uint8)
-        else:  # pragma: no cover - BPP table and branches agree
-            raise _err(f"pixel format {fmt.name} is not supported", did)
-    elif fmt == PF.R3G3B2:
-        out[:, 0], out[:, 1], out[:, 2] = _bits(b, 5, 3), _bits(b, 2, 3), _bits(b, 0, 2)
-        out[:, 3] = 255
-    elif fmt in (PF.A8, PF.CUSTOM_LSCAPE_ALPHA):
-        # alpha only; colour reads as white [uncertain: D3D9 fixed-function default]
-        out[:, :3] = 255
-        out[:, 3] = b
-    elif fmt == PF.L8:
-        out[:, 0] = out[:, 1] = out[:, 2] = b
-        out[:, 3] = 255
-    elif fmt == PF.A4L4:
-        out[:, 0] = out[:, 1] = out[:, 2] = _bits(b, 0, 4)
-        out[:, 3] = _bits(b, 4, 4)
-    elif fmt in (PF.P8, PF.INDEX16):
-        idx = b if fmt == PF.P8 else b.view("<u2")            # INDEX16 is unsigned
-        pal = _palette_array(palette, fmt, did)
-        top = int(idx.max(initial=0))
-        if top >= len(pal):
-            raise _err(f"palette index {top} outside a palette of {len(pal)} colours", did)
-        out[:] = pal[idx]
-    else:  # pragma: no cover
-        raise _err(f"pixel format {fmt.name} is not supported", did)
+    if fmt in (PF.P8, PF.INDEX16):
+        _unpack_indexed(b, out, fmt, palette, did)
+    else:
+        _UNPACK[fmt](b, out, fmt)   # every other BPP format has an unpacker
     return out.reshape(h, w, 4)
+
+
+def _decode_jpeg(data: bytes, did) -> np.ndarray:
+    from PIL import Image
+    try:
+        with Image.open(io.BytesIO(bytes(data))) as im:
+            rgba = np.asarray(im.convert("RGBA"))
+    except Exception as exc:  # Pillow raises many types for a corrupt stream
+        raise _err(f"CUSTOM_RAW_JPEG image could not be decoded: {exc}", did) from exc
+    return np.ascontiguousarray(rgba)
+
+
+# -- the uncompressed formats: unpack(bytes, out (n, 4), format) -----------------------------
+def _bgr24(b: np.ndarray, out: np.ndarray, fmt) -> None:          # bytes B, G, R
+    p = b.reshape(-1, 3)
+    out[:, 0], out[:, 1], out[:, 2], out[:, 3] = p[:, 2], p[:, 1], p[:, 0], 255
+
+
+def _rgb24(b: np.ndarray, out: np.ndarray, fmt) -> None:          # bytes R, G, B
+    out[:, :3] = b.reshape(-1, 3)
+    out[:, 3] = 255
+
+
+def _bgra32(b: np.ndarray, out: np.ndarray, fmt) -> None:         # bytes B, G, R, A
+    p = b.reshape(-1, 4)
+    out[:, 0], out[:, 1], out[:, 2] = p[:, 2], p[:, 1], p[:, 0]
+    out[:, 3] = p[:, 3] if fmt == PF.A8R8G8B8 else 255
+
+
+def _rgba32(b: np.ndarray, out: np.ndarray, fmt) -> None:         # bytes R, G, B, A
+    p = b.reshape(-1, 4)
+    out[:, :3] = p[:, :3]
+    out[:, 3] = 255 if fmt == PF.X8B8G8R8 else p[:, 3]
+
+
+def _u16(b: np.ndarray) -> np.ndarray:
+    return b.view("<u2").astype(np.uint32)
+
+
+def _r5g6b5(b: np.ndarray, out: np.ndarray, fmt) -> None:
+    v = _u16(b)
+    out[:, 0], out[:, 1], out[:, 2] = _bits(v, 11, 5), _bits(v, 5, 6), _bits(v, 0, 5)
+    out[:, 3] = 255
+
+
+def _x1r5g5b5(b: np.ndarray, out: np.ndarray, fmt) -> None:
+    v = _u16(b)
+    out[:, 0], out[:, 1], out[:, 2] = _bits(v, 10, 5), _bits(v, 5, 5), _bits(v, 0, 5)
+    out[:, 3] = _bits(v, 15, 1) if fmt == PF.A1R5G5B5 else 255
+
+
+def _x4r4g4b4(b: np.ndarray, out: np.ndarray, fmt) -> None:       # 4-bit channels scale by 17
+    v = _u16(b)
+    out[:, 0], out[:, 1], out[:, 2] = _bits(v, 8, 4), _bits(v, 4, 4), _bits(v, 0, 4)
+    out[:, 3] = _bits(v, 12, 4) if fmt == PF.A4R4G4B4 else 255
+
+
+def _a8r3g3b2(b: np.ndarray, out: np.ndarray, fmt) -> None:
+    v = _u16(b)
+    out[:, 0], out[:, 1], out[:, 2] = _bits(v, 5, 3), _bits(v, 2, 3), _bits(v, 0, 2)
+    out[:, 3] = (v >> 8).astype(np.uint8)
+
+
+def _a8l8(b: np.ndarray, out: np.ndarray, fmt) -> None:
+    v = _u16(b)
+    lum = (v & 0xFF).astype(np.uint8)
+    out[:, 0] = out[:, 1] = out[:, 2] = lum
+    out[:, 3] = (v >> 8).astype(np.uint8)
+
+
+def _r3g3b2(b: np.ndarray, out: np.ndarray, fmt) -> None:
+    out[:, 0], out[:, 1], out[:, 2] = _bits(b, 5, 3), _bits(b, 2, 3), _bits(b, 0, 2)
+    out[:, 3] = 255
+
+
+def _a8(b: np.ndarray, out: np.ndarray, fmt) -> None:
+    # alpha only; colour reads as white [uncertain: D3D9 fixed-function default]
+    out[:, :3] = 255
+    out[:, 3] = b
+
+
+def _l8(b: np.ndarray, out: np.ndarray, fmt) -> None:
+    out[:, 0] = out[:, 1] = out[:, 2] = b
+    out[:, 3] = 255
+
+
+def _a4l4(b: np.ndarray, out: np.ndarray, fmt) -> None:
+    out[:, 0] = out[:, 1] = out[:, 2] = _bits(b, 0, 4)
+    out[:, 3] = _bits(b, 4, 4)
+
+
+_UNPACK = {
+    PF.R8G8B8: _bgr24, PF.CUSTOM_LSCAPE_R8G8B8: _bgr24, PF.CUSTOM_B8G8R8: _rgb24,
+    PF.A8R8G8B8: _bgra32, PF.X8R8G8B8: _bgra32,
+    PF.A8B8G8R8: _rgba32, PF.X8B8G8R8: _rgba32, PF.CUSTOM_A8B8G8R8: _rgba32,
+    PF.R5G6B5: _r5g6b5, PF.X1R5G5B5: _x1r5g5b5, PF.A1R5G5B5: _x1r5g5b5,
+    PF.A4R4G4B4: _x4r4g4b4, PF.X4R4G4B4: _x4r4g4b4, PF.A8R3G3B2: _a8r3g3b2, PF.A8L8: _a8l8,
+    PF.R3G3B2: _r3g3b2, PF.A8: _a8, PF.CUSTOM_LSCAPE_ALPHA: _a8, PF.L8: _l8, PF.A4L4: _a4l4,
+}
+assert set(_UNPACK) | set(_BCN) | {PF.P8, PF.INDEX16} == set(BPP)
+
+
+def _unpack_indexed(b: np.ndarray, out: np.ndarray, fmt, palette, did) -> None:
+    idx = b if fmt == PF.P8 else b.view("<u2")            # INDEX16 is unsigned
+    pal = _palette_array(palette, fmt, did)
+    top = int(idx.max(initial=0))
+    if top >= len(pal):
+        raise _err(f"palette index {top} outside a palette of {len(pal)} colours", did)
+    out[:] = pal[idx]
 
 
 def _palette_array(palette, fmt, did) -> np.ndarray:
