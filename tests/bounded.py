@@ -38,8 +38,9 @@ class Bounded:
                 f"timed_out={self.timed_out}, err={self.err[-600:]!r})")
 
 
-def run_bounded(argv, *, memory: int | None = None, timeout: float = 120.0, cwd=None,
-                stdin=None, python_args=()) -> Bounded:
+def run_bounded(argv=(), *, memory: int | None = None, timeout: float = 120.0, cwd=None,
+                stdin=None, code: str | None = None) -> Bounded:
+    """``python -m viewer ARGV`` (or ``python -c CODE ARGV``) in a child process."""
     def limit() -> None:
         if memory is not None:
             resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
@@ -51,8 +52,8 @@ def run_bounded(argv, *, memory: int | None = None, timeout: float = 120.0, cwd=
     out_dir = Path(cwd or ROOT)
     import tempfile
     with tempfile.TemporaryFile() as fo, tempfile.TemporaryFile() as fe:
-        p = subprocess.Popen([sys.executable, *python_args, "-m", "viewer",
-                              *[str(a) for a in argv]],
+        head = ["-m", "viewer"] if code is None else ["-c", code]
+        p = subprocess.Popen([sys.executable, *head, *[str(a) for a in argv]],
                              stdout=fo, stderr=fe, stdin=stdin or subprocess.DEVNULL,
                              cwd=out_dir, env=env, preexec_fn=limit)
         deadline = time.monotonic() + timeout

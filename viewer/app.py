@@ -341,6 +341,8 @@ class ViewerApp:
             pb.pause()
             for k in range(first, last + 1):
                 pb.seek_frame(k)
+                if not writer.wants(k == last):
+                    continue     # a .png keeps only the last frame: the rest are not drawn
                 if cmd.window:   # one whole viewer frame (ImGui's frame has ended here)
                     self.frame(1e-6, target=target.fbo, framebuffer_scale=self._fb_scale)
                     writer.write(target.read_rgba())
@@ -352,6 +354,9 @@ class ViewerApp:
                     image = cmp.compose(image, pb.time, k)
                 writer.write(image)
             out = writer.close()
+        except BaseException:
+            writer.abort()
+            raise
         finally:
             target.release()
             pb.seek_frame(here)

@@ -7,6 +7,7 @@ reference recordings through ``read_frames``.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
@@ -93,14 +94,20 @@ class LazyFrames(Sequence):
     """The frames of a recording, decoded on demand and kept in a small LRU cache, so an
     hour of 1080p video costs a few dozen frames of memory. ``times[i]`` is frame i's time
     in seconds from the first frame. Sequential access (iteration, stepping forward)
-    decodes straight through; a jump seeks to the nearest earlier keyframe."""
+    decodes straight through; a jump seeks to the nearest earlier keyframe.
+
+    The cache holds at most ``CACHE`` frames and at most ``CACHE_BYTES`` bytes of pixels,
+    whichever is smaller (the frame just decoded is always kept): a folder of 12000x12000
+    images costs one or two frames of memory, not 48."""
 
     CACHE = 48
+    CACHE_BYTES = 256 << 20
 
     def __init__(self, path: Path, times: np.ndarray) -> None:
         self.path = path
         self.times = times
         self._cache: OrderedDict[int, np.ndarray] = OrderedDict()
+        self._cache_bytes = 0
 
     def __len__(self) -> int:
         return len(self.times)
@@ -120,10 +127,15 @@ class LazyFrames(Sequence):
         return img
 
     def _keep(self, i: int, img: np.ndarray) -> None:
+        old = self._cache.pop(i, None)
+        if old is not None:
+            self._cache_bytes -= old.nbytes
         self._cache[i] = img
-        self._cache.move_to_end(i)
-        while len(self._cache) > self.CACHE:
-            self._cache.popitem(last=False)
+        self._cache_bytes += img.nbytes
+        while len(self._cache) > 1 and (len(self._cache) > self.CACHE
+                                        or self._cache_bytes > self.CACHE_BYTES):
+            _, dropped = self._cache.popitem(last=False)
+            self._cache_bytes -= dropped.nbytes
 
     def _load(self, i: int) -> np.ndarray:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -230,10 +242,52 @@ def _to_rgb(image: np.ndarray, background: tuple[int, int, int] = (0, 0, 0)) -> 
     return image[..., :3]
 
 
+class _GifStream:
+    """An animated GIF written one frame at a time (each frame quantised to its own local
+    palette), so memory holds one frame whatever the length: no global colour table, a
+    NETSCAPE loop block, then per frame Pillow's graphic-control block, image descriptor,
+    local palette and LZW data (``GifImagePlugin.getdata``)."""
+
+    def __init__(self, fh, fps: float) -> None:
+        self.fh = fh
+        self.duration = max(1, round(1000 / fps))
+        self.started = False
+
+    def add(self, im) -> None:
+        import struct
+
+        from PIL import GifImagePlugin, Image
+        if not self.started:
+            w, h = im.size
+            # logical screen: no global colour table, 8-bit colour resolution
+            self.fh.write(b"GIF89a" + struct.pack("<HHBBB", w, h, 0x70, 0, 0))
+            self.fh.write(b"!\xff\x0bNETSCAPE2.0\x03\x01\x00\x00\x00")   # loop forever
+            self.started = True
+        pal = im.convert("P", palette=Image.Palette.ADAPTIVE)
+        params = {"duration": self.duration, "include_color_table": True}
+        if im.mode == "RGBA":
+            params["disposal"] = 2     # each frame replaces the last where it is clear
+            for rgba, index in pal.palette.colors.items():
+                if len(rgba) == 4 and rgba[3] == 0:
+                    params["transparency"] = index
+                    break
+        for chunk in GifImagePlugin.getdata(pal, (0, 0), **params):
+            self.fh.write(chunk)
+
+    def finish(self) -> None:
+        self.fh.write(b";")
+
+
 class FrameWriter:
     """Writes frames to ``.png`` (one frame: the last), a folder (``frame_00000.png``...),
     ``.gif`` or a video (``.mp4``/``.webm``/``.avi``/``.mkv``). ``transparent`` keeps the
-    alpha channel where the format has one (PNG, GIF); video is always opaque."""
+    alpha channel where the format has one (PNG, GIF); video is always opaque.
+
+    GIF and video frames are streamed to disk as they come (memory holds one frame). A
+    file output is written under a hidden temporary name beside it and renamed when
+    ``close()`` finishes, so a failure (or ``abort()``) never leaves a partial or empty
+    file at ``out``. ``wants(last)`` says whether a frame is written at all (a ``.png``
+    keeps only the last: the caller need not render the others)."""
 
     def __init__(self, out: str | os.PathLike, *, fps: float = 30.0,
                  transparent: bool = False) -> None:
@@ -242,9 +296,11 @@ class FrameWriter:
         self.transparent = transparent
         self.count = 0
         self._last: np.ndarray | None = None
-        self._gif: list = []
+        self._gif: _GifStream | None = None
+        self._fh = None
         self._container = None
         self._stream = None
+        self._closed = False
         suffix = self.out.suffix.lower()
         if suffix == ".png":
             self.kind = "png"
@@ -258,8 +314,15 @@ class FrameWriter:
         else:
             raise MediaError(f"unsupported output type {suffix!r} (use .png, a folder, .gif "
                              "or .mp4)", file=str(self.out))
+        self._tmp = self.out
         if self.kind != "dir":
             self.out.parent.mkdir(parents=True, exist_ok=True)
+            if not self.out.exists() or self.out.is_file():   # never rename over a device
+                self._tmp = self.out.with_name(f".{self.out.stem}.partial{self.out.suffix}")
+
+    def wants(self, last: bool) -> bool:
+        """Whether a frame is written: every one, except that a ``.png`` keeps the last."""
+        return last or self.kind != "png"
 
     def _image(self, frame: np.ndarray):
         from PIL import Image
@@ -275,7 +338,10 @@ class FrameWriter:
         elif self.kind == "dir":
             self._image(frame).save(self.out / f"frame_{self.count:05d}.png")
         elif self.kind == "gif":
-            self._gif.append(self._image(frame))
+            if self._gif is None:
+                self._fh = open(self._tmp, "wb")  # noqa: SIM115 - closed by close()/abort()
+                self._gif = _GifStream(self._fh, self.fps)
+            self._gif.add(self._image(frame))
         else:
             self._write_video(_to_rgb(frame))
         self.count += 1
@@ -287,7 +353,7 @@ class FrameWriter:
             codec = {".webm": "libvpx-vp9"}.get(self.out.suffix.lower(), "libx264")
             if codec not in av.codecs_available:
                 codec = "mpeg4"
-            self._container = av.open(str(self.out), "w")
+            self._container = av.open(str(self._tmp), "w")
             self._stream = self._container.add_stream(
                 codec, rate=Fraction(self.fps).limit_denominator(1001))
             # yuv420p needs even sizes
@@ -306,22 +372,44 @@ class FrameWriter:
         return av.VideoFrame.from_ndarray(rgb, format="rgb24")
 
     def close(self) -> Path:
-        if self.kind == "png":
-            if self._last is None:
-                raise MediaError("no frame was rendered", file=str(self.out))
-            self._image(self._last).save(self.out)
-        elif self.kind == "gif":
-            if not self._gif:
-                raise MediaError("no frame was rendered", file=str(self.out))
-            extra = {"disposal": 2} if self.transparent else {}  # Pillow keeps RGBA alpha
-            self._gif[0].save(self.out, save_all=True, append_images=self._gif[1:],
-                              duration=max(1, round(1000 / self.fps)), loop=0, **extra)
-        elif self.kind == "video" and self._container is not None:
-            for packet in self._stream.encode():
-                self._container.mux(packet)
-            self._container.close()
-            self._container = None
+        if self._closed:
+            return self.out
+        try:
+            if self.kind == "png":
+                if self._last is None:
+                    raise MediaError("no frame was rendered", file=str(self.out))
+                self._image(self._last).save(self._tmp, format="PNG")
+            elif self.kind == "gif":
+                if self._gif is None:
+                    raise MediaError("no frame was rendered", file=str(self.out))
+                self._gif.finish()
+                self._fh.close()
+                self._fh = None
+            elif self.kind == "video" and self._container is not None:
+                for packet in self._stream.encode():
+                    self._container.mux(packet)
+                self._container.close()
+                self._container = None
+            if self._tmp != self.out and self._tmp.exists():
+                os.replace(self._tmp, self.out)
+        except BaseException:
+            self.abort()
+            raise
+        self._closed = True
         return self.out
+
+    def abort(self) -> None:
+        """Stop without writing ``out``: the temporary file is removed."""
+        self._closed = True
+        if self._container is not None:
+            with contextlib.suppress(Exception):   # already failing; removed below
+                self._container.close()
+            self._container = None
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = None
+        if self._tmp != self.out:
+            self._tmp.unlink(missing_ok=True)
 
     def __enter__(self) -> Self:
         return self
@@ -329,8 +417,8 @@ class FrameWriter:
     def __exit__(self, *exc) -> None:
         if exc[0] is None:
             self.close()
-        elif self._container is not None:
-            self._container.close()
+        else:
+            self.abort()
 
 
 def write_frames(out: str | os.PathLike, frames: Iterable[np.ndarray], *, fps: float = 30.0,

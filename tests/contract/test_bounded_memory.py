@@ -5,6 +5,7 @@ traceback or a kill."""
 
 from __future__ import annotations
 
+import json
 import struct
 import zlib
 
@@ -122,3 +123,74 @@ def test_read_capped_reads_a_file_at_the_cap_and_names_a_bad_utf8_byte(tmp_path)
     p.write_bytes(b'{"a": "\xff"}')
     with pytest.raises(ScenarioError, match=r"offset 7 .*not UTF-8"):
         read_text_capped(p, 100, ScenarioError, "scenario")
+
+
+# --- reference recordings: the frame cache is bounded in bytes (viewer/media.py) ------------
+def test_an_image_folder_of_huge_frames_keeps_the_cache_under_its_byte_bound(tmp_path):
+    from PIL import Image
+
+    from viewer.media import LazyFrames
+    big = tmp_path / "big.png"
+    Image.new("RGB", (4000, 4000), (40, 80, 120)).save(big)     # 48 MB as pixels
+    rec = tmp_path / "rec"
+    rec.mkdir()
+    for k in range(20):
+        (rec / f"f{k:02d}.png").symlink_to(big)
+    code = ("import sys\nfrom viewer.media import open_frames\n"
+            "f = open_frames(sys.argv[1])\n"
+            "for i in range(len(f)):\n    assert f[i][0, 0, 2] == 120\n"
+            "print(len(f), len(f._cache), f._cache_bytes)\n")
+    r = run_bounded([rec], code=code, memory=LIMIT, timeout=120)
+    assert r.rc == 0 and not r.timed_out, r
+    n, kept, nbytes = (int(v) for v in r.out.split())
+    assert n == 20 and 1 <= kept < 20 and nbytes <= LazyFrames.CACHE_BYTES
+
+
+def test_the_frame_cache_always_keeps_the_frame_just_decoded():
+    import numpy as np
+
+    from viewer.media import LazyFrames
+
+    class Frames(LazyFrames):
+        CACHE_BYTES = 100
+
+        def _load(self, i):
+            img = np.full((8, 8, 3), i, np.uint8)     # 192 bytes: over the bound alone
+            self._keep(i, img)
+            return img
+
+    f = Frames(None, np.arange(5, dtype=np.float64))
+    assert [int(f[i][0, 0, 0]) for i in range(5)] == [0, 1, 2, 3, 4]
+    assert list(f._cache) == [4] and f._cache_bytes == 192
+
+
+# --- render --out x.gif streams its frames; a failure leaves no file -------------------------
+def _render_gif(tmp_path, name, seconds, size="512x512", scenario=S.DEFAULT_SCENARIO):
+    out = tmp_path / name
+    r = run_bounded(["render", S.SYNTHETIC_DAT, "--scenario", scenario, "--seconds", seconds,
+                     "--size", size, "--out", out], timeout=300)
+    return r, out
+
+
+def test_render_gif_memory_does_not_grow_with_the_frame_count(tmp_path):
+    from PIL import Image
+    short, out_short = _render_gif(tmp_path, "short.gif", "0.1")
+    long, out_long = _render_gif(tmp_path, "long.gif", "3")
+    assert short.rc == 0 and long.rc == 0, (short, long)
+    with Image.open(out_long) as im:
+        assert im.n_frames == 91 and im.size == (512, 512)
+    # keeping 91 frames of 512x512 would add at least 91 * 768 KiB = 68 MiB
+    assert long.maxrss - short.maxrss < 32 * MiB, (short, long)
+    assert not list(tmp_path.glob(".*partial*"))
+
+
+@pytest.mark.parametrize("name", ["x.gif", "x.mp4", "x.png"])
+def test_a_render_that_fails_midway_leaves_no_file(tmp_path, name):
+    sc = json.loads(S.DEFAULT_SCENARIO.read_text())
+    sc["dat"] = [str(S.SYNTHETIC_DAT)]
+    sc["events"].append({"t": 2.0, "object": 99, "play_script": "0x33000001"})
+    path = tmp_path / "fails.json"
+    path.write_text(json.dumps(sc))
+    r, out = _render_gif(tmp_path, name, "2.5", size="64x64", scenario=path)
+    _one_line_error(r, "object 99 does not exist")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fails.json"]

@@ -140,8 +140,9 @@ def make_camera(args, world):
 
 
 # --- run ---------------------------------------------------------------------------------------
-def render_frames(sc, args, ctx, on_frame, db=None) -> int:
-    """Simulate and render every frame; ``on_frame(rgba)`` receives each. Returns count."""
+def render_frames(sc, args, ctx, on_frame, db=None, wants=None) -> int:
+    """Simulate every frame and render those ``wants(last)`` accepts (default: all);
+    ``on_frame(rgba)`` receives each rendered one. Returns the count rendered."""
     from viewer.dat.database import AssetDatabase
     from viewer.render.framebuffer import OffscreenTarget
     from viewer.render.renderer import RenderSettings, SceneRenderer
@@ -163,14 +164,17 @@ def render_frames(sc, args, ctx, on_frame, db=None) -> int:
     camera = None
     n = 0
     try:
-        for t, world in ScenarioRunner(sc, db).frames():
+        runner = ScenarioRunner(sc, db)
+        final = runner.clock.last_frame(sc.seconds)
+        for t, world in runner.frames():
+            last = runner.clock.frame >= final
             if camera is None:
                 camera = make_camera(args, world)
                 # the viewer distance (CYpt) retail refreshes on each drawn frame
                 world.viewer_position = tuple(float(c) for c in camera.eye())
                 world.render_pass()
-            if t < start:
-                continue   # simulated, not drawn: --start
+            if t < start or (wants is not None and not wants(last)):
+                continue   # simulated, not drawn: --start, or a frame the output drops
             renderer.render(scene_input_from_world(
                 world, gpu_particles=renderer.gpu_particles), camera, target)
             on_frame(target.read_rgba())
@@ -223,15 +227,15 @@ def run(args) -> int:
         return 2
     ctx = moderngl.create_standalone_context(backend="egl", require=330)
     try:
-        writer = FrameWriter(args.out, fps=float(sc.fps), transparent=bool(args.transparent))
-        try:
-            n = render_frames(sc, args, ctx, writer.write)
-        except ViewerError as err:  # a DID from --setup/--script: name the DAT
-            raise err.located(file=", ".join(paths)) from err
-        if not n:
-            raise ScenarioError(f"no frame at t >= --start {args.start:g} (the scenario ends "
-                                f"at {float(sc.seconds):g} s)")
-        writer.close()
+        with FrameWriter(args.out, fps=float(sc.fps),
+                         transparent=bool(args.transparent)) as writer:
+            try:
+                n = render_frames(sc, args, ctx, writer.write, wants=writer.wants)
+            except ViewerError as err:  # a DID from --setup/--script: name the DAT
+                raise err.located(file=", ".join(paths)) from err
+            if not n:
+                raise ScenarioError(f"no frame at t >= --start {args.start:g} (the scenario "
+                                    f"ends at {float(sc.seconds):g} s)")
     finally:
         ctx.release()
     return 0
