@@ -28,3 +28,15 @@ def test_render_png_of_a_long_scenario_completes(tmp_path):
     assert r.rc == 0 and not r.timed_out, r
     assert out.stat().st_size > 0
 
+
+
+def test_the_png_of_a_render_is_the_last_frame_of_the_same_render_to_a_folder(tmp_path):
+    import numpy as np
+    from PIL import Image
+    common = ["render", S.SYNTHETIC_DAT, "--scenario", S.DEFAULT_SCENARIO, "--seconds", "1",
+              "--size", "96x64"]
+    a = run_bounded([*common, "--out", tmp_path / "x.png"], timeout=300)
+    b = run_bounded([*common, "--out", tmp_path / "frames"], timeout=300)
+    assert a.rc == 0 and b.rc == 0, (a, b)
+    last = sorted((tmp_path / "frames").iterdir())[-1]
+    assert np.array_equal(np.asarray(Image.open(tmp_path / "x.png")), np.asarray(Image.open(last)))
