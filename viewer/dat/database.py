@@ -104,9 +104,6 @@ class AssetDatabase:
     def gfxobj(self, did: int) -> R.GfxObj:
         return self._typed(did, R.GfxObj)
 
-    def degrade_info(self, did: int) -> R.GfxObjDegradeInfo:
-        return self._typed(did, R.GfxObjDegradeInfo)
-
     def animation(self, did: int) -> R.Animation:
         return self._typed(did, R.Animation)
 
@@ -122,13 +119,8 @@ class AssetDatabase:
     def emitter_info(self, did: int) -> R.ParticleEmitterInfo:
         return self._typed(did, R.ParticleEmitterInfo)
 
-    particle_emitter_info = emitter_info
-
     def surface(self, did: int) -> R.Surface:
         return self._typed(did, R.Surface)
-
-    def surface_texture(self, did: int) -> R.SurfaceTexture:
-        return self._typed(did, R.SurfaceTexture)
 
     def render_surface(self, did: int) -> R.RenderSurface:
         return self._typed(did, R.RenderSurface)

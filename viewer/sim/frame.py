@@ -137,9 +137,6 @@ class Frame:
     def local_to_global_vec(self, v: Vec3) -> Vec3:
         return quat_rotate(self.orientation, v)
 
-    def global_to_local_vec(self, v: Vec3) -> Vec3:
-        return quat_rotate(quat_conj(self.orientation), v)
-
     def local_to_global(self, p: Vec3) -> Vec3:
         return vec_add(self.origin, quat_rotate(self.orientation, p))
 
@@ -170,22 +167,9 @@ class Frame:
         r = quat_rotate(q, other.origin)
         return Frame(vec_sub(self.origin, r), q)
 
-    def inverse(self) -> Frame:
-        qc = quat_conj(self.orientation)
-        return Frame(vec_scale(quat_rotate(qc, self.origin), -1.0), qc)
-
     # -- rotation edits ------------------------------------------------------------------
     def with_origin(self, origin: Vec3) -> Frame:
         return Frame(origin, self.orientation)
-
-    def set_rotate(self, q: Quat) -> Frame:
-        """Frame::set_rotate 0x00535080: normalise; keep the old rotation when the result is NaN or
-        not unit within 5*EPS."""
-        n = quat_normalize(q)
-        n2 = n[0] * n[0] + n[1] * n[1] + n[2] * n[2] + n[3] * n[3]
-        if any(math.isnan(c) for c in n) or abs(n2 - 1.0) > 5 * EPS:
-            return self
-        return Frame(self.origin, n)
 
     def grotate(self, w: Vec3) -> Frame:
         """Rotate about a global axis: q <- q_d(w) * q (left multiply); nothing when

@@ -117,9 +117,6 @@ class PhysicsBody:
     def has(self, bits: int) -> bool:
         return bool(self.state & bits)
 
-    def transient(self, bits: int) -> bool:
-        return bool(self.transient_state & bits)
-
 
 def sphere_list(spheres: Sequence) -> tuple[tuple[Vec3, float], ...]:
     """Setup spheres (records with ``center``/``radius`` or ``(center, radius)`` pairs) as
@@ -198,7 +195,7 @@ def update_physics_internal(body: PhysicsBody, quantum: float, frame: Frame) -> 
     return frame.grotate(vec_scale(body.omega, quantum))
 
 
-# -- CPhysicsObj::set_velocity 0x005113F0 / set_local_velocity 0x005114D0 / set_omega ------------
+# -- CPhysicsObj::set_velocity 0x005113F0 / set_omega -------------------------------------------
 def set_velocity(body: PhysicsBody, v: Vec3, now: float | None = None) -> None:
     """Store ``v`` (clamped to 50 m/s at once) and activate a non-static body; an inactive
     body restarts its clock at ``now`` (Timer::cur_time)."""
@@ -212,10 +209,6 @@ def set_velocity(body: PhysicsBody, v: Vec3, now: float | None = None) -> None:
         if not body.transient_state & ACTIVE and now is not None:
             body.update_time = now
         body.transient_state |= ACTIVE
-
-
-def set_local_velocity(body: PhysicsBody, v: Vec3, now: float | None = None) -> None:
-    set_velocity(body, body.frame.local_to_global_vec(v), now)
 
 
 def set_omega(body: PhysicsBody, w: Vec3) -> None:

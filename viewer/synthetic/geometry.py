@@ -51,9 +51,6 @@ def frame(origin=(0.0, 0.0, 0.0), orientation=IDENTITY) -> Frame:
     return Frame(r6(origin), r6(orientation))
 
 
-
-
-
 def _scale(a, s):
     return (a[0] * s, a[1] * s, a[2] * s)
 

@@ -323,12 +323,3 @@ def encode(shape: str, fmt: str) -> tuple[int, int, bytes]:
     if fmt in ("DXT1", "DXT3", "DXT5"):
         return w, h, encode_bcn(img, fmt)
     return w, h, encode_uncompressed(img, fmt)
-
-
-def bits_per_pixel(fmt: str) -> int:
-    return {"A8R8G8B8": 32, "X8R8G8B8": 32, "A8B8G8R8": 32, "X8B8G8R8": 32,
-            "CUSTOM_A8B8G8R8": 32, "R8G8B8": 24, "CUSTOM_B8G8R8": 24,
-            "CUSTOM_LSCAPE_R8G8B8": 24, "R5G6B5": 16, "X1R5G5B5": 16, "A1R5G5B5": 16,
-            "A4R4G4B4": 16, "X4R4G4B4": 16, "INDEX16": 16, "A8": 8, "CUSTOM_LSCAPE_ALPHA": 8,
-            "P8": 8, "DXT1": 4, "DXT3": 8, "DXT5": 8, "R3G3B2": 8, "A8R3G3B2": 16, "L8": 8,
-            "A8L8": 16, "A4L4": 8}[fmt]

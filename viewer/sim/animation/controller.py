@@ -126,10 +126,6 @@ class MotionController:
             return None
         return [as_frame(f) for f in af.frames]
 
-    def current_anim_frame(self):
-        """The AnimationFrame record the pose comes from (or None)."""
-        return self.sequence.get_curr_animframe()
-
     # -- commands -----------------------------------------------------------------------
     def resolve(self, command) -> int:
         return resolve_command(command, self.catalog)
@@ -142,13 +138,6 @@ class MotionController:
             return False
         ok = self.manager.do_object_motion(self.resolve(command), self.sequence, speed)
         # CMotionInterp::PerformMovement 0x00528E80 checks for completed motions after each
-        self.manager.check_for_completed_motions()
-        return ok
-
-    def stop_motion(self, command, speed: float = 1.0) -> bool:
-        if self.manager is None:
-            return False
-        ok = self.manager.stop_object_motion(self.resolve(command), self.sequence, speed)
         self.manager.check_for_completed_motions()
         return ok
 

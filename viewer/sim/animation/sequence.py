@@ -73,10 +73,6 @@ class AnimData:
         self.high_frame = high_frame
         self.framerate = framerate
 
-    def scaled(self, speed: float) -> AnimData:
-        """operator*(float, AnimData) 0x00525D00: framerate times speed, frames unchanged."""
-        return AnimData(self.anim_id, self.low_frame, self.high_frame, self.framerate * speed)
-
 
 class AnimSequenceNode:
     """One animation run: the Animation record, its frame range and framerate."""
@@ -273,15 +269,6 @@ class CSequence:
             prev = self._prev(self.first_cyclic)
             if prev is None:
                 break
-            if prev is self.curr_anim:
-                self.curr_anim = self.first_cyclic
-                self.frame_number = self.first_cyclic.get_starting_frame()
-            self._remove(prev)
-
-    # CSequence::remove_all_link_animations 0x00524CA0
-    def remove_all_link_animations(self) -> None:
-        while self.first_cyclic is not None and self._prev(self.first_cyclic) is not None:
-            prev = self._prev(self.first_cyclic)
             if prev is self.curr_anim:
                 self.curr_anim = self.first_cyclic
                 self.frame_number = self.first_cyclic.get_starting_frame()
