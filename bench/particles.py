@@ -12,7 +12,12 @@ The figure that matters is how the per-tick cost scales with the live count: the
 should not grow with live particles (Python work scales with emitters and births), only the
 vectorised evaluate does.
 
-Run: ``.venv/bin/python bench/particles.py [--quick]``
+``--pass``: the particle render pass instead, main-thread CPU (``time.thread_time``) and wall
+time per frame at 10 emitters with 10k / 100k / 1M live, CPU path (``ParticlePool.evaluate``
++ arrays + ``particles.prepare`` + one upload) against the GPU path (``particle_snapshot``:
+the changed slots only, + ``GpuParticlePass.prepare``: evaluate, sort, gather on the GPU).
+
+Run: ``.venv/bin/python bench/particles.py [--quick] [--pass]``
 """
 
 from __future__ import annotations
@@ -88,6 +93,7 @@ def _fill(world, em, n, t):
     pool.final_trans[idx] = 1.0
     pool.live_count += n
     pool.version += 1
+    pool.dirty.mark_many(idx)
     em.slots[:n] = idx.tolist()
     em._free_slots = list(range(n, em.max_particles))
     em._deaths = [(float(pool.birth[i]) + 1e6, s, int(i)) for s, i in enumerate(idx)]
@@ -96,7 +102,7 @@ def _fill(world, em, n, t):
     em.total_emitted = n
 
 
-def run_case(live, emitters, ticks):
+def build_world(live, emitters, ticks):
     per = live // emitters
     records = {0x02000001: _setup()}
     for k, ptype in enumerate((2, 4)):  # half LocalVelocity, half ParabolicLVGAGR
@@ -112,6 +118,11 @@ def run_case(live, emitters, ticks):
         for _, em in o.particle_manager.emitters():
             _fill(world, em, per, 0.0)
     world.tick(Fraction(0))  # render pass: emitters visible from the first update
+    return world
+
+
+def run_case(live, emitters, ticks):
+    world = build_world(live, emitters, ticks)
     sim_cpu = sim_wall = eval_cpu = eval_wall = 0.0
     for frame in range(1, ticks + 1):
         c0, w0 = time.process_time(), time.perf_counter()
@@ -130,10 +141,61 @@ def run_case(live, emitters, ticks):
             "total_tps": ticks / (sim_wall + eval_wall)}
 
 
+def pass_case(ctx, live, frames, gpu):
+    """Per-frame (main-thread CPU ms, wall ms) of the particle pass after each tick."""
+    from tests.render import scenes as S
+    from viewer.render.particles import prepare
+    from viewer.render.particles_gpu import particle_snapshot
+    from viewer.render.renderer import SceneRenderer
+    from viewer.render.world_adapter import particle_arrays
+    renderer = SceneRenderer(ctx, S.build_db())
+    world = build_world(live, 10, frames)
+    pool = world.pool
+    pool.row_gfx[:] = S.QUAD_BB  # a billboarded quad with a degrade table
+    eye = np.array([0.0, -40.0, 10.0])
+    gpu_pass = renderer._gpu_pass() if gpu else None
+    cpu = wall = 0.0
+    for frame in range(frames + 1):
+        world.tick(Fraction(frame + 1, 30))
+        ctx.finish()
+        c0, w0 = time.thread_time(), time.perf_counter()
+        if gpu:
+            gpu_pass.prepare(particle_snapshot(pool), eye)
+            ctx.finish()
+        else:
+            prep = prepare(particle_arrays(pool), eye, renderer.meshes)
+            renderer.particles.upload(prep)
+            ctx.finish()
+        if frame:  # the first frame uploads every live slot (and compiles): not counted
+            cpu += time.thread_time() - c0
+            wall += time.perf_counter() - w0
+    renderer.release()
+    return pool.live_count, 1000 * cpu / frames, 1000 * wall / frames
+
+
+def main_pass(quick: bool) -> int:
+    import moderngl
+    ctx = moderngl.create_standalone_context(backend="egl", require=330)
+    print(f"particle pass per frame, 10 emitters ({ctx.info['GL_RENDERER']}):")
+    print(f"{'live':>9} | {'CPU path: main-thread ms':>24} {'wall ms':>9} |"
+          f" {'GPU path: main-thread ms':>24} {'wall ms':>9}")
+    for live in (10_000, 100_000) if quick else (10_000, 100_000, 1_000_000):
+        frames = 3 if live >= 1_000_000 else 8
+        n, c_cpu, c_wall = pass_case(ctx, live, frames, gpu=False)
+        _, g_cpu, g_wall = pass_case(ctx, live, frames, gpu=True)
+        print(f"{n:>9} | {c_cpu:>24.2f} {c_wall:>9.1f} | {g_cpu:>24.2f} {g_wall:>9.1f}",
+              flush=True)
+    return 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="fewer ticks, skip 1M")
+    ap.add_argument("--pass", dest="render_pass", action="store_true",
+                    help="the particle render pass, CPU path against GPU path")
     args = ap.parse_args(argv)
+    if args.render_pass:
+        return main_pass(args.quick)
     lives = (1_000, 10_000, 100_000) if args.quick else (1_000, 10_000, 100_000, 1_000_000)
     print(f"{'live':>9} {'emitters':>8} {'ticks':>5} | {'sim ms/tick':>11} {'sim ticks/s':>11}"
           f" | {'sim+eval ms/tick':>16} {'sim+eval ticks/s':>16}")

@@ -1,72 +1,83 @@
 #version 430
-// GPU particle pass, step 2: bitonic sort of (key, value) pairs, ascending by key
-// (batch, ~CYpt, emitter row, slot). Keys are unique for drawn particles, so the result
-// equals the CPU's stable sorts. 1024 elements per work group in shared memory; strides of
-// 1024 and more go through global memory, one dispatch each.
-layout(local_size_x = 512) in;
+// GPU particle pass, step 2: sort (key, value) pairs ascending by key (batch, ~CYpt,
+// emitter row, slot). Keys of drawn particles are unique, so the result equals the CPU's
+// stable sorts. u_stage 0 sorts runs of RUN pairs in place (one invocation per run);
+// u_stage 1 merges pairs of sorted runs of u_width from the source (bindings 5, 6) into the
+// destination (11, 12): each element's place is its index in its run plus its rank in the
+// other run (a binary search), so a pass has no barriers and no shared memory.
+layout(local_size_x = 256) in;
 
-layout(std430, binding = 5) buffer Keys { uvec4 keys[]; };
-layout(std430, binding = 6) buffer Vals { uint vals[]; };
+layout(std430, binding = 5) buffer SrcKeys { uvec4 src_keys[]; };
+layout(std430, binding = 6) buffer SrcVals { uint src_vals[]; };
+layout(std430, binding = 11) writeonly buffer DstKeys { uvec4 dst_keys[]; };
+layout(std430, binding = 12) writeonly buffer DstVals { uint dst_vals[]; };
 
-uniform int u_stage;   // 0: sort each 1024 block; 1: one global (k, j) step; 2: merge j < 1024
-uniform uint u_k;
-uniform uint u_j;
+uniform int u_stage;
+uniform uint u_width;
+uniform uint u_n;
 
-shared uvec4 sk[1024];
-shared uint sv[1024];
+const uint RUN = 16u;
 
-bool greater(uvec4 a, uvec4 b) {
-    if (a.x != b.x) return a.x > b.x;
-    if (a.y != b.y) return a.y > b.y;
-    if (a.z != b.z) return a.z > b.z;
-    return a.w > b.w;
-}
-
-void local_step(uint base, uint t, uint k, uint j) {
-    uint i = 2u * j * (t / j) + (t % j);      // block-local index of the lower element
-    uint l = i + j;
-    bool up = ((base + i) & k) == 0u;
-    if (greater(sk[i], sk[l]) == up) {
-        uvec4 tk = sk[i]; sk[i] = sk[l]; sk[l] = tk;
-        uint tv = sv[i]; sv[i] = sv[l]; sv[l] = tv;
-    }
+bool less(uvec4 a, uvec4 b) {
+    if (a.x != b.x) return a.x < b.x;
+    if (a.y != b.y) return a.y < b.y;
+    if (a.z != b.z) return a.z < b.z;
+    return a.w < b.w;
 }
 
 void main() {
-    uint t = gl_LocalInvocationID.x;
-    if (u_stage == 1) {
-        uint g = gl_GlobalInvocationID.x;
-        uint i = 2u * u_j * (g / u_j) + (g % u_j);
-        uint l = i + u_j;
-        bool up = (i & u_k) == 0u;
-        uvec4 a = keys[i], b = keys[l];
-        if (greater(a, b) == up) {
-            keys[i] = b; keys[l] = a;
-            uint tv = vals[i]; vals[i] = vals[l]; vals[l] = tv;
+    uint i = gl_GlobalInvocationID.x;
+    if (u_stage == 0) {
+        uint base = i * RUN;
+        if (base >= u_n) {
+            return;
+        }
+        uvec4 k[RUN];
+        uint v[RUN];
+        for (uint a = 0u; a < RUN; ++a) {
+            k[a] = src_keys[base + a];
+            v[a] = src_vals[base + a];
+        }
+        for (uint a = 1u; a < RUN; ++a) {          // insertion sort, stable
+            uvec4 kk = k[a];
+            uint vv = v[a];
+            uint b = a;
+            while (b > 0u && less(kk, k[b - 1u])) {
+                k[b] = k[b - 1u];
+                v[b] = v[b - 1u];
+                --b;
+            }
+            k[b] = kk;
+            v[b] = vv;
+        }
+        for (uint a = 0u; a < RUN; ++a) {
+            src_keys[base + a] = k[a];
+            src_vals[base + a] = v[a];
         }
         return;
     }
-    uint base = gl_WorkGroupID.x * 1024u;
-    sk[t] = keys[base + t];
-    sk[t + 512u] = keys[base + t + 512u];
-    sv[t] = vals[base + t];
-    sv[t + 512u] = vals[base + t + 512u];
-    barrier();
-    if (u_stage == 0) {
-        for (uint k = 2u; k <= 1024u; k <<= 1) {
-            for (uint j = k >> 1; j > 0u; j >>= 1) {
-                local_step(base, t, k, j);
-                barrier();
-            }
-        }
-    } else {
-        for (uint j = 512u; j > 0u; j >>= 1) {
-            local_step(base, t, u_k, j);
-            barrier();
+    if (i >= u_n) {
+        return;
+    }
+    uint w = u_width;
+    uint s = (i / (2u * w)) * 2u * w;
+    bool left = i - s < w;
+    uint own = left ? i - s : i - s - w;
+    uint other = left ? s + w : s;
+    uvec4 key = src_keys[i];
+    // left elements go before equal right ones (lower bound / upper bound): stable
+    uint lo = 0u, hi = w;
+    while (lo < hi) {
+        uint mid = (lo + hi) >> 1;
+        uvec4 m = src_keys[other + mid];
+        bool before = left ? less(m, key) : !less(key, m);
+        if (before) {
+            lo = mid + 1u;
+        } else {
+            hi = mid;
         }
     }
-    keys[base + t] = sk[t];
-    keys[base + t + 512u] = sk[t + 512u];
-    vals[base + t] = sv[t];
-    vals[base + t + 512u] = sv[t + 512u];
+    uint pos = s + own + lo;
+    dst_keys[pos] = key;
+    dst_vals[pos] = src_vals[i];
 }

@@ -209,3 +209,43 @@ def test_gpu_and_cpu_paths_draw_the_same_picture(gl_ctx):
         target.release()
         r.release()
     assert np.abs(images[0] - images[1]).max() <= 1
+
+
+def test_merge_sort_orders_thousands_far_to_near_per_batch(gpu, renderer):
+    """Many merge passes (capacity 8192): every batch is far to near and holds exactly the
+    CPU's rows."""
+    rng = np.random.default_rng(13)
+    pool, _ = _random_pool(rng, n=5000, n_rows=8)
+    prep_g = gpu.prepare(particle_snapshot(pool), EYE)
+    prep_c = prepare(WA.particle_arrays(pool), EYE, renderer.meshes)
+    inst_g, inst_c = gpu.read_instances(), prep_c.instances
+    assert [(b.start, b.count) for b in prep_g.batches] == \
+        [(b.start, b.count) for b in prep_c.batches]
+    for b in prep_g.batches:
+        rows = inst_g[b.start:b.start + b.count]
+        cypt = np.linalg.norm(rows[:, 9:12].astype(np.float64) - EYE, axis=1)
+        assert (np.diff(cypt) <= 1e-5).all()
+        ref = inst_c[b.start:b.start + b.count]
+        np.testing.assert_allclose(np.sort(rows[:, 0]), np.sort(ref[:, 0]), atol=1e-4)
+
+
+def test_auto_keeps_big_scenes_on_the_cpu_path_of_a_software_rasteriser(gl_ctx, monkeypatch):
+    """llvmpipe runs compute shaders on the CPU cores: "auto" evaluates a big snapshot with
+    numpy there (from the pool, which is still at the snapshot) and draws the same rows."""
+    import viewer.render.renderer as R
+    rng = np.random.default_rng(4)
+    pool = ParticlePool()
+    rows = [_row(pool, rng, g) for g in GFX]
+    _births(pool, rng, 40, rows, ptypes=(2,))
+    monkeypatch.setattr(R, "SOFTWARE_GPU_LIMIT", 10)
+    monkeypatch.setattr(R, "SOFTWARE_RENDERERS", (str(gl_ctx.info["GL_RENDERER"]).lower(),))
+    r = SceneRenderer(gl_ctx, S.build_db())
+    from viewer.render.framebuffer import OffscreenTarget
+    target = OffscreenTarget(gl_ctx, (32, 32))
+    stats = r.render(SceneInput(particle_snapshot=particle_snapshot(pool)),
+                     S.oblique_camera(distance=14.0), target)
+    assert r._gpu is None
+    assert stats["particles_drawn"] == prepare(WA.particle_arrays(pool), S.oblique_camera(
+        distance=14.0).eye(), r.meshes).count
+    target.release()
+    r.release()

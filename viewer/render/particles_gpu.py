@@ -11,7 +11,7 @@ Here the work per frame on the CPU does not grow with live particles:
   indexed like the pool's slots, uploads the emitter table, then runs three compute
   shaders: ``particle_eval`` (the twelve laws of ``Particle::Update`` 0x0051C290 from
   ``particle_laws.glsl``, scale / translucency, the shared or own CYpt and heading, the
-  degrade entry and batch, the sort key), ``particle_sort`` (bitonic sort by batch, CYpt far
+  degrade entry and batch, the sort key), ``particle_sort`` (a merge sort by batch, CYpt far
   to near, emitter row, slot: the order the CPU's stable sorts give) and ``particle_gather``
   (the instance rows ``shaders/particle.vert.glsl`` reads, in draw order). The only read
   back is a count and a largest CYpt per possible batch (a few dozen integers).
@@ -42,7 +42,8 @@ from viewer.render.programs import shader_source
 BIRTH_FLOATS = 32      # struct Birth in particle_eval.comp.glsl
 EMITTER_FLOATS = 16    # struct Emitter
 EVAL_FLOATS = 16       # struct Evaluated
-SORT_BLOCK = 1024      # elements per work group of particle_sort.comp.glsl
+SORT_RUN = 16          # RUN of particle_sort.comp.glsl
+MIN_SORT = 1024        # the smallest sorted length (a power of two)
 SENTINEL = 0xFFFFFFFF
 
 
@@ -123,6 +124,15 @@ def particle_snapshot(pool) -> ParticleSnapshot:
                             pool.row_drawn[:n].copy(), pool)
 
 
+def warn_if_stale(snap: ParticleSnapshot) -> None:
+    """Reading ``snap.pool`` stands for the snapshot only while the pool has not changed
+    since it was taken; say so when it has (an out-of-order render of an old scene)."""
+    log = snap.pool.dirty
+    if log.serial != snap.serial or log.seq != snap.seq_to or log.pending:
+        warnings.warn("particle snapshot rendered out of order after its pool moved on; "
+                      "drawing the pool's current state", stacklevel=3)
+
+
 # ---------------------------------------------------------------------------------------
 # GL
 # ---------------------------------------------------------------------------------------
@@ -182,7 +192,7 @@ class GpuParticlePass:
             return
         self._buffer("births", capacity * BIRTH_FLOATS * 4, keep=True)
         self.capacity = capacity
-        self.padded = max(SORT_BLOCK, 1 << (capacity - 1).bit_length())
+        self.padded = max(MIN_SORT, 1 << (capacity - 1).bit_length())
 
     def _clear(self) -> None:
         births = self._bufs.get("births")
@@ -219,9 +229,7 @@ class GpuParticlePass:
         else:
             pool = snap.pool
             log = pool.dirty
-            if log.serial != snap.serial or log.seq != snap.seq_to or log.pending:
-                warnings.warn("particle snapshot rendered after its pool moved on and out "
-                              "of order; drawing the pool's current state", stacklevel=3)
+            warn_if_stale(snap)
             idx = log.since(self.seq) if self.serial == log.serial else None
             if idx is None:
                 self._clear()
@@ -309,7 +317,7 @@ class GpuParticlePass:
         p.run((padded + 255) // 256)
         self.dispatches = 1
         self.ctx.memory_barrier()
-        self._sort(padded)
+        sorted_vals = self._sort(padded, bufs[5], bufs[6])
         stats = np.frombuffer(bufs[7].read(size=n_batches * 8), np.uint32).reshape(-1, 2)
         counts = stats[:, 0].astype(np.int64)
         total = int(counts.sum())
@@ -318,6 +326,8 @@ class GpuParticlePass:
             return PreparedParticles()
         inst = self._buffer("instances", total * INSTANCE_FLOATS * 4)
         inst.bind_to_storage_buffer(8)
+        bufs[4].bind_to_storage_buffer(4)
+        sorted_vals.bind_to_storage_buffer(6)
         g = self.gather_prog
         g["u_count"].value = total
         g.run((total + 255) // 256)
@@ -331,32 +341,34 @@ class GpuParticlePass:
                    for b in np.flatnonzero(counts).tolist()]
         return PreparedParticles(np.zeros((0, INSTANCE_FLOATS), np.float32), batches, total)
 
-    def _sort(self, padded: int) -> None:
-        """Bitonic sort: each 1024 block in shared memory, then per merge size k the
-        strides >= 1024 one global dispatch each and the rest in one local dispatch."""
+    def _sort(self, padded: int, keys, vals):
+        """Sort runs of SORT_RUN in place, then merge runs pairwise, ping-ponging between
+        (keys, vals) and a second pair; returns the buffer holding the sorted values."""
         p = self.sort_prog
-        groups = padded // SORT_BLOCK
         barrier = self.ctx.memory_barrier
+        p["u_n"].value = padded
         p["u_stage"].value = 0
-        p.run(groups)
+        keys.bind_to_storage_buffer(5)
+        vals.bind_to_storage_buffer(6)
+        p.run((padded // SORT_RUN + 255) // 256)
         barrier()
-        k = 2 * SORT_BLOCK
-        while k <= padded:
-            p["u_k"].value = k
-            p["u_stage"].value = 1
-            j = k // 2
-            while j >= SORT_BLOCK:
-                p["u_j"].value = j
-                p.run(padded // 1024)   # padded / 2 pairs, 512 per group
-                barrier()
-                self.dispatches += 1
-                j //= 2
-            p["u_stage"].value = 2
-            p.run(groups)
+        self.dispatches += 1
+        src = (keys, vals)
+        dst = (self._buffer("keys2", padded * 16), self._buffer("vals2", padded * 4))
+        p["u_stage"].value = 1
+        width = SORT_RUN
+        while width < padded:
+            src[0].bind_to_storage_buffer(5)
+            src[1].bind_to_storage_buffer(6)
+            dst[0].bind_to_storage_buffer(11)
+            dst[1].bind_to_storage_buffer(12)
+            p["u_width"].value = width
+            p.run(padded // 256)
             barrier()
             self.dispatches += 1
-            k *= 2
-        self.dispatches += 1
+            src, dst = dst, src
+            width *= 2
+        return src[1]
 
     # -- tests and tools --------------------------------------------------------------------
     def read_evaluated(self) -> np.ndarray:

@@ -41,9 +41,15 @@ class RenderSettings:
     cull_backfaces: bool = True
     degrade_mul: float = 1.0          # steady state m = +1 (review W2)
     # evaluate and sort particles on the GPU (compute shaders, GL 4.3) when the scene
-    # carries a particle snapshot; off or unavailable: the CPU path (particles.prepare)
-    gpu_particles: bool = True
+    # carries a particle snapshot; False or unavailable: the CPU path (particles.prepare).
+    # "auto": the GPU, except on a software rasteriser (llvmpipe runs compute shaders on
+    # the same CPU cores, slower than numpy) above SOFTWARE_GPU_LIMIT live particles
+    gpu_particles: bool | str = "auto"
     max_dynamic_lights: int = 10      # 7 + 3m at m = +1
+
+
+SOFTWARE_GPU_LIMIT = 20_000
+SOFTWARE_RENDERERS = ("llvmpipe", "softpipe", "swrast")
 
 
 def _mat_bytes(m) -> bytes:
@@ -96,7 +102,7 @@ class SceneRenderer:
     def gpu_particles(self) -> bool:
         """Whether scenes for this renderer should carry a particle snapshot (GPU path)
         rather than CPU-evaluated arrays (``build_scene_input(world, gpu_particles=...)``)."""
-        return (self.settings.gpu_particles and not self._gpu_failed
+        return (self.settings.gpu_particles is not False and not self._gpu_failed
                 and getattr(self.ctx, "version_code", 0) >= 430)
 
     def _gpu_pass(self):
@@ -111,15 +117,21 @@ class SceneRenderer:
         CPU from its arrays (a snapshot without a GPU pass is evaluated on the CPU)."""
         s = self.settings
         snap = scene.particle_snapshot
-        gpu = self._gpu_pass() if snap is not None and s.gpu_particles else None
+        use = snap is not None and s.gpu_particles is not False
+        if use and s.gpu_particles == "auto" and snap.live > SOFTWARE_GPU_LIMIT:
+            renderer = str(self.ctx.info.get("GL_RENDERER", "")).lower()
+            use = not any(name in renderer for name in SOFTWARE_RENDERERS)
+        gpu = self._gpu_pass() if use else None
         if gpu is not None:
             prepared = gpu.prepare(snap, eye, m=s.degrade_mul)
             if prepared.batches:
                 self.particles.use_buffer(gpu.instances)
             return prepared
         arrays = scene.particles
-        if snap is not None:
+        if snap is not None:  # the pool as it is now: the snapshot must be current
+            from viewer.render.particles_gpu import warn_if_stale
             from viewer.render.world_adapter import particle_arrays
+            warn_if_stale(snap)
             arrays = particle_arrays(snap.pool)
         prepared = prepare(arrays, eye, self.meshes, m=s.degrade_mul)
         self.particles.upload(prepared)
