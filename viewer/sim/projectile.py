@@ -32,6 +32,7 @@ from viewer.dat.records.common import PlayScript
 from viewer.errors import ScenarioError
 from viewer.sim import physics as ph
 from viewer.sim.frame import EPS, Vec3, vec_length, vec_scale, vec_sub
+from viewer.sim.presets import preset
 
 #: What a server gives a missile (ACE SpellProjectile: ReportCollisions, Missile, AlignPath,
 #: PathClipped); the object's other bits (Gravity for arrows) are kept.
@@ -85,6 +86,7 @@ class LaunchSpec:
     target_id: int = 0
     delay: float = DEFAULT_DELAY
     delete_after: float | None = DEFAULT_DELETE_AFTER
+    preset: str | None = None       # a named projectile to create first (viewer.sim.presets)
 
     @staticmethod
     def parse(data: Any, intensity: float | None = None) -> LaunchSpec:
@@ -92,11 +94,13 @@ class LaunchSpec:
         if not isinstance(data, dict):
             raise ScenarioError(f"launch must be an object, not {data!r}")
         known = {"velocity", "target", "speed", "from", "intensity", "explode_intensity",
-                 "state", "impact_state", "target_id", "delay", "delete_after"}
+                 "state", "impact_state", "target_id", "delay", "delete_after", "preset"}
         unknown = set(data) - known
         if unknown:
             raise ScenarioError(f"launch: unknown keys {sorted(unknown)}")
         spec = LaunchSpec()
+        if "preset" in data:
+            spec.preset = preset(data["preset"], "launch.preset").name
         if ("velocity" in data) == ("target" in data):
             raise ScenarioError("launch needs exactly one of velocity or target")
         if "velocity" in data:

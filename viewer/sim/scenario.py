@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from viewer.errors import ScenarioError
+from viewer.sim import presets
 from viewer.sim.animation.commands import CATALOGS, resolve_command
 from viewer.sim.clock import FrameClock, as_time
 from viewer.sim.collision import world_from_scenario
@@ -168,10 +169,14 @@ class ScenarioObject:
     default_intensity: float = 0.0
     parent: int | None = None
     parent_part: int = -1
+    preset: str | None = None       # a named projectile (viewer.sim.presets)
     extra: dict = field(default_factory=dict)
 
     def to_json(self) -> dict:
-        d: dict[str, Any] = {"id": self.id, "setup": f"0x{self.setup:08X}"}
+        d: dict[str, Any] = {"id": self.id}
+        if self.preset is not None:
+            d["preset"] = self.preset
+        d["setup"] = f"0x{self.setup:08X}"
         if self.table_given:
             d["table"] = None if not self.table else f"0x{self.table:08X}"
         d["position"] = list(self.position)
@@ -342,17 +347,23 @@ def _holding(parent, location, child_id: int):
 
 _OBJECT_FIELDS = {"id", "setup", "table", "position", "heading_deg", "velocity", "omega",
                   "state", "scale", "translucency", "default_script", "default_intensity",
-                  "parent", "parent_part"}
+                  "parent", "parent_part", "preset"}
 
 
 def _parse_object(f: _Fields, o, at: str) -> ScenarioObject:
     """One entry of ``objects`` (or a ``create`` event's object) at field path ``at``."""
     f.object(o, at)
-    for key in ("id", "setup"):
-        if key not in o:
-            raise f.fail(at, 'needs "id" and "setup"')
+    named = None
+    if "preset" in o:   # a named projectile: its Setup and table unless given explicitly
+        named = presets.preset(o["preset"], f"{at}.preset", f.file)
+    if "id" not in o or ("setup" not in o and named is None):
+        raise f.fail(at, 'needs "id" and "setup" (or "preset")')
     obj = ScenarioObject(f.u32(o["id"], f"{at}.id", what="an object id"),
-                         f.did(o["setup"], f"{at}.setup"))
+                         f.did(o["setup"], f"{at}.setup") if "setup" in o else named.setup)
+    if named is not None:
+        obj.preset = named.name
+        if "table" not in o:
+            obj.table_given, obj.table = True, named.table
     if "table" in o:
         obj.table_given = True
         table = o["table"]
@@ -429,6 +440,8 @@ def _parse_event(f: _Fields, e, i: int) -> ScenarioEvent:
         for key in ("intensity", "explode_intensity"):
             if isinstance(value, dict) and key in value:
                 f.number(value[key], f"{where}.{key}")
+        if isinstance(value, dict) and "preset" in value:
+            presets.preset(value["preset"], f"{where}.preset", f.file)
         try:
             value = LaunchSpec.parse(value, event_intensity)
         except ScenarioError as err:
@@ -451,11 +464,32 @@ class ScenarioRunner:
         self.world.collision.shapes = world_from_scenario(
             scenario.world, file=str(scenario.path) if scenario.path else None).shapes
         self.harness = ProjectileHarness(self.world)
+        self._check_presets()
         if "viewer" in scenario.extra:  # optional: where the viewer (camera) stands, for
             # the particle distance cull (ShouldDrawParticles 0x0050FE60); default origin
             self.world.viewer_position = _Fields(
                 str(scenario.path) if scenario.path else None).vec3(scenario.extra["viewer"],
                                                                     "viewer")
+
+    def _check_presets(self) -> None:
+        """Every named projectile the scenario uses must be in the open DATs: one error
+        naming the field and the missing DID (and a launch preset needs a fresh id)."""
+        file = str(self.scenario.path) if self.scenario.path else None
+        ids = {o.id for o in self.scenario.objects}
+        for i, o in enumerate(self.scenario.objects):
+            if o.preset is not None:
+                presets.require(self.db, presets.preset(o.preset), f"objects[{i}].preset",
+                                file)
+        for i, ev in enumerate(self.scenario.events):
+            if ev.kind == "create" and isinstance(ev.value, dict) and "preset" in ev.value:
+                presets.require(self.db, presets.preset(ev.value["preset"]),
+                                f"events[{i}].create.preset", file)
+            if ev.kind == "launch" and ev.value.preset is not None:
+                at = f"events[{i}].launch.preset"
+                presets.require(self.db, presets.preset(ev.value.preset), at, file)
+                if ev.object in ids:
+                    raise ScenarioError(f"{at}: object {ev.object} already exists (a preset "
+                                        f"launch creates its projectile)", file=file)
 
     @property
     def time(self) -> float:
@@ -505,6 +539,8 @@ class ScenarioRunner:
                             default_script_intensity=so.default_intensity, scale=so.scale,
                             translucency=so.translucency)
             return
+        if ev.kind == "launch" and ev.value.preset is not None:
+            self._create_preset(ev)
         obj = w.objects.get(ev.object)
         if obj is None:
             raise ScenarioError(f"event at t={ev.t}: object {ev.object} does not exist")
@@ -526,6 +562,16 @@ class ScenarioRunner:
             # as a State message: set_state 0x00514DD0 calls set_hidden only on a change
             bit = 0x4000  # PhysicsState.Hidden
             w.set_state(obj, obj.state | bit if ev.value else obj.state & ~bit)
+
+    def _create_preset(self, ev: ScenarioEvent) -> None:
+        """A preset launch creates its projectile (Setup and table of the named WCID) at
+        the launch point, as the server's CreateObject would, then launches it."""
+        p = presets.preset(ev.value.preset)
+        if ev.object in self.world.objects:
+            raise ScenarioError(f"event at t={ev.t}: launch preset {p.name}: object "
+                                f"{ev.object} already exists")
+        self.world.create_object(ev.object, p.setup, table=p.table,
+                                 position=ev.value.origin or (0.0, 0.0, 0.0))
 
     def step_frame(self) -> bool:
         """Advance one render frame (the first call runs frame 0 at t = 0): events due,

@@ -28,6 +28,8 @@ DEFAULT_SCENARIO = ASSETS_DIR / "default.scenario.json"
 MANIFEST = ASSETS_DIR / "MANIFEST.md"
 #: A tour of the library: every particle type, every texture format, the hook scripts.
 GALLERY_SCENARIO = ASSETS_DIR / "gallery.scenario.json"
+#: The ten named retail projectiles (presets, at their retail DIDs) fired at a wall.
+NAMED_PROJECTILES_SCENARIO = ASSETS_DIR / "named_projectiles.scenario.json"
 
 # --------------------------------------------------------------------------------------------
 # Textures: five procedural shapes in every pixel format (textures.py draws them).

@@ -1251,6 +1251,32 @@ def gallery_scenario() -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
+# Named projectiles scenario (issue 17): every preset, by name, at a wall
+# ---------------------------------------------------------------------------------------------
+
+def named_projectiles_scenario() -> dict:
+    """The ten named projectiles (``"launch": {"preset": ...}``), one lane each, fired at a
+    wall 8 m away: arrows and quarrels keep gravity (a ballistic arc at 25 m/s), the spells
+    fly with the missile state of the default scene's bolts."""
+    from viewer.dat.retail_facts import PROJECTILES
+
+    events = []
+    for k, p in enumerate(PROJECTILES):
+        y = 2.0 * k - 9.0
+        launch: dict = {"preset": p.name, "from": [0.0, y, 1.2], "target": [8.0, y, 1.2],
+                        "speed": 25.0 if p.table == 0x3400002B else 12.0, "delay": 0.1,
+                        "delete_after": 1.5}
+        if p.table != 0x3400002B:
+            launch["state"] = did_str(S.PROJECTILE_STATE)
+        events.append({"t": round(0.1 * k, 2), "object": 101 + k, "launch": launch,
+                       "intensity": 0.5})
+    return {"dat": ["synthetic_portal.dat"], "seed": 0, "fps": 30, "seconds": 3.0,
+            "objects": [], "events": events,
+            "world": [{"plane": {"normal": [0, 0, 1], "d": 0}},
+                      {"box": {"min": [8.0, -10.0, 0.0], "max": [8.2, 10.0, 3.0]}}]}
+
+
+# ---------------------------------------------------------------------------------------------
 # Manifest
 # ---------------------------------------------------------------------------------------------
 
@@ -1303,6 +1329,9 @@ def manifest_text(lib: Library, root: Path) -> str:
         "  at holding locations.",
         "- `projectiles.scenario.json` (written by the projectile harness, issue 11) uses",
         "  SETUP_ARROW / SETUP_BOLT and their tables.",
+        "- `named_projectiles.scenario.json`: the ten named retail projectiles by preset name",
+        "  (`\"launch\": {\"preset\": \"Flame Bolt\", ...}`), played by the STANDIN records",
+        "  at their retail DIDs.",
         "",
         "| DID | type | name (`viewer.synthetic`) | exercises | used by |",
         "|---|---|---|---|---|",
@@ -1325,13 +1354,16 @@ def generate(out_dir: Path | None = None, *, root: Path | None = None) -> dict[s
     lib = build_library()
     paths = {"dat": out_dir / S.SYNTHETIC_DAT.name, "manifest": out_dir / S.MANIFEST.name,
              "scenario": out_dir / S.DEFAULT_SCENARIO.name,
-             "gallery": out_dir / S.GALLERY_SCENARIO.name}
+             "gallery": out_dir / S.GALLERY_SCENARIO.name,
+             "named_projectiles": out_dir / S.NAMED_PROJECTILES_SCENARIO.name}
     paths["dat"].write_bytes(build_dat_bytes(lib))
     paths["manifest"].write_text(manifest_text(lib, root), encoding="utf-8")
     paths["scenario"].write_text(json.dumps(default_scenario(), indent=2) + "\n",
                                  encoding="utf-8")
     paths["gallery"].write_text(json.dumps(gallery_scenario(), indent=2) + "\n",
                                 encoding="utf-8")
+    paths["named_projectiles"].write_text(
+        json.dumps(named_projectiles_scenario(), indent=2) + "\n", encoding="utf-8")
     return paths
 
 
