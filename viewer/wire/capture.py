@@ -187,40 +187,55 @@ def _if_tsresol(options: bytes, endian: str) -> float:
 def locate_udp(record: Record, stats: CaptureStats | None = None) -> Datagram | None:
     """Find the IPv4/UDP datagram inside one link-layer record (wire.md 1.2)."""
     frame = record.data
-    lt = record.linktype
-    if lt == LINKTYPE_ETHERNET:
-        if len(frame) < 14:
-            return _miss(stats, "not_ipv4_udp")
-        off = 12
-        ethertype = (frame[off] << 8) | frame[off + 1]
-        while ethertype in (0x8100, 0x88A8):  # 802.1Q / 802.1ad tags
-            off += 4
-            if off + 2 > len(frame):
-                return _miss(stats, "not_ipv4_udp")
-            ethertype = (frame[off] << 8) | frame[off + 1]
-        if ethertype != 0x0800:
-            return _miss(stats, "not_ipv4_udp")
-        ip = off + 2
-    elif lt == LINKTYPE_NULL:
-        if len(frame) < 4:
-            return _miss(stats, "not_ipv4_udp")
-        fam_le = struct.unpack_from("<I", frame, 0)[0]
-        fam_be = struct.unpack_from(">I", frame, 0)[0]
-        if 2 not in (fam_le, fam_be):
-            return _miss(stats, "not_ipv4_udp")
-        ip = 4
-    elif lt in LINKTYPE_RAW:
+    if record.linktype in LINKTYPE_RAW:
         ip = 0
-    elif lt == LINKTYPE_SLL:
-        if len(frame) < 16 or frame[14:16] != b"\x08\x00":
-            return _miss(stats, "not_ipv4_udp")
-        ip = 16
-    elif lt == LINKTYPE_SLL2:
-        if len(frame) < 20 or frame[0:2] != b"\x08\x00":
-            return _miss(stats, "not_ipv4_udp")
-        ip = 20
     else:
-        return _miss(stats, "unsupported_link")
+        find = _IP_OFFSET.get(record.linktype)
+        if find is None:
+            return _miss(stats, "unsupported_link")
+        ip = find(frame)
+        if ip is None:
+            return _miss(stats, "not_ipv4_udp")
+    return _udp_in_ip(record, ip, stats)
+
+
+# -- where the IPv4 header starts, per link type (None: not IPv4) --------------------------
+def _ip_after_ethernet(frame: bytes) -> int | None:
+    if len(frame) < 14:
+        return None
+    off = 12
+    ethertype = (frame[off] << 8) | frame[off + 1]
+    while ethertype in (0x8100, 0x88A8):  # 802.1Q / 802.1ad tags
+        off += 4
+        if off + 2 > len(frame):
+            return None
+        ethertype = (frame[off] << 8) | frame[off + 1]
+    return off + 2 if ethertype == 0x0800 else None
+
+
+def _ip_after_null(frame: bytes) -> int | None:
+    if len(frame) < 4:
+        return None
+    fam_le = struct.unpack_from("<I", frame, 0)[0]
+    fam_be = struct.unpack_from(">I", frame, 0)[0]
+    return 4 if 2 in (fam_le, fam_be) else None
+
+
+def _ip_after_sll(frame: bytes) -> int | None:
+    return 16 if len(frame) >= 16 and frame[14:16] == b"\x08\x00" else None
+
+
+def _ip_after_sll2(frame: bytes) -> int | None:
+    return 20 if len(frame) >= 20 and frame[0:2] == b"\x08\x00" else None
+
+
+_IP_OFFSET = {LINKTYPE_ETHERNET: _ip_after_ethernet, LINKTYPE_NULL: _ip_after_null,
+              LINKTYPE_SLL: _ip_after_sll, LINKTYPE_SLL2: _ip_after_sll2}
+
+
+def _udp_in_ip(record: Record, ip: int, stats: CaptureStats | None) -> Datagram | None:
+    """The UDP datagram of the unfragmented IPv4 packet at ``ip``."""
+    frame = record.data
     if ip + 20 > len(frame):
         return _miss(stats, "not_ipv4_udp")
     b0 = frame[ip]

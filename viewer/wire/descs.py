@@ -135,49 +135,55 @@ class PhysicsDesc:
         return self.timestamps[INSTANCE_TS]
 
 
+# the u32 DIDs after the position, and the optional values after the children, in wire order
+_PD_IDS = ((PD_MTABLE, "motion_table"), (PD_STABLE, "sound_table"),
+           (PD_PETABLE, "physics_script_table"), (PD_CSETUP, "setup"))
+_PD_TAIL = ((PD_OBJSCALE, "f32", "scale"), (PD_FRICTION, "f32", "friction"),
+            (PD_ELASTICITY, "f32", "elasticity"), (PD_TRANSLUCENCY, "f32", "translucency"),
+            (PD_VELOCITY, "vec3", "velocity"), (PD_ACCELERATION, "vec3", "acceleration"),
+            (PD_OMEGA, "vec3", "omega"), (PD_DEFAULT_SCRIPT, "u32", "default_script"),
+            (PD_DEFAULT_SCRIPT_INTENSITY, "f32", "default_script_intensity"))
+
+
 def read_physics_desc(r: Reader) -> PhysicsDesc:
     # PhysicsDesc::UnPack 0x0051DDD0: the field order is not the bit order.
     flags = r.u32("PhysicsDesc flags")
     state = r.u32("PhysicsDesc state")
-    movement = body = autonomous = animframe = None
-    if flags & PD_MOVEMENT:
-        n = r.u32("PhysicsDesc movement length")
-        if n > 0:
-            start = r.pos
-            movement = r.raw(n, "PhysicsDesc movement buffer")
-            # Parsed as its own sub-stream; align4 inside counts from the message start.
-            sub = Reader(r.data, start, start + n, base=r.base, what="PhysicsDesc movement")
-            body = read_movement_body(sub)
-            autonomous = r.u32("PhysicsDesc autonomous_movement")
-    elif flags & PD_ANIMFRAME_ID:
-        animframe = r.u32("PhysicsDesc animframe_id")
+    movement, body, autonomous, animframe = _read_pd_motion(r, flags)
     position = Position.read(r) if flags & PD_POSITION else None
-    mtable = r.u32("PhysicsDesc motion_table") if flags & PD_MTABLE else None
-    stable = r.u32("PhysicsDesc sound_table") if flags & PD_STABLE else None
-    petable = r.u32("PhysicsDesc physics_script_table") if flags & PD_PETABLE else None
-    setup = r.u32("PhysicsDesc setup") if flags & PD_CSETUP else None
+    mtable, stable, petable, setup = [r.u32(f"PhysicsDesc {name}") if flags & bit else None
+                                      for bit, name in _PD_IDS]
     parent = (r.u32("parent guid"), r.u32("parent location")) if flags & PD_PARENT else None
     children = None
     if flags & PD_CHILDREN:
         count = r.u32("PhysicsDesc children count")
         r.need(8 * count, "PhysicsDesc children")
         children = tuple((r.u32(), r.u32()) for _ in range(count))
-    scale = r.f32("PhysicsDesc scale") if flags & PD_OBJSCALE else None
-    friction = r.f32("PhysicsDesc friction") if flags & PD_FRICTION else None
-    elasticity = r.f32("PhysicsDesc elasticity") if flags & PD_ELASTICITY else None
-    translucency = r.f32("PhysicsDesc translucency") if flags & PD_TRANSLUCENCY else None
-    velocity = r.vec3("PhysicsDesc velocity") if flags & PD_VELOCITY else None
-    accel = r.vec3("PhysicsDesc acceleration") if flags & PD_ACCELERATION else None
-    omega = r.vec3("PhysicsDesc omega") if flags & PD_OMEGA else None
-    dscript = r.u32("PhysicsDesc default_script") if flags & PD_DEFAULT_SCRIPT else None
-    dintensity = (r.f32("PhysicsDesc default_script_intensity")
-                  if flags & PD_DEFAULT_SCRIPT_INTENSITY else None)
+    tail = [getattr(r, kind)(f"PhysicsDesc {name}") if flags & bit else None
+            for bit, kind, name in _PD_TAIL]
     r.need(18, "PhysicsDesc timestamps")
     stamps = tuple(r.u16() for _ in range(9))
     r.align4("PhysicsDesc align4")
     return PhysicsDesc(flags, state, movement, body, autonomous, animframe, position, mtable,
-                       stable, petable, setup, parent, children, scale, friction, elasticity,
-                       translucency, velocity, accel, omega, dscript, dintensity, stamps)
+                       stable, petable, setup, parent, children, *tail, stamps)
+
+
+def _read_pd_motion(r: Reader, flags: int):
+    """(movement buffer, its parsed body, autonomous_movement, animframe_id): a movement
+    buffer when PD_MOVEMENT is set, else an animframe id when PD_ANIMFRAME_ID is."""
+    if flags & PD_MOVEMENT:
+        n = r.u32("PhysicsDesc movement length")
+        if n <= 0:
+            return None, None, None, None
+        start = r.pos
+        movement = r.raw(n, "PhysicsDesc movement buffer")
+        # Parsed as its own sub-stream; align4 inside counts from the message start.
+        sub = Reader(r.data, start, start + n, base=r.base, what="PhysicsDesc movement")
+        body = read_movement_body(sub)
+        return movement, body, r.u32("PhysicsDesc autonomous_movement"), None
+    if flags & PD_ANIMFRAME_ID:
+        return None, None, None, r.u32("PhysicsDesc animframe_id")
+    return None, None, None, None
 
 
 @dataclass(frozen=True, slots=True)

@@ -288,9 +288,46 @@ def capture_scenario(path: str | Path, guid: int | None = None, *,
     origin, so their captured effects can still be watched; nothing about that body is from
     the capture."""
     timeline = replay_events(path, guid, include_uncreated=stand_in is not None)
+    creates = _capture_creates(timeline["objects"], stand_in)
+    events = _capture_events(timeline["events"], creates)
+    last = max((e["t"] for e in events), default=0.0)
+    return {"dat": list(dat or []), "seed": 0, "fps": 60, "seconds": round(last + 2.0, 3),
+            "objects": [], "events": events, "capture": str(path)}
+
+
+def _enters_world(obj: dict) -> bool:
+    """A created object with a Setup whose PhysicsDesc has a position cell and no parent
+    (SmartBox::HandleCreateObject 0x00454C80 calls enter_world only then)."""
+    pd = obj["physics_desc"]
+    return not (obj["setup"] is None or pd["position"] is None or pd["parent"] is not None
+                or int(pd["position"]["cell"], 16) == 0)
+
+
+def _create_spec(obj: dict, pos: Position, anchor) -> dict:
+    """The scenario object of one CreateObject, ``anchor`` (the first placed object's
+    continuous origin) at the scenario's origin."""
+    pd = obj["physics_desc"]
+    spec = {"id": obj["id"], "setup": obj["setup"], "table": obj["table"],
+            "state": obj["state"], "guid": obj["guid"], "name": obj["name"]}
+    spec["position"] = [round(a - b, 4) for a, b in zip(world_xyz(pos), anchor)]
+    spec["heading_deg"] = heading_deg(pos.orientation)
+    if pd["velocity"] is not None:
+        spec["velocity"] = pd["velocity"]
+    if pd["scale"] is not None:
+        spec["scale"] = pd["scale"]
+    if pd["default_script"] is not None:
+        spec["default_script"] = pd["default_script"]
+        spec["default_intensity"] = (pd["default_script_intensity"]
+                                     if pd["default_script_intensity"] is not None else 0.0)
+    return spec
+
+
+def _capture_creates(objects: list[dict], stand_in) -> dict[int, dict]:
+    """Object id -> its scenario object: the ones that enter the world, and with
+    ``stand_in`` the never-created ones on a stand-in body."""
     anchor = None
     creates: dict[int, dict] = {}
-    for obj in timeline["objects"]:
+    for obj in objects:
         if obj.get("created") is False:
             if stand_in is not None:
                 creates[obj["id"]] = {"id": obj["id"], "setup": hex32(stand_in[0]),
@@ -298,35 +335,27 @@ def capture_scenario(path: str | Path, guid: int | None = None, *,
                                       else hex32(stand_in[1]),
                                       "guid": obj["guid"], "stand_in": True}
             continue
-        pd = obj["physics_desc"]
-        if (obj["setup"] is None or pd["position"] is None or pd["parent"] is not None
-                or int(pd["position"]["cell"], 16) == 0):
+        if not _enters_world(obj):
             continue
-        spec = {"id": obj["id"], "setup": obj["setup"], "table": obj["table"],
-                "state": obj["state"], "guid": obj["guid"], "name": obj["name"]}
-        p = pd["position"]
+        p = obj["physics_desc"]["position"]
         pos = Position(int(p["cell"], 16), tuple(p["origin"]), tuple(p["orientation"]))
-        xyz = world_xyz(pos)
         if anchor is None:
-            anchor = xyz
-        spec["position"] = [round(a - b, 4) for a, b in zip(xyz, anchor)]
-        spec["heading_deg"] = heading_deg(pos.orientation)
-        if pd["velocity"] is not None:
-            spec["velocity"] = pd["velocity"]
-        if pd["scale"] is not None:
-            spec["scale"] = pd["scale"]
-        if pd["default_script"] is not None:
-            spec["default_script"] = pd["default_script"]
-            spec["default_intensity"] = (pd["default_script_intensity"]
-                                         if pd["default_script_intensity"] is not None else 0.0)
-        creates[obj["id"]] = spec
+            anchor = world_xyz(pos)
+        creates[obj["id"]] = _create_spec(obj, pos, anchor)
+    return creates
+
+
+def _capture_events(timeline_events: list[dict], creates: dict[int, dict]) -> list[dict]:
+    """Scenario events: stand-ins created at t = 0; each generation created (the previous
+    one destroyed first), deleted objects destroyed, and the effect and state events of
+    live objects as captured."""
     events: list[dict] = []
     live: set[int] = set()
     for oid, spec in creates.items():
         if spec.get("stand_in"):
             live.add(oid)
             events.append({"t": 0.0, "object": oid, "create": spec})
-    for ev in timeline["events"]:
+    for ev in timeline_events:
         oid = ev["object"]
         if oid not in creates:
             continue
@@ -342,6 +371,4 @@ def capture_scenario(path: str | Path, guid: int | None = None, *,
                 events.append({**base, "destroy": True})
         elif oid in live and ("play" in ev or "play_script" in ev or "set_state" in ev):
             events.append(dict(ev))
-    last = max((e["t"] for e in events), default=0.0)
-    return {"dat": list(dat or []), "seed": 0, "fps": 60, "seconds": round(last + 2.0, 3),
-            "objects": [], "events": events, "capture": str(path)}
+    return events
