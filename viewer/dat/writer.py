@@ -88,6 +88,31 @@ def build_dat(records: Mapping[int, bytes], *, block_size: int = 1024, data_set:
         raise DatError(f"block_size {block_size} must be a multiple of 4 and >= 16")
     if not 1 <= max_entries <= MAX_ENTRIES:
         raise DatError(f"max_entries {max_entries} must be 1..61")
+    stored = _stored_records(records, iteration, set(compressed), version)
+    bs = block_size
+    dids = sorted(stored)
+    offsets, root, nodes, file_size = _layout(stored, dids, bs, max_entries)
+    buf = bytearray(file_size)
+    for did in dids:
+        data = stored[did][0]
+        if data:
+            _put_chain(buf, offsets[did], data, bs)
+    for node in nodes:
+        _put_chain(buf, node.offset, _node_bytes(node, stored, offsets, date, entry_iteration),
+                   bs)
+    vs = version_string[:256]
+    buf[0:len(vs)] = vs
+    _HEADER.pack_into(buf, HEADER_OFFSET, MAGIC, bs, file_size, data_set, data_subset,
+                      0, 0, 0, root.offset if root is not None else 0, 0, 0, 0,
+                      0x25000000 if data_set == PORTAL else 0, 110 if data_set != CELL else 22,
+                      0, b"\0" * 16, 6657)
+    return bytes(buf)
+
+
+def _stored_records(records: Mapping[int, bytes], iteration: int | None, comp: set[int],
+                    version: int) -> dict[int, tuple[bytes, int]]:
+    """DID -> (stored bytes, entry bits): the iteration record added when asked, the
+    ``comp`` DIDs zlib-compressed (u32 size + stream, bit 0 set)."""
     recs: dict[int, bytes] = {}
     for did, data in records.items():
         if not 0 <= did <= 0xFFFFFFFF:
@@ -95,7 +120,6 @@ def build_dat(records: Mapping[int, bytes], *, block_size: int = 1024, data_set:
         recs[did] = bytes(data)
     if iteration is not None and ITERATION_DID not in recs:
         recs[ITERATION_DID] = struct.pack("<ii", 1, iteration)
-    comp = set(compressed)
     stored: dict[int, tuple[bytes, int]] = {}
     for did, data in recs.items():
         bits = (version & 0xFFFF) << 16
@@ -105,11 +129,14 @@ def build_dat(records: Mapping[int, bytes], *, block_size: int = 1024, data_set:
             data = struct.pack("<I", len(data)) + zlib.compress(data, 9)
             bits |= 1
         stored[did] = (data, bits)
+    return stored
 
-    bs = block_size
+
+def _layout(stored: dict[int, tuple[bytes, int]], dids: list[int], bs: int,
+            max_entries: int) -> tuple[dict[int, int], _Tree | None, list[_Tree], int]:
+    """Records in DID order, then the tree nodes children-first: (record offsets, root,
+    nodes in write order, file size)."""
     per = bs - 4
-    dids = sorted(stored)
-    # Layout: records in DID order, then the tree nodes children-first.
     offsets: dict[int, int] = {}
     pos = DATA_START
     for did in dids:
@@ -127,40 +154,34 @@ def build_dat(records: Mapping[int, bytes], *, block_size: int = 1024, data_set:
     for node in nodes:
         node.offset = pos
         pos += bs * node_blocks
-    file_size = pos
-    buf = bytearray(file_size)
+    return offsets, root, nodes, pos
 
-    def put_chain(off: int, data: bytes) -> None:
-        nblocks = -(-len(data) // per)
-        for i in range(nblocks):
-            b = off + i * bs
-            nxt = b + bs if i < nblocks - 1 else 0
-            struct.pack_into("<I", buf, b, nxt)
-            chunk = data[i * per:(i + 1) * per]
-            buf[b + 4:b + 4 + len(chunk)] = chunk
 
-    for did in dids:
-        data = stored[did][0]
-        if data:
-            put_chain(offsets[did], data)
-    for node in nodes:
-        raw = bytearray(NODE_SIZE)
-        for j, kid in enumerate(node.kids):
-            struct.pack_into("<I", raw, 4 * j, kid.offset)
-        struct.pack_into("<I", raw, 248, len(node.entries))
-        for j, did in enumerate(node.entries):
-            data, bits = stored[did]
-            _ENTRY.pack_into(raw, 252 + 24 * j, bits, did, offsets[did], len(data), date,
-                             entry_iteration)
-        put_chain(node.offset, bytes(raw))
+def _put_chain(buf: bytearray, off: int, data: bytes, bs: int) -> None:
+    """``data`` as a chain of blocks from ``off``: each block starts with the next one's
+    offset (0 ends the chain)."""
+    per = bs - 4
+    nblocks = -(-len(data) // per)
+    for i in range(nblocks):
+        b = off + i * bs
+        nxt = b + bs if i < nblocks - 1 else 0
+        struct.pack_into("<I", buf, b, nxt)
+        chunk = data[i * per:(i + 1) * per]
+        buf[b + 4:b + 4 + len(chunk)] = chunk
 
-    vs = version_string[:256]
-    buf[0:len(vs)] = vs
-    _HEADER.pack_into(buf, HEADER_OFFSET, MAGIC, bs, file_size, data_set, data_subset,
-                      0, 0, 0, root.offset if root is not None else 0, 0, 0, 0,
-                      0x25000000 if data_set == PORTAL else 0, 110 if data_set != CELL else 22,
-                      0, b"\0" * 16, 6657)
-    return bytes(buf)
+
+def _node_bytes(node: _Tree, stored, offsets: dict[int, int], date: int,
+                entry_iteration: int) -> bytes:
+    """One B-tree node: child offsets, entry count, then the entries."""
+    raw = bytearray(NODE_SIZE)
+    for j, kid in enumerate(node.kids):
+        struct.pack_into("<I", raw, 4 * j, kid.offset)
+    struct.pack_into("<I", raw, 248, len(node.entries))
+    for j, did in enumerate(node.entries):
+        data, bits = stored[did]
+        _ENTRY.pack_into(raw, 252 + 24 * j, bits, did, offsets[did], len(data), date,
+                         entry_iteration)
+    return bytes(raw)
 
 
 def write_dat(path_or_file: str | os.PathLike | BinaryIO, records: Mapping[int, bytes],
