@@ -940,12 +940,31 @@ class CollisionWorld:
     def handle_all_collisions(self, body: ph.PhysicsBody, tr: CTransition, prev_contact: bool,
                               prev_on_walkable: bool) -> list[Impact]:
         ci = tr.collision_info
-        impacts: list[Impact] = []
         apply_bounce = (not prev_on_walkable or not body.transient_state & ph.ON_WALKABLE
                         or bool(body.state & ph.SLEDDING))
         now = self._now(body, tr)
         table = _collision_table(body)
-        for obj in ci.collide_objects:
+        impacts = self._track_object_collisions(body, tr, table, now)
+        _report_collision_end(table, now)
+        if body.colliding_with_environment:
+            body.colliding_with_environment = ci.collided_with_environment
+        elif ci.collided_with_environment or (not prev_on_walkable
+                                              and body.transient_state & ph.ON_WALKABLE):
+            impacts += self._report_environment(body, tr, None)
+        f = ci.frames_stationary_fall
+        if f <= 1:
+            if apply_bounce and ci.collision_normal_valid:
+                _bounce(body, ci.collision_normal)
+        else:
+            body.velocity = (0.0, 0.0, 0.0)
+        _set_stationary(body, f)
+        return impacts
+
+    def _track_object_collisions(self, body: ph.PhysicsBody, tr: CTransition, table: dict,
+                                 now: float) -> list[Impact]:
+        """handle_all_collisions' walk of the objects hit this step."""
+        impacts: list[Impact] = []
+        for obj in tr.collision_info.collide_objects:
             # CPhysicsObj::track_object_collision 0x00513DD0: an object already in the
             # collision table is only touched again; a new one is reported
             if obj.state & ph.STATIC:
@@ -962,36 +981,6 @@ class CollisionWorld:
                 impacts.append(self._impact(tr, obj.id, False))
                 if body.state & ph.MISSILE:
                     body.state &= ~(ph.MISSILE | ph.ALIGNPATH | ph.PATHCLIPPED)
-        # CPhysicsObj::report_collision_end 0x00513FD0: untouched for a second (ethereal:
-        # at once) ends the record
-        for oid, (touched, ethereal) in list(table.items()):
-            if now - touched > 1.0 or ethereal and now - touched > 0.0:
-                del table[oid]
-        if body.colliding_with_environment:
-            body.colliding_with_environment = ci.collided_with_environment
-        elif ci.collided_with_environment or (not prev_on_walkable
-                                              and body.transient_state & ph.ON_WALKABLE):
-            impacts += self._report_environment(body, tr, None)
-        f = ci.frames_stationary_fall
-        if f <= 1:
-            if apply_bounce and ci.collision_normal_valid:
-                if body.state & ph.INELASTIC:
-                    body.velocity = (0.0, 0.0, 0.0)
-                else:
-                    vn = vec_dot(body.velocity, ci.collision_normal)
-                    if vn < 0.0:
-                        k = -(vn * (body.elasticity + 1.0))
-                        body.velocity = vec_add(body.velocity,
-                                                vec_scale(ci.collision_normal, k))
-        else:
-            body.velocity = (0.0, 0.0, 0.0)
-        if f == 0 or f == 3:
-            body.transient_state &= ~(ph.STATIONARY_FALL | ph.STATIONARY_STOP
-                                      | ph.STATIONARY_STUCK)
-        elif f == 1:
-            body.transient_state |= ph.STATIONARY_FALL
-        elif f == 2:
-            body.transient_state |= ph.STATIONARY_STOP
         return impacts
 
     def _now(self, body, tr: CTransition) -> float:
@@ -1026,6 +1015,39 @@ class CollisionWorld:
 
 
 EMPTY_WORLD = CollisionWorld()
+
+
+def _report_collision_end(table: dict, now: float) -> None:
+    """CPhysicsObj::report_collision_end 0x00513FD0: untouched for a second (ethereal: at
+    once) ends the record."""
+    for oid, (touched, ethereal) in list(table.items()):
+        if now - touched > 1.0 or ethereal and now - touched > 0.0:
+            del table[oid]
+
+
+def _bounce(body: ph.PhysicsBody, normal) -> None:
+    """handle_all_collisions' bounce off the collision normal: Inelastic stops dead,
+    otherwise the inward velocity is reflected scaled by (elasticity + 1)."""
+    if body.state & ph.INELASTIC:
+        body.velocity = (0.0, 0.0, 0.0)
+        return
+    vn = vec_dot(body.velocity, normal)
+    if vn < 0.0:
+        k = -(vn * (body.elasticity + 1.0))
+        body.velocity = vec_add(body.velocity, vec_scale(normal, k))
+
+
+def _set_stationary(body: ph.PhysicsBody, frames_stationary_fall: int) -> None:
+    """handle_all_collisions' stationary bits from the transition's frames_stationary_fall:
+    0 or 3 clears them, 1 sets StationaryFall, 2 StationaryStop."""
+    f = frames_stationary_fall
+    if f == 0 or f == 3:
+        body.transient_state &= ~(ph.STATIONARY_FALL | ph.STATIONARY_STOP
+                                  | ph.STATIONARY_STUCK)
+    elif f == 1:
+        body.transient_state |= ph.STATIONARY_FALL
+    elif f == 2:
+        body.transient_state |= ph.STATIONARY_STOP
 
 
 def _collision_table(body) -> dict:

@@ -186,7 +186,24 @@ class World:
             self.set_state(obj, int(state))
         if obj.has(PhysicsState.Lighting):
             self._init_lights(obj)
-        # CPhysicsObj::InitDefaults 0x005139D0
+        self._init_defaults(obj)
+        self._set_description(obj, table=table, state=state, from_desc=from_desc,
+                              scale=scale, translucency=translucency)
+        self.set_velocity(obj, velocity)
+        if omega is not None:
+            obj.omega = tuple(float(c) for c in omega)
+        obj.default_script_type = int(default_script_type)
+        obj.default_script_intensity = float(default_script_intensity)
+        self._calc_acceleration(obj)
+        self._set_frame(obj, obj.frame)
+        return obj
+
+    def _init_defaults(self, obj: PhysicsObj) -> None:
+        """CPhysicsObj::InitDefaults 0x005139D0: the Setup's DefaultScript played at once,
+        its motion, sound and script tables; a static object with a DefaultAnimation /
+        DefaultScript gets HasDefaultAnim / HasDefaultScript and is registered with
+        CPhysics::AddStaticAnimatingObject 0x00509AF0."""
+        setup = obj.setup
         if getattr(setup, "default_script", 0):
             self.play_script_internal(obj, int(setup.default_script), origin="DefaultScript")
         self._attach_motion(obj)  # [animation]
@@ -194,26 +211,28 @@ class World:
             obj.sound_table_did = int(setup.default_sound_table)
         if getattr(setup, "default_script_table", 0):
             self._install_table(obj, int(setup.default_script_table))
-        if obj.state & PhysicsState.Static:
-            # InitDefaults 0x005139D0 tail: a static object with a DefaultAnimation /
-            # DefaultScript gets HasDefaultAnim / HasDefaultScript and is registered with
-            # CPhysics::AddStaticAnimatingObject 0x00509AF0
-            before = obj.state
-            if getattr(setup, "default_animation", 0):
-                obj.state |= PhysicsState.HasDefaultAnim
-            if getattr(setup, "default_script", 0):
-                obj.state |= PhysicsState.HasDefaultScript
-            if obj.state & (PhysicsState.HasDefaultAnim | PhysicsState.HasDefaultScript):
-                self.add_static_animating_object(obj)
-            self._trace_state(obj, before)
-        # CPhysicsObj::set_description 0x00514F40 (a static object made from landblock data
-        # gets none: its Setup table stays unless the scenario names one)
+        if not obj.state & PhysicsState.Static:
+            return
+        before = obj.state
+        if getattr(setup, "default_animation", 0):
+            obj.state |= PhysicsState.HasDefaultAnim
+        if getattr(setup, "default_script", 0):
+            obj.state |= PhysicsState.HasDefaultScript
+        if obj.state & (PhysicsState.HasDefaultAnim | PhysicsState.HasDefaultScript):
+            self.add_static_animating_object(obj)
+        self._trace_state(obj, before)
+
+    def _set_description(self, obj: PhysicsObj, *, table: int | None, state: int | None,
+                         from_desc: bool, scale: float | None,
+                         translucency: float | None) -> None:
+        """CPhysicsObj::set_description 0x00514F40: the network PeTable replaces the
+        Setup's even when absent or zero (a static object made from landblock data gets no
+        description: its Setup table stays unless the scenario names one), then the
+        state with side effects, scale and translucency."""
         if from_desc and obj.dynamic:
             obj.table = None
             obj.table_did = 0
-            if table:
-                self._install_table(obj, int(table), user=True)
-        elif table:
+        if table:
             self._install_table(obj, int(table), user=True)
         if state is not None and obj.dynamic:
             self.set_state(obj, int(state))
@@ -224,14 +243,6 @@ class World:
         if translucency is not None:  # set_description: also the clamp floor
             obj.translucency_original = float(translucency)
             obj.set_translucency_internal(float(translucency))
-        self.set_velocity(obj, velocity)
-        if omega is not None:
-            obj.omega = tuple(float(c) for c in omega)
-        obj.default_script_type = int(default_script_type)
-        obj.default_script_intensity = float(default_script_intensity)
-        self._calc_acceleration(obj)
-        self._set_frame(obj, obj.frame)
-        return obj
 
     def _install_table(self, obj: PhysicsObj, did: int, *, user: bool = False) -> None:
         table = self._get(did, "PhysicsScriptTable", user=user)
