@@ -15,17 +15,29 @@ goes to the error panel; the viewer keeps running.
 
 from __future__ import annotations
 
+import json
+import math
 import os
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 
 import moderngl
+import moderngl_window as mglw
 import numpy as np
 from imgui_bundle import imgui
+from PIL import Image
 
+from viewer.compare.align import estimate_offset
 from viewer.errors import ScenarioError
+from viewer.inputs import ACTIONS_MAX_BYTES, read_text_capped
+from viewer.media import FrameWriter
 from viewer.render.framebuffer import OffscreenTarget
 from viewer.render.grid import GridPass
+from viewer.render.renderer import SceneRenderer
+from viewer.render.world_adapter import build_scene_input
 from viewer.sim import inspect
 from viewer.sim.inspect import live_emitters, object_summaries, state_transitions
 from viewer.ui import commands as c
@@ -43,14 +55,24 @@ from viewer.ui.controller import Controller, ViewState
 from viewer.ui.emitters_panel import draw_emitters_panel, emitters_view
 from viewer.ui.error_panel import ErrorLog, draw_error_panel
 from viewer.ui.hidden_panel import draw_hidden_panel
-from viewer.ui.imgui_backend import ImGuiInput, ImGuiRenderer
+from viewer.ui.imgui_backend import ImGuiInput, ImGuiRenderer, build_keymap
 from viewer.ui.launch_panel import LaunchPanelState, LaunchView, draw_launch_panel
 from viewer.ui.object_panel import ObjectPanelState, draw_object_panel
 from viewer.ui.script_table_panel import ScriptTableView, draw_script_table_panel
+from viewer.ui.session import open_session
 from viewer.ui.shortcuts import read_pressed, shortcut_commands
 from viewer.ui.stats_panel import FrameStats, draw_stats_panel
 from viewer.ui.timeline import draw_timeline
-from viewer.ui.viewport_panel import draw_viewport_panel, pick_object, pick_particle
+from viewer.ui.viewport_panel import (
+    SELECTED_EMITTER,
+    SELECTED_OBJECT,
+    SELECTED_PARTICLE,
+    draw_viewport_panel,
+    pick_object,
+    pick_particle,
+    project,
+)
+from viewer.wire.replay import replay_events
 
 BACKGROUND = (0.11, 0.12, 0.14, 1.0)
 HEADLESS_DT = 1.0 / 60.0
@@ -172,8 +194,6 @@ class ViewerApp:
 
     def _save_screenshot(self, fbo, path: str) -> None:
         """The whole viewer as drawn this frame, to a PNG."""
-        from PIL import Image
-
         w = int(self.display_size[0] * self._fb_scale)
         h = int(self.display_size[1] * self._fb_scale)
         data = fbo.read(viewport=(0, 0, w, h), components=4, alignment=1)
@@ -206,7 +226,7 @@ class ViewerApp:
     def _resize_viewport(self) -> None:
         old = self.viewport.color
         if self.viewport.resize(self._want_viewport):
-            self.renderer._textures.pop(old.glo, None)
+            self.renderer.unregister_texture(old)
             self.renderer.register_texture(self.viewport.color)
 
     def _render_scene(self) -> None:
@@ -219,18 +239,12 @@ class ViewerApp:
         session = self.session
         renderer = self._scene_renderer_for(session)
         if renderer is not None:
-            from dataclasses import replace
-
-            from viewer.render.world_adapter import build_scene_input
             settings = renderer.settings
             if transparent:
-                renderer.settings = replace(settings, background=(*settings.background[:3],
-                                                                  0.0), show_grid=False)
-            try:
-                info = renderer.render(build_scene_input(
-                    session.world, gpu_particles=renderer.gpu_particles), camera, target) or {}
-            finally:
-                renderer.settings = settings
+                settings = replace(settings, background=(*settings.background[:3], 0.0),
+                                   show_grid=False)
+            scene = build_scene_input(session.world, gpu_particles=renderer.gpu_particles)
+            info = renderer.render(scene, camera, target, settings=settings) or {}
             self.stats.draw_calls = int(info.get("draw_calls", 0)) + 1
             self.stats.instances = int(info.get("instances", 0))
             if not transparent:
@@ -272,7 +286,7 @@ class ViewerApp:
         tex = self.compare_texture
         if tex is None or tex.size != (w, h):
             if tex is not None:
-                self.renderer._textures.pop(tex.glo, None)
+                self.renderer.unregister_texture(tex)
                 tex.release()
             tex = self.compare_texture = self.ctx.texture((w, h), 4, data)
             tex.filter = (moderngl.LINEAR, moderngl.LINEAR)
@@ -285,29 +299,21 @@ class ViewerApp:
     def _align_reference(self) -> float:
         """Render every frame of the scenario small (re-simulated, the current camera) and
         set the offset ``estimate_offset`` finds; returns it."""
-        from viewer.compare.align import estimate_offset
         s = self.session
         cmp = self.controller.view.compare
-        cmp._require()
+        cmp.require_track()
         if s is None:
             raise ScenarioError("nothing loaded to line the recording up with")
         pb = s.playback
         w, h = self.viewport.size
         size = (self.ALIGN_WIDTH, max(1, round(self.ALIGN_WIDTH * h / max(w, 1))))
-        target = OffscreenTarget(self.ctx, size)
-        here, playing = pb.frame, pb.playing
         times, frames = [], []
-        try:
-            pb.pause()
+        with _offscreen(self.ctx, size) as target, paused_playback(pb):
             for k in range(pb.total_frames + 1):
                 pb.seek_frame(k)
                 self._draw_view(target)
                 times.append(pb.time)
                 frames.append(target.read_rgba()[..., :3])
-        finally:
-            target.release()
-            pb.seek_frame(here)
-            pb.playing = playing
         offset, _ = estimate_offset(np.asarray(times), frames, cmp.track)
         cmp.set_offset(offset)
         self.controller.sync_reference()
@@ -317,16 +323,12 @@ class ViewerApp:
     def _export(self, cmd: c.ExportCapture) -> None:
         """Write the 3D view for every render frame in [start, end], re-simulated
         deterministically (Playback.seek_frame), then come back to the frame shown."""
-        import math
-
-        from viewer.media import FrameWriter
         s = self.session
         if s is None:
             raise ScenarioError("nothing loaded to capture")
         pb = s.playback
         cmp = self.controller.view.compare
         with_compare = cmd.compare and cmp.track is not None
-        here, playing = pb.frame, pb.playing
         first = min(max(math.floor(cmd.start * pb.fps + 1e-9), 0), pb.total_frames)
         end = pb.duration if cmd.end is None else cmd.end
         last = min(max(math.floor(end * pb.fps + 1e-9), first), pb.total_frames)
@@ -334,42 +336,43 @@ class ViewerApp:
         if cmd.window:
             size = (int(self.display_size[0] * self._fb_scale),
                     int(self.display_size[1] * self._fb_scale))
-        target = OffscreenTarget(self.ctx, size)
         transparent = cmd.transparent and not with_compare and not cmd.window
-        writer = FrameWriter(cmd.path, fps=pb.fps, transparent=transparent)
-        try:
-            pb.pause()
-            for k in range(first, last + 1):
-                pb.seek_frame(k)
-                if not writer.wants(k == last):
-                    continue     # a .png keeps only the last frame: the rest are not drawn
-                if cmd.window:   # one whole viewer frame (ImGui's frame has ended here)
-                    self.frame(1e-6, target=target.fbo, framebuffer_scale=self._fb_scale)
-                    writer.write(target.read_rgba())
-                    continue
-                self._draw_view(target, transparent=transparent)
-                image = target.read_rgba()
-                if with_compare:
-                    cmp.measure(k, pb.time, image)
-                    image = cmp.compose(image, pb.time, k)
-                writer.write(image)
-            out = writer.close()
-        except BaseException:
-            writer.abort()
-            raise
-        finally:
-            target.release()
-            pb.seek_frame(here)
-            pb.playing = playing
+        with _offscreen(self.ctx, size) as target, paused_playback(pb):
+            writer = FrameWriter(cmd.path, fps=pb.fps, transparent=transparent)
+            try:
+                for k in range(first, last + 1):
+                    pb.seek_frame(k)
+                    if writer.wants(k == last):   # a .png keeps only the last frame
+                        writer.write(self._export_image(cmd, target, k, transparent,
+                                                        with_compare))
+                out = writer.close()
+            except BaseException:
+                writer.abort()
+                raise
         self.capture_state.last = f"wrote {last - first + 1} frame(s) to {out}"
+
+    def _export_image(self, cmd: c.ExportCapture, target: OffscreenTarget, k: int,
+                      transparent: bool, with_compare: bool) -> np.ndarray:
+        """Render frame ``k`` (the playback is there) for an export: one whole viewer frame
+        (``cmd.window``; ImGui's frame has ended here), or the 3D view, composed with the
+        recording when asked."""
+        if cmd.window:
+            self.frame(1e-6, target=target.fbo, framebuffer_scale=self._fb_scale)
+            return target.read_rgba()
+        self._draw_view(target, transparent=transparent)
+        image = target.read_rgba()
+        if with_compare:
+            pb, cmp = self.session.playback, self.controller.view.compare
+            cmp.measure(k, pb.time, image)
+            image = cmp.compose(image, pb.time, k)
+        return image
 
     def _scene_renderer_for(self, session):
         """The scene renderer for the session's database (rebuilt when it changes)."""
         if session is None or not self.use_scene_renderer:
             return None
         if self.scene_renderer is None or self._scene_db is not session.db:
-            from viewer.render.renderer import SceneRenderer
-            self.scene_renderer = SceneRenderer(self.ctx, session.db)
+            self.scene_renderer = SceneRenderer(self.ctx, session.db, grid=self.grid)
             self._scene_db = session.db
         return self.scene_renderer
 
@@ -436,7 +439,6 @@ class ViewerApp:
     def _timeline_panel(self):
         if self.session is None:
             return draw_timeline(None)
-        from dataclasses import replace
         view = self.session.timeline_view()
         return draw_timeline(replace(view, reference=self.controller.view.compare.lane()))
 
@@ -486,12 +488,6 @@ class ViewerApp:
     def _selection_rings(self):
         """Rings over the viewport for the selected particle (yellow), emitter (cyan) and
         object (pink), in viewport pixels."""
-        from viewer.ui.viewport_panel import (
-            SELECTED_EMITTER,
-            SELECTED_OBJECT,
-            SELECTED_PARTICLE,
-            project,
-        )
         s = self.session
         if s is None:
             return None
@@ -525,7 +521,6 @@ class ViewerApp:
             if em.handle == handle:
                 for p in em.particles:
                     if p.slot == slot:
-                        from viewer.ui.viewport_panel import project
                         return project(self.controller.view.camera, self.viewport.size,
                                        p.position)
         return None
@@ -581,7 +576,6 @@ class ViewerApp:
 
     def _open(self, kind: str, value):
         """Controller hook for commands that replace the session."""
-        from viewer.ui.session import open_session
         if kind == "dat":
             session = open_session(list(value))
             for p in value:
@@ -603,8 +597,7 @@ class ViewerApp:
             if imgui.begin_menu("View"):
                 for name in ("perspective", "front", "side", "top"):
                     if imgui.menu_item(f"Camera: {name}", "", False)[0]:
-                        from viewer.ui.commands import CameraPreset
-                        self.controller.apply(CameraPreset(name))
+                        self.controller.apply(c.CameraPreset(name))
                 if imgui.menu_item("Camera: retail", "", False)[0]:
                     self.controller.apply(c.CameraRetail())
                 _, self.show_demo = imgui.menu_item("ImGui demo", "", self.show_demo)
@@ -676,8 +669,30 @@ class ViewerApp:
 def _capture_events(path) -> list[dict]:
     """The object events of a packet capture (viewer.wire.replay) for lining a recording up
     on a PlayScript."""
-    from viewer.wire.replay import replay_events
     return replay_events(path)["events"]
+
+
+@contextmanager
+def paused_playback(pb) -> Iterator:
+    """Pause ``pb`` for a re-simulating walk over its frames (the body seeks where it
+    likes), then come back to the frame shown, and to playing if it was."""
+    here, playing = pb.frame, pb.playing
+    pb.pause()
+    try:
+        yield pb
+    finally:
+        pb.seek_frame(here)
+        pb.playing = playing
+
+
+@contextmanager
+def _offscreen(ctx: moderngl.Context, size) -> Iterator[OffscreenTarget]:
+    """A scratch offscreen target, released on the way out."""
+    target = OffscreenTarget(ctx, size)
+    try:
+        yield target
+    finally:
+        target.release()
 
 
 # --- headless ------------------------------------------------------------------------------
@@ -707,10 +722,6 @@ def render_headless(size=(1280, 720), frames: int = 4, session=None,
 # --- window --------------------------------------------------------------------------------
 def load_actions(path) -> list[tuple[int, object]]:
     """An ``--actions`` file (JSON, see ``parse_actions``); no path gives no actions."""
-    import json
-
-    from viewer.errors import ScenarioError
-    from viewer.inputs import ACTIONS_MAX_BYTES, read_text_capped
     if not path:
         return []
     text = read_text_capped(path, ACTIONS_MAX_BYTES, ScenarioError, "actions")
@@ -723,8 +734,6 @@ def load_actions(path) -> list[tuple[int, object]]:
 def parse_actions(data) -> list[tuple[int, object]]:
     """``[{"frame": N, "command": "Seek", "t": 0.5}, ...]`` -> [(frame, Command)]; strings
     "0x..." become ints. Drives the real window from tests and scripts."""
-    from viewer.errors import ScenarioError
-
     out = []
     for i, item in enumerate(data):
         try:
@@ -765,17 +774,14 @@ def run_window(size=(1400, 860), *, session=None, screenshot: str | None = None,
     ``screenshot``: after ``screenshot_after`` frames, save the window's framebuffer to this
     PNG and exit (used by the Xvfb test; also ``VFXVIEWER_SCREENSHOT`` /
     ``VFXVIEWER_SCREENSHOT_AFTER``)."""
-    import moderngl_window as mglw
-    from PIL import Image
-
-    from viewer.ui.imgui_backend import build_keymap
-
     window_cls = mglw.get_local_window_cls(window_backend)
     wnd = window_cls(title="AC VFX Viewer", size=size, resizable=True, vsync=True,
                      gl_version=(3, 3), aspect_ratio=None)
     mglw.activate_context(window=wnd)
     extra = None
     if window_backend == "pyglet":
+        # pyglet is the default window backend's toolkit, loaded only when that backend
+        # opens a real window (headless runs and the other backends never need it)
         import pyglet.window.key as extra
     app = ViewerApp(wnd.ctx, display_size=wnd.size, ini_path=layout.default_ini_path(),
                     session=session, keymap=build_keymap(wnd.keys, extra))
@@ -805,7 +811,6 @@ def run_window(size=(1400, 860), *, session=None, screenshot: str | None = None,
             wnd.swap_buffers()
     finally:
         if dump_state:
-            import json
             Path(dump_state).write_text(json.dumps(session_state(app), indent=1))
         app.release()
         wnd.destroy()

@@ -77,3 +77,20 @@ def test_open_several_dats_at_once(app, tmp_path):
     assert app.controller.apply(c.OpenDat((a, b)))
     assert app.session.dat_paths == [a, b]
     assert app.recent.items[:2] == [b, a]
+
+
+def test_scene_renderer_shares_the_viewer_grid_and_paused_playback_comes_back(app, tmp_path):
+    from viewer.app import paused_playback
+
+    F.write_dat(tmp_path / "fx.dat")
+    (tmp_path / "s.json").write_text(json.dumps(dict(F.scenario_json(), dat=["fx.dat"])))
+    assert app.controller.apply(c.LoadScenario(str(tmp_path / "s.json")))
+    frame(app)
+    assert app.scene_renderer is not None and app.scene_renderer.grid is app.grid
+    pb = app.session.playback
+    pb.seek_frame(2)
+    pb.playing = True
+    with paused_playback(pb):
+        assert not pb.playing
+        pb.seek_frame(pb.total_frames)
+    assert pb.frame == 2 and pb.playing

@@ -3,22 +3,16 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import moderngl
 import numpy as np
 
-SHADERS = Path(__file__).resolve().parents[2] / "shaders"
+from viewer.render.programs import load_program
 
 MINOR = (0.30, 0.30, 0.33, 0.55)
 MAJOR = (0.45, 0.45, 0.50, 0.85)
 AXIS_X = (0.90, 0.20, 0.20, 1.0)
 AXIS_Y = (0.20, 0.85, 0.25, 1.0)
 AXIS_Z = (0.25, 0.45, 1.00, 1.0)
-
-
-def load_shader_source(name: str) -> str:
-    return (SHADERS / name).read_text(encoding="utf-8")
 
 
 def grid_vertices(half_extent: int = 20, major_every: int = 5,
@@ -52,8 +46,7 @@ class GridPass:
     def __init__(self, ctx: moderngl.Context, half_extent: int = 20) -> None:
         self.ctx = ctx
         self.half_extent = half_extent
-        self.program = ctx.program(vertex_shader=load_shader_source("grid.vert.glsl"),
-                                   fragment_shader=load_shader_source("grid.frag.glsl"))
+        self.program = load_program(ctx, "grid")   # cached per context: not ours to release
         verts = grid_vertices(half_extent)
         self.vertex_count = len(verts)
         self.vbo = ctx.buffer(verts.tobytes())
@@ -73,5 +66,5 @@ class GridPass:
         self.vao.render(moderngl.LINES)
 
     def release(self) -> None:
-        for obj in (self.vao, self.vbo, self.program):
+        for obj in (self.vao, self.vbo):
             obj.release()

@@ -1,7 +1,11 @@
-"""Shader programs from ``shaders/<pass>.{vert,frag}.glsl``, with ``#include "x.glsl"``."""
+"""Shader programs from ``shaders/<pass>.{vert,frag}.glsl``, with ``#include "x.glsl"``.
+
+The one shader loader: every pass (mesh, particle, overlay, grid) gets its program from
+``load_program`` (compiled once per context) over ``shader_source`` (read once)."""
 
 from __future__ import annotations
 
+import functools
 import re
 import weakref
 from pathlib import Path
@@ -10,9 +14,12 @@ SHADER_DIR = Path(__file__).resolve().parents[2] / "shaders"
 _INCLUDE = re.compile(r'^#include "([A-Za-z0-9_.]+)"\s*$', re.MULTILINE)
 
 
+@functools.cache
 def shader_source(name: str) -> str:
-    text = (SHADER_DIR / name).read_text()
-    return _INCLUDE.sub(lambda m: (SHADER_DIR / m.group(1)).read_text(), text)
+    """``shaders/<name>`` with every ``#include "x.glsl"`` line replaced by that file
+    (itself expanded the same way); read once per process."""
+    text = (SHADER_DIR / name).read_text(encoding="utf-8")
+    return _INCLUDE.sub(lambda m: shader_source(m.group(1)), text)
 
 
 _PROGRAMS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()

@@ -12,16 +12,21 @@ deferred list in insertion order); overlays last.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+import moderngl
 import numpy as np
 
 from viewer.render import degrade, materials
+from viewer.render.grid import GridPass
 from viewer.render.lights import apply_lights, select_lights
 from viewer.render.meshes import MeshCache
+from viewer.render.overlays import OverlayPass
 from viewer.render.particles import ParticlePass, _Draw, prepare
+from viewer.render.particles_gpu import warn_if_stale
 from viewer.render.programs import load_program, set_uniform
-from viewer.render.scene_input import SceneInput
+from viewer.render.scene_input import SceneInput, SceneLight
+from viewer.render.world_adapter import particle_arrays
 
 
 @dataclass
@@ -52,13 +57,30 @@ SOFTWARE_GPU_LIMIT = 20_000
 SOFTWARE_RENDERERS = ("llvmpipe", "softpipe", "swrast")
 
 
+@dataclass
+class _Frame:
+    """One render call's inputs and the draws deferred to the clip / alpha lists."""
+
+    scene: SceneInput
+    eye: np.ndarray
+    sun: list[SceneLight]
+    settings: RenderSettings
+    deferred: list = field(default_factory=list)   # (draw_list, depth, seq, item)
+    mesh_draws: int = 0
+
+    def defer(self, draw_list: int, depth: float, item) -> None:
+        self.deferred.append((draw_list, depth, len(self.deferred), item))
+
+
 def _mat_bytes(m) -> bytes:
     return np.ascontiguousarray(np.asarray(m, np.float32).T).tobytes()
 
 
 class SceneRenderer:
     def __init__(self, ctx, db, settings: RenderSettings | None = None, *,
-                 allow_compressed: bool = True) -> None:
+                 allow_compressed: bool = True, grid: GridPass | None = None) -> None:
+        """``grid``: a GridPass to draw the ground grid with (the window shares its own);
+        without one the renderer makes one on first use and releases it."""
         self.ctx = ctx
         self.db = db
         self.settings = settings or RenderSettings()
@@ -68,18 +90,17 @@ class SceneRenderer:
         self.particles = ParticlePass(ctx, self.meshes, self.particle_prog)
         self._gpu = None          # GpuParticlePass, compiled on first use
         self._gpu_failed = False
-        self._grid = None
+        self.grid = grid
+        self._owns_grid = False
         self._overlays = None
-        import moderngl
         lin = (moderngl.LINEAR, moderngl.LINEAR)
         self._samplers = {True: ctx.sampler(filter=lin, repeat_x=True, repeat_y=True),
                           False: ctx.sampler(filter=lin, repeat_x=False, repeat_y=False)}
         self.last_stats: dict = {}
 
     # --- helpers ------------------------------------------------------------------------------
-    def _sun(self):
-        from viewer.render.scene_input import SceneLight
-        s = self.settings
+    @staticmethod
+    def _sun(s: RenderSettings) -> list[SceneLight]:
         if s.sun_direction is None:
             return []
         return [SceneLight(1, (0.0, 0.0, 0.0), tuple(s.sun_direction), tuple(s.sun_color),
@@ -112,10 +133,9 @@ class SceneRenderer:
             self._gpu_failed = self._gpu is None
         return self._gpu
 
-    def _prepare_particles(self, scene: SceneInput, eye):
+    def _prepare_particles(self, scene: SceneInput, eye, s: RenderSettings):
         """This frame's particle batches: on the GPU from the scene's snapshot, or on the
         CPU from its arrays (a snapshot without a GPU pass is evaluated on the CPU)."""
-        s = self.settings
         snap = scene.particle_snapshot
         use = snap is not None and s.gpu_particles is not False
         if use and s.gpu_particles == "auto" and snap.live > SOFTWARE_GPU_LIMIT:
@@ -129,8 +149,6 @@ class SceneRenderer:
             return prepared
         arrays = scene.particles
         if snap is not None:  # the pool as it is now: the snapshot must be current
-            from viewer.render.particles_gpu import warn_if_stale
-            from viewer.render.world_adapter import particle_arrays
             warn_if_stale(snap)
             arrays = particle_arrays(snap.pool)
         prepared = prepare(arrays, eye, self.meshes, m=s.degrade_mul)
@@ -138,29 +156,55 @@ class SceneRenderer:
         return prepared
 
     # --- the frame ------------------------------------------------------------------------------
-    def render(self, scene: SceneInput, camera, target, *, clear: bool = True) -> dict:
+    def render(self, scene: SceneInput, camera, target, *, clear: bool = True,
+               settings: RenderSettings | None = None) -> dict:
         """Draw ``scene`` into ``target`` (an OffscreenTarget). ``clear=False`` draws over
         what the target holds (the window clears it and draws its own grid first).
-        Returns the frame's figures (draw calls, instances)."""
-        import moderngl
-        ctx, s = self.ctx, self.settings
+        ``settings`` replace ``self.settings`` for this frame only (an export's transparent
+        background). Returns the frame's figures (draw calls, instances)."""
+        ctx, s = self.ctx, settings or self.settings
         target.use()
         if clear:
             target.clear(s.background)
-        fbo = self._fbo = target.fbo
+        self._fbo = target.fbo
         view_proj = camera.projection_matrix(target.aspect) @ camera.view_matrix()
         eye = np.asarray(camera.eye(), np.float64)
+        self._begin_frame(s, view_proj, eye, grid=s.show_grid and clear)
+        frame = _Frame(scene, eye, self._sun(s), s)
+        self._tex_offsets = scene.texture_offsets
+        self._draw_parts(frame)
+        prepared = self._draw_particle_pass(frame)
+        self._flush_deferred(frame)
+        ctx.disable(moderngl.BLEND)
+        ctx.disable(moderngl.CULL_FACE)
+        ctx.clear_samplers(0, 1)  # leave unit 0 to whoever draws next (the UI)
+        self._fbo.depth_mask = True
+        if s.show_spheres or s.show_part_axes or s.show_emitter_anchors or s.show_collision:
+            if self._overlays is None:
+                self._overlays = OverlayPass(ctx)
+            self._overlays.draw(scene.overlays, s, view_proj)
+        self.last_stats = {"mesh_draws": frame.mesh_draws,
+                           "particle_draws": self.particles.draw_calls,
+                           "particle_batches": len(prepared.batches),
+                           "particles_drawn": prepared.count,
+                           "draw_calls": frame.mesh_draws + self.particles.draw_calls,
+                           "instances": prepared.count}
+        return self.last_stats
+
+    def _begin_frame(self, s: RenderSettings, view_proj, eye, *, grid: bool) -> None:
+        """Depth on, blending off; the grid (blended) when asked; the cull mode; the
+        camera uniforms of both programs."""
+        ctx = self.ctx
         ctx.enable(moderngl.DEPTH_TEST)
         ctx.disable(moderngl.BLEND)
-        fbo.depth_mask = True
-        if s.show_grid and clear:
-            if self._grid is None:
-                from viewer.render.grid import GridPass
-                self._grid = GridPass(ctx)
+        self._fbo.depth_mask = True
+        if grid:
+            if self.grid is None:
+                self.grid, self._owns_grid = GridPass(ctx), True
             ctx.enable(moderngl.BLEND)
             ctx.blend_func = (moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA,
                               moderngl.ONE, moderngl.ONE_MINUS_SRC_ALPHA)
-            self._grid.draw(view_proj, eye)
+            self.grid.draw(view_proj, eye)
             ctx.disable(moderngl.BLEND)
         if s.cull_backfaces:
             # RenderMeshSubset 0x0059CA10: CULLMODE_CW on every subset; retail's unmirrored
@@ -170,77 +214,57 @@ class SceneRenderer:
             ctx.front_face = "ccw"
         else:
             ctx.disable(moderngl.CULL_FACE)
-
-        sun = self._sun()
-        self._tex_offsets = scene.texture_offsets
-        deferred = []   # (draw_list, depth, seq, callable)
-        seq = 0
         vp = _mat_bytes(view_proj)
         for prog in (self.mesh_prog, self.particle_prog):
             prog["u_view_proj"].write(vp)
         set_uniform(self.particle_prog, "u_eye", tuple(float(c) for c in eye))
 
-        # parts
-        n_mesh_draws = 0
-        for inst in scene.meshes:
+    def _draw_parts(self, frame: _Frame) -> None:
+        """Opaque subsets of every drawn part now; clip / alpha subsets to the deferred
+        lists."""
+        for inst in frame.scene.meshes:
             if inst.hidden or inst.translucency == 1.0:  # SetTranslucency 0x0050E670
                 continue
-            mesh, world, depth = self._degraded(inst, eye)
+            mesh, world, depth = self._degraded(inst, frame.eye, frame.settings)
             origin = world[:3, 3]
             part_translucent = inst.translucency > 0.0
             for sub in mesh.subsets:
                 state = sub.material.blend(part_translucent=part_translucent)
                 item = ("mesh", inst, mesh, sub, state, origin, world)
                 if state.draw_list == materials.LIST_OPAQUE:
-                    self._draw_mesh(item, scene, eye, sun)
-                    n_mesh_draws += 1
+                    self._draw_mesh(item, frame)
                 else:
-                    deferred.append((state.draw_list, depth, seq, item))
-                    seq += 1
+                    frame.defer(state.draw_list, depth, item)
 
-        # particles: prepare (numpy), one upload, one draw per batch and subset
+    def _draw_particle_pass(self, frame: _Frame):
+        """Particles: prepared (GPU or numpy), one draw per batch and subset; blended
+        batches go to the deferred lists."""
+        s, eye = frame.settings, frame.eye
         self.particles.draw_calls = 0
-        prepared = self._prepare_particles(scene, eye)
+        prepared = self._prepare_particles(frame.scene, eye, s)
         if prepared.batches:
-            apply_lights(self.particle_prog, sun + select_lights(
-                scene.lights, eye, eye, 1e9, max_dynamic=s.max_dynamic_lights)[:7],
+            apply_lights(self.particle_prog, frame.sun + select_lights(
+                frame.scene.lights, eye, eye, 1e9, max_dynamic=s.max_dynamic_lights)[:7],
                 lighting=s.lighting, ambient=s.ambient)
         for draw_list, depth, draw in self.particles.draw_items(prepared):
             if draw_list == materials.LIST_OPAQUE:
                 self._draw_particles(draw)
             else:
-                deferred.append((draw_list, depth, seq, draw))
-                seq += 1
+                frame.defer(draw_list, depth, draw)
+        return prepared
 
-        # clip list, then alpha list; each far to near, stable
+    def _flush_deferred(self, frame: _Frame) -> None:
+        """The clip list, then the alpha list; each far to near, stable."""
         for wanted in (materials.LIST_CLIP, materials.LIST_ALPHA):
-            items = [d for d in deferred if d[0] == wanted]
+            items = [d for d in frame.deferred if d[0] == wanted]
             items.sort(key=lambda d: (-d[1], d[2]))
             for _, _, _, item in items:
                 if isinstance(item, _Draw):
                     self._draw_particles(item)
                 else:
-                    self._draw_mesh(item, scene, eye, sun)
-                    n_mesh_draws += 1
+                    self._draw_mesh(item, frame)
 
-        ctx.disable(moderngl.BLEND)
-        ctx.disable(moderngl.CULL_FACE)
-        ctx.clear_samplers(0, 1)  # leave unit 0 to whoever draws next (the UI)
-        fbo.depth_mask = True
-        if s.show_spheres or s.show_part_axes or s.show_emitter_anchors or s.show_collision:
-            if self._overlays is None:
-                from viewer.render.overlays import OverlayPass
-                self._overlays = OverlayPass(ctx)
-            self._overlays.draw(scene.overlays, s, view_proj)
-        self.last_stats = {"mesh_draws": n_mesh_draws,
-                           "particle_draws": self.particles.draw_calls,
-                           "particle_batches": len(prepared.batches),
-                           "particles_drawn": prepared.count,
-                           "draw_calls": n_mesh_draws + self.particles.draw_calls,
-                           "instances": prepared.count}
-        return self.last_stats
-
-    def _degraded(self, inst, eye):
+    def _degraded(self, inst, eye, s: RenderSettings):
         """(drawn mesh, draw matrix, CYpt) of a part: its GfxObj's degrade entry for the
         viewer distance and that entry's degrade mode (runtime spec 3.5 item 2)."""
         mesh = self.meshes.mesh(inst.gfxobj)
@@ -252,7 +276,7 @@ class SceneRenderer:
         if not mesh.degrade:
             return mesh, world, cypt
         entry = mesh.degrade[degrade.select_level(mesh.degrade, cypt, float(inst.scale[2]),
-                                                  self.settings.degrade_mul)]
+                                                  s.degrade_mul)]
         drawn = self.meshes.mesh(int(entry.gfxobj_id)) if entry.gfxobj_id else mesh
         mode = int(entry.degrade_mode)
         if mode != 1:
@@ -260,16 +284,16 @@ class SceneRenderer:
             world[:3, :3] = degrade.draw_rotation(mode, world[:3, :3], centre - eye)
         return drawn, world, cypt
 
-    def _draw_mesh(self, item, scene, eye, sun) -> None:
-        import moderngl
+    def _draw_mesh(self, item, frame: _Frame) -> None:
         _, inst, mesh, sub, state, origin, world = item
+        scene, s = frame.scene, frame.settings
+        frame.mesh_draws += 1
         prog = self.mesh_prog
         materials.apply_blend(self.ctx, self._fbo, state)
         scale = tuple(float(c) for c in inst.scale)
-        lights = select_lights(scene.lights, eye, origin, mesh.radius * max(scale),
-                               max_dynamic=self.settings.max_dynamic_lights)
-        apply_lights(prog, (sun + lights)[:8], lighting=self.settings.lighting,
-                     ambient=self.settings.ambient)
+        lights = select_lights(scene.lights, frame.eye, origin, mesh.radius * max(scale),
+                               max_dynamic=s.max_dynamic_lights)
+        apply_lights(prog, (frame.sun + lights)[:8], lighting=s.lighting, ambient=s.ambient)
         mat = sub.material
         # RenderMeshSubset 0x0059CA10: surface luminosity > 0 wins over the part's material
         lum = materials.emissive(mat.luminosity, inst.luminosity)
@@ -313,8 +337,8 @@ class SceneRenderer:
             self.particles.buffer.release()
         if self._gpu is not None:
             self._gpu.release()
-        if self._grid is not None:
-            self._grid.release()
+        if self.grid is not None and self._owns_grid:
+            self.grid.release()
         if self._overlays is not None:
             self._overlays.release()
 

@@ -129,25 +129,26 @@ class CompareModel:
             out["fps"] = self.fps
         return out
 
-    def _require(self):
+    def require_track(self):
+        """The loaded recording; a ScenarioError when there is none."""
         if self.track is None:
             raise ScenarioError("no reference recording loaded")
         return self.track
 
     def set_offset(self, offset: float) -> None:
-        self._require().offset = _finite(offset, "offset")
+        self.require_track().offset = _finite(offset, "offset")
         self._changed()
 
     def set_rate(self, rate: float) -> None:
         rate = _finite(rate, "rate")
         if rate <= 0:
             raise ScenarioError(f"rate must be positive, not {rate!r}")
-        self._require().rate = rate
+        self.require_track().rate = rate
         self._changed()
 
     def set_crop(self, crop) -> None:
         from viewer.compare.reference import Crop
-        track = self._require()
+        track = self.require_track()
         if crop is None:
             track.crop = None
         else:
@@ -161,18 +162,18 @@ class CompareModel:
 
     def frame_step(self) -> float:
         """The recording's frame interval (seconds)."""
-        times = self._require().times
+        times = self.require_track().times
         return float(np.median(np.diff(times))) if len(times) > 1 else 1 / 30
 
     def step(self, frames: int) -> None:
         """One recording frame later (+1) or earlier (-1) against the timeline."""
-        self.set_offset(self._require().offset + int(frames) * self.frame_step())
+        self.set_offset(self.require_track().offset + int(frames) * self.frame_step())
 
     def set_mode(self, mode: str) -> None:
         if mode not in MODES:
             raise ScenarioError(f"unknown comparison view {mode!r} ({', '.join(MODES)})")
         if mode != "off":
-            self._require()
+            self.require_track()
         self.mode = mode
 
     def set_opacity(self, opacity: float) -> None:
@@ -183,7 +184,7 @@ class CompareModel:
 
     def align_on_event(self, capture_t: float, scenario_t: float) -> None:
         from viewer.compare.align import offset_from_event
-        track = self._require()
+        track = self.require_track()
         self.set_offset(offset_from_event(_finite(capture_t, "capture time"),
                                           _finite(scenario_t, "scenario time"), track.rate))
 

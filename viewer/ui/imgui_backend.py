@@ -128,6 +128,10 @@ class ImGuiRenderer(ModernGLRenderer):
         self._vtx_capacity = self._vertex_buffer.size
         self._idx_capacity = self._index_buffer.size
 
+    def unregister_texture(self, texture: moderngl.Texture) -> None:
+        """Forget a texture given to ``register_texture`` (nothing when it was not)."""
+        self._textures.pop(texture.glo, None)
+
     def _ensure_capacity(self, vtx_bytes: int, idx_bytes: int) -> None:
         if vtx_bytes <= self._vtx_capacity and idx_bytes <= self._idx_capacity:
             return
