@@ -306,6 +306,52 @@ class CSequence:
             retval = self.apply_physics(retval, quantum, quantum)
         return retval
 
+    def _play_forward(self, node: AnimSequenceNode, last: int, quantum: float,
+                      retval: Frame | None) -> tuple[Frame | None, float | None]:
+        """update_internal 0x005255D0, a positive frame step: past high_frame the node ends
+        (clamped to high_frame, the time beyond it left over); every whole frame crossed
+        adds its root motion and stages its forward hooks. (retval, time left or None)"""
+        framerate = node.framerate
+        time_left = None
+        if node.high_frame < math.floor(self.frame_number):
+            over = self.frame_number - node.high_frame - 1.0
+            over = max(over, 0.0)
+            time_left = over / framerate if abs(framerate) > EPS else 0.0
+            self.frame_number = float(node.high_frame)  # clamp to high, not high+1
+        while math.floor(self.frame_number) > last:
+            if retval is not None:
+                pf = node.get_pos_frame(last)
+                if pf is not None:
+                    retval = retval.combine(pf)
+                if abs(framerate) > EPS:
+                    retval = self.apply_physics(retval, 1.0 / framerate, quantum)
+            self._execute_hooks(node, last, 1)
+            last += 1
+        return retval, time_left
+
+    def _play_backward(self, node: AnimSequenceNode, last: int, quantum: float,
+                       retval: Frame | None) -> tuple[Frame | None, float | None]:
+        """update_internal 0x005255D0, a negative frame step: below low_frame the node ends;
+        every whole frame crossed takes its root motion back and stages its backward
+        hooks. (retval, time left (<= 0) or None)"""
+        framerate = node.framerate
+        time_left = None
+        if node.low_frame > math.floor(self.frame_number):
+            over = self.frame_number - node.low_frame
+            over = min(over, 0.0)
+            time_left = over / framerate if abs(framerate) > EPS else 0.0
+            self.frame_number = float(node.low_frame)
+        while math.floor(self.frame_number) < last:
+            if retval is not None:
+                pf = node.get_pos_frame(last)
+                if pf is not None:
+                    retval = retval.subtract1(pf)
+                if abs(framerate) > EPS:
+                    retval = self.apply_physics(retval, 1.0 / framerate, quantum)
+            self._execute_hooks(node, last, -1)
+            last -= 1
+        return retval, time_left
+
     def _execute_hooks(self, node: AnimSequenceNode, fn: int, direction: int) -> None:
         """CSequence::execute_hooks 0x00524830: stage the frame's hooks whose direction is
         Both (0) or ``direction``, in file order."""
@@ -331,50 +377,19 @@ class CSequence:
                     f"nodes in one update (framerate x speed {self.curr_anim.framerate:g} "
                     "is far beyond anything retail data plays)")
             node = self.curr_anim
-            framerate = node.framerate
-            frame_quantum = framerate * quantum
+            frame_quantum = node.framerate * quantum
             last = math.floor(self.frame_number)
-            advance_anim = False
-            time_left = 0.0
             self.frame_number += frame_quantum
             if frame_quantum > 0.0:
-                if node.high_frame < math.floor(self.frame_number):
-                    over = self.frame_number - node.high_frame - 1.0
-                    over = max(over, 0.0)
-                    time_left = over / framerate if abs(framerate) > EPS else 0.0
-                    advance_anim = True
-                    self.frame_number = float(node.high_frame)  # clamp to high, not high+1
-                while math.floor(self.frame_number) > last:
-                    if retval is not None:
-                        pf = node.get_pos_frame(last)
-                        if pf is not None:
-                            retval = retval.combine(pf)
-                        if abs(framerate) > EPS:
-                            retval = self.apply_physics(retval, 1.0 / framerate, quantum)
-                    self._execute_hooks(node, last, 1)
-                    last += 1
+                retval, time_left = self._play_forward(node, last, quantum, retval)
             elif frame_quantum < 0.0:
-                if node.low_frame > math.floor(self.frame_number):
-                    over = self.frame_number - node.low_frame
-                    over = min(over, 0.0)
-                    time_left = over / framerate if abs(framerate) > EPS else 0.0
-                    advance_anim = True
-                    self.frame_number = float(node.low_frame)
-                while math.floor(self.frame_number) < last:
-                    if retval is not None:
-                        pf = node.get_pos_frame(last)
-                        if pf is not None:
-                            retval = retval.subtract1(pf)
-                        if abs(framerate) > EPS:
-                            retval = self.apply_physics(retval, 1.0 / framerate, quantum)
-                    self._execute_hooks(node, last, -1)
-                    last -= 1
+                retval, time_left = self._play_backward(node, last, quantum, retval)
             else:
                 # framerate 0 (or no time): only the sequence velocity / omega moves.
                 if retval is not None and abs(quantum) > EPS:
                     retval = self.apply_physics(retval, quantum, quantum)
                 return retval
-            if not advance_anim:
+            if time_left is None:  # the node did not end
                 return retval
             if self.anim_list and self.anim_list[0] is not self.first_cyclic:
                 self.staged_hooks.append((ANIM_DONE, 0, -1))
