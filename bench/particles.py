@@ -17,7 +17,10 @@ time per frame at 10 emitters with 10k / 100k / 1M live, CPU path (``ParticlePoo
 + arrays + ``particles.prepare`` + one upload) against the GPU path (``particle_snapshot``:
 the changed slots only, + ``GpuParticlePass.prepare``: evaluate, sort, gather on the GPU).
 
-Run: ``.venv/bin/python bench/particles.py [--quick] [--pass]``
+``--stress``: ``assets_synthetic/stress.scenario.json`` (500 emitters, 100k+ live) at 1280x720,
+sim tick and scene + render per frame, CPU path against GPU path.
+
+Run: ``.venv/bin/python bench/particles.py [--quick] [--pass | --stress]``
 """
 
 from __future__ import annotations
@@ -188,12 +191,64 @@ def main_pass(quick: bool) -> int:
     return 0
 
 
+def main_stress(frames: int) -> int:
+    """assets_synthetic/stress.scenario.json at 1280x720: sim tick, and scene + render per
+    frame (main-thread CPU and wall), CPU path against GPU path."""
+    import moderngl
+
+    from viewer.commands.render import build_parser_args, make_camera
+    from viewer.dat.database import AssetDatabase
+    from viewer.render.framebuffer import OffscreenTarget
+    from viewer.render.renderer import RenderSettings, SceneRenderer
+    from viewer.render.scene_input import scene_input_from_world
+    from viewer.sim.scenario import Scenario, ScenarioRunner
+    from viewer.synthetic import STRESS_SCENARIO
+    ctx = moderngl.create_standalone_context(backend="egl", require=330)
+    sc = Scenario.load(STRESS_SCENARIO)
+    db = AssetDatabase([str(p) for p in sc.dat_paths()])
+    args = build_parser_args(["--scenario", str(STRESS_SCENARIO), "--out", "unused.png"])
+    print(f"stress scenario 1280x720, {frames} frames after the 100k births "
+          f"({ctx.info['GL_RENDERER']}):")
+    for gpu in (False, True):
+        renderer = SceneRenderer(ctx, db, RenderSettings(gpu_particles=gpu))
+        target = OffscreenTarget(ctx, (1280, 720))
+        frames_iter = ScenarioRunner(sc, db).frames()
+        camera = None
+        sim_c = sim_w = ren_c = ren_w = 0.0
+        for k in range(frames + 2):
+            c0, w0 = time.thread_time(), time.perf_counter()
+            _, world = next(frames_iter)
+            c1, w1 = time.thread_time(), time.perf_counter()
+            if camera is None:
+                camera = make_camera(args, world)
+                world.viewer_position = tuple(float(c) for c in camera.eye())
+            c2, w2 = time.thread_time(), time.perf_counter()
+            renderer.render(scene_input_from_world(world, gpu_particles=gpu), camera, target)
+            ctx.finish()
+            c3, w3 = time.thread_time(), time.perf_counter()
+            if k > 1:  # the second frame births 100,000 particles (and compiles shaders)
+                sim_c, sim_w = sim_c + c1 - c0, sim_w + w1 - w0
+                ren_c, ren_w = ren_c + c3 - c2, ren_w + w3 - w2
+        path = "GPU path" if gpu else "CPU path"
+        print(f"  {path}: {world.pool.live_count} live, {world.pool.emitter_count} emitters | "
+              f"sim tick {1000 * sim_c / frames:.1f} ms CPU ({1000 * sim_w / frames:.1f} ms wall)"
+              f" | scene + render {1000 * ren_c / frames:.1f} ms main-thread CPU "
+              f"({1000 * ren_w / frames:.1f} ms wall)", flush=True)
+        renderer.release()
+        target.release()
+    return 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="fewer ticks, skip 1M")
     ap.add_argument("--pass", dest="render_pass", action="store_true",
                     help="the particle render pass, CPU path against GPU path")
+    ap.add_argument("--stress", action="store_true",
+                    help="the stress scenario (500 emitters, 100k+ live) at 1280x720")
     args = ap.parse_args(argv)
+    if args.stress:
+        return main_stress(4 if args.quick else 10)
     if args.render_pass:
         return main_pass(args.quick)
     lives = (1_000, 10_000, 100_000) if args.quick else (1_000, 10_000, 100_000, 1_000_000)

@@ -30,6 +30,8 @@ MANIFEST = ASSETS_DIR / "MANIFEST.md"
 GALLERY_SCENARIO = ASSETS_DIR / "gallery.scenario.json"
 #: The ten named retail projectiles (presets, at their retail DIDs) fired at a wall.
 NAMED_PROJECTILES_SCENARIO = ASSETS_DIR / "named_projectiles.scenario.json"
+#: A stress scene: 500 emitters, over 100k live particles from the first frame.
+STRESS_SCENARIO = ASSETS_DIR / "stress.scenario.json"
 
 # --------------------------------------------------------------------------------------------
 # Textures: five procedural shapes in every pixel format (textures.py draws them).
@@ -222,6 +224,9 @@ EMIT_TRAIL_LARGE = 0x32000211       # Launch, intensity 1
 EMIT_BOLT_CORE = 0x32000212         # persistent glow on the bolt
 EMIT_ARROW_GLINT = 0x32000213
 EMIT_ARROW_PUFF = 0x32000214
+EMIT_STRESS_GLOW = 0x32000215       # stress: 200 initial LocalVelocity glows, persistent
+EMIT_STRESS_SWARM = 0x32000216      # stress: 200 initial Swarm sparks, persistent
+EMIT_STRESS_SHARDS = 0x32000217     # stress: 200 initial spinning shards (LVGAGR), persistent
 
 # --------------------------------------------------------------------------------------------
 # PhysicsScripts (0x33)
@@ -260,6 +265,7 @@ PES_EMITTER_LIMITS = 0x3300011F     # TotalParticles/TotalSeconds/Initial/ranges
 PES_ARROW_CREATE = 0x33000F20
 PES_ARROW_DESTROY = 0x33000121
 PES_ARROW_DISAPPEAR = 0x33000122
+PES_STRESS = 0x33000123             # ten stress emitters around the object
 
 # --------------------------------------------------------------------------------------------
 # PhysicsScriptTables (0x34)

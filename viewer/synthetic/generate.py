@@ -18,6 +18,7 @@ effects are built here from the spec's layouts.
 from __future__ import annotations
 
 import json
+import math
 import struct
 import sys
 from dataclasses import dataclass, field
@@ -94,6 +95,7 @@ ISSUE_RUNTIME = "issue 5 (runtime: scripts, tables, emitters, particles)"
 ISSUE_ANIM = "issue 6 (animation: motion tables, sequencer, poses)"
 ISSUE_RENDER = "issue 7 (renderer: meshes, textures, particles, lights)"
 ISSUE_PROJECTILE = "issue 11 (projectiles: physics, collision, launch harness)"
+ISSUE_STRESS = "issue 18 (stress scene: GPU particles, batched emitters)"
 
 
 @dataclass
@@ -864,6 +866,22 @@ def _emitters(lib: Library) -> None:
     for name, kw, what in E:
         lib.add(name, pei(getattr(S, name), **kw), what, ISSUE_RUNTIME)
 
+    stress = _kw(birthrate=0.3, max_particles=260, initial_particles=200, lifespan=40.0,
+                 lifespan_rand=5.0, offset_dir=(0, 0, 1), min_offset=0.2, max_offset=1.5,
+                 start_scale=0.25, final_scale=0.1, start_trans=0.1, final_trans=0.9)
+    for name, kw, what in (
+            ("EMIT_STRESS_GLOW", _with(stress, gfx=S.GFX_QUAD_GLOW,
+                                       particle_type=PT.LocalVelocity, a=(0, 0, 0.05)),
+             "stress: 200 initial LocalVelocity glows, persistent, 260 slots"),
+            ("EMIT_STRESS_SWARM", _with(stress, gfx=S.GFX_QUAD_SPARK, particle_type=PT.Swarm,
+                                        a=(0, 0, 0.02), b=(1, 1, 0.5), c=(0.4, 0.4, 0.2)),
+             "stress: 200 initial Swarm sparks, persistent, 260 slots"),
+            ("EMIT_STRESS_SHARDS", _with(stress, gfx=S.GFX_SHARD,
+                                         particle_type=PT.ParabolicLVGAGR, a=(0, 0, 0.05),
+                                         b=(0, 0, -0.001), c=(0, 0, 1.5)),
+             "stress: 200 initial spinning shards (ParabolicLVGAGR), persistent, 260 slots")):
+        lib.add(name, pei(getattr(S, name), **kw), what, ISSUE_STRESS)
+
 
 # =============================================================================================
 # PhysicsScripts and tables
@@ -1072,6 +1090,12 @@ def _scripts(lib: Library) -> None:
     add("PES_ARROW_DISAPPEAR", _pes(S.PES_ARROW_DISAPPEAR,
                                     (0, H.TransparentHook(BOTH, 0.0, 1.0, 0.3))),
         "arrow table DisappearDestroy@1", ISSUE_PROJECTILE)
+    ring = [(2.0 * math.cos(k * math.pi / 5), 2.0 * math.sin(k * math.pi / 5), 1.0)
+            for k in range(10)]
+    stress = (S.EMIT_STRESS_GLOW, S.EMIT_STRESS_SWARM, S.EMIT_STRESS_SHARDS)
+    add("PES_STRESS", _pes(S.PES_STRESS, *((0, _cp(stress[k % 3], origin=ring[k]))
+                                           for k in range(10))),
+        "ten anonymous stress emitters on a 2 m ring (2,000 initial particles)", ISSUE_STRESS)
 
 
 def _tdata(*pairs) -> PhysicsScriptTableData:
@@ -1254,6 +1278,26 @@ def gallery_scenario() -> dict:
 # Named projectiles scenario (issue 17): every preset, by name, at a wall
 # ---------------------------------------------------------------------------------------------
 
+STRESS_GRID = (10, 5)     # objects along x and y, 10 emitters each: 500 emitters
+STRESS_SPACING = 6.0
+
+
+def stress_scenario() -> dict:
+    """500 emitters (PES_STRESS on 50 markers) and 100,000 initial particles at t = 0,
+    growing towards 130,000 as the persistent emitters keep emitting."""
+    nx, ny = STRESS_GRID
+    objects, events = [], []
+    for k in range(nx * ny):
+        x = (k % nx - (nx - 1) / 2) * STRESS_SPACING
+        y = (k // nx - (ny - 1) / 2) * STRESS_SPACING
+        objects.append({"id": k + 1, "setup": did_str(S.SETUP_MARKER), "position": [x, y, 0.0],
+                        "state": did_str(S.DEFAULT_STATE)})
+        events.append({"t": 0.0, "object": k + 1, "play_script": did_str(S.PES_STRESS)})
+    return {"dat": ["synthetic_portal.dat"], "seed": 0, "fps": 30, "seconds": 6.0,
+            "loop": True, "objects": objects, "events": events,
+            "world": [{"plane": {"normal": [0, 0, 1], "d": 0}}]}
+
+
 def named_projectiles_scenario() -> dict:
     """The ten named projectiles (``"launch": {"preset": ...}``), one lane each, fired at a
     wall 8 m away: arrows and quarrels keep gravity (a ballistic arc at 25 m/s), the spells
@@ -1332,6 +1376,8 @@ def manifest_text(lib: Library, root: Path) -> str:
         "- `named_projectiles.scenario.json`: the ten named retail projectiles by preset name",
         "  (`\"launch\": {\"preset\": \"Flame Bolt\", ...}`), played by the STANDIN records",
         "  at their retail DIDs.",
+        "- `stress.scenario.json`: 50 markers with PES_STRESS each: 500 persistent emitters and",
+        "  100,000 initial particles at t = 0 (up to 130,000 live); bench/particles.py --stress.",
         "",
         "| DID | type | name (`viewer.synthetic`) | exercises | used by |",
         "|---|---|---|---|---|",
@@ -1355,7 +1401,8 @@ def generate(out_dir: Path | None = None, *, root: Path | None = None) -> dict[s
     paths = {"dat": out_dir / S.SYNTHETIC_DAT.name, "manifest": out_dir / S.MANIFEST.name,
              "scenario": out_dir / S.DEFAULT_SCENARIO.name,
              "gallery": out_dir / S.GALLERY_SCENARIO.name,
-             "named_projectiles": out_dir / S.NAMED_PROJECTILES_SCENARIO.name}
+             "named_projectiles": out_dir / S.NAMED_PROJECTILES_SCENARIO.name,
+             "stress": out_dir / S.STRESS_SCENARIO.name}
     paths["dat"].write_bytes(build_dat_bytes(lib))
     paths["manifest"].write_text(manifest_text(lib, root), encoding="utf-8")
     paths["scenario"].write_text(json.dumps(default_scenario(), indent=2) + "\n",
@@ -1364,6 +1411,8 @@ def generate(out_dir: Path | None = None, *, root: Path | None = None) -> dict[s
                                 encoding="utf-8")
     paths["named_projectiles"].write_text(
         json.dumps(named_projectiles_scenario(), indent=2) + "\n", encoding="utf-8")
+    paths["stress"].write_text(json.dumps(stress_scenario(), indent=2) + "\n",
+                               encoding="utf-8")
     return paths
 
 
