@@ -38,11 +38,12 @@ from viewer.render.framebuffer import OffscreenTarget
 from viewer.render.grid import GridPass
 from viewer.render.renderer import SceneRenderer
 from viewer.render.world_adapter import build_scene_input
-from viewer.sim import inspect
+from viewer.sim import inspect, presets
 from viewer.sim.inspect import live_emitters, object_summaries, state_transitions
 from viewer.ui import commands as c
 from viewer.ui import layout
 from viewer.ui.assets_panel import AssetIndex, AssetsState, RecentFiles, draw_assets_panel
+from viewer.ui.audit_panel import draw_audit_panel
 from viewer.ui.camera_panel import CameraPanelState, draw_camera_panel
 from viewer.ui.capture_panel import CapturePanelState, draw_capture_panel
 from viewer.ui.compare_panel import (
@@ -435,6 +436,8 @@ class ViewerApp:
             self.capture_state, self.controller.view.compare.track is not None)
         yield "Launch", self._launch_panel
         yield "Errors", lambda: draw_error_panel(self.errors)
+        if self.controller.view.audit.open:
+            yield "Audit", lambda: draw_audit_panel(self.controller.view.audit)
 
     def _timeline_panel(self):
         if self.session is None:
@@ -457,7 +460,7 @@ class ViewerApp:
             origin = inspect.object_origin(s.world, s.selected_object)
             view = LaunchView(tuple(sorted(inspect.owners(s.world))), s.next_object_id(),
                               None if origin is None else (s.selected_object, origin),
-                              self.assets_state.selected)
+                              self.assets_state.selected, presets.status(s.db))
         return draw_launch_panel(view, self.launch_state)
 
     # view-models: read the session, hand frozen values to the panels
@@ -593,6 +596,8 @@ class ViewerApp:
                                     ("Load reference recording...", "reference")):
                     if imgui.menu_item(label, "", False)[0]:
                         self.file_dialog = (kind, self._default_path(kind))
+                if imgui.menu_item("Audit open DATs", "", False)[0]:
+                    self.controller.apply(c.RunAudit(), "Audit")
                 imgui.end_menu()
             if imgui.begin_menu("View"):
                 for name in ("perspective", "front", "side", "top"):

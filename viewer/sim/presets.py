@@ -37,3 +37,10 @@ def require(db, p: Projectile, field: str = "preset", file: str | None = None) -
         what, did = gone[0]
         raise ScenarioError(f"{field}: {p.name} needs {what} 0x{did:08X}, which is not in "
                             f"the open DATs", file=file, did=did)
+
+
+def status(db) -> tuple[tuple[str, str], ...]:
+    """(name, "" when available else which DIDs the open DATs lack) for every preset."""
+    return tuple((p.name, ", ".join(f"{what} 0x{did:08X} missing"
+                                    for what, did in missing(db, p)))
+                 for p in PROJECTILES)

@@ -285,6 +285,13 @@ class LaunchProjectile(Command):
     intensity: float = 1.0
     setup: int | None = None
     table: int | None = None
+    preset: str | None = None     # a named projectile (viewer.sim.presets): created by launch
+
+
+@dataclass(frozen=True)
+class RunAudit(Command):
+    """Check the open DATs against the retail facts (``vfxviewer audit``) and show the
+    Audit window."""
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from viewer.render.camera import Bookmarks, Camera, preset, retail_camera
 from viewer.ui import commands as c
+from viewer.ui.audit_panel import AuditModel
 from viewer.ui.compare_panel import CompareModel
 from viewer.ui.error_panel import ErrorLog
 
@@ -27,6 +28,7 @@ class ViewState:
     screenshot_requests: list[str] = field(default_factory=list)
     export_requests: list = field(default_factory=list)   # ExportCapture / AlignReferenceAuto
     compare: CompareModel = field(default_factory=CompareModel)
+    audit: AuditModel = field(default_factory=AuditModel)
 
 
 class Controller:
@@ -172,6 +174,8 @@ class Controller:
                 self.errors.clear()
             case c.TakeScreenshot(path):
                 v.screenshot_requests.append(path)
+            case c.RunAudit():
+                v.audit.run(None if self.session is None else self.session.db.collection)
             case c.ExportCapture() | c.AlignReferenceAuto():
                 v.export_requests.append(cmd)   # GL work: the app runs it after the frame
             case c.OpenDat(paths) if self.opener is not None:

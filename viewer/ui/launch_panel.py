@@ -1,6 +1,10 @@
 """Projectile launch panel (issue 11): fire a projectile Setup from a point with a velocity
 or at a target, with its table's Launch script at a chosen intensity.
 
+A named projectile (Arrow ... Tusker Fist, ``viewer.sim.presets``) can be picked instead of
+a Setup: the panel shows its Setup and table, or which of them the open DATs lack, and the
+launch names the preset (the saved scenario says ``"launch": {"preset": ...}``).
+
 The panel only builds a ``LaunchProjectile`` command; the session turns it into scenario
 events at the current time (a ``create`` when a Setup is given, then ``launch``) that the
 harness in viewer/sim/projectile.py plays, so a saved scenario replays the flight exactly.
@@ -11,12 +15,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from viewer.sim import presets
 from viewer.ui import commands as c
 
 
 @dataclass
 class LaunchPanelState:
     """UI-only state of the panel's widgets."""
+    preset: str = ""             # a named projectile; empty: the Setup / table fields
     setup: str = ""              # hex DID; empty: launch an existing object
     table: str = ""
     object_id: int = 0           # 0: a new id
@@ -35,6 +41,20 @@ class LaunchView:
     next_id: int                   # a free id for a new projectile
     selected: tuple[int, tuple[float, float, float]] | None = None   # (id, position)
     asset: int | None = None       # the Assets panel's selected DID
+    presets: tuple[tuple[str, str], ...] = ()   # (name, what the open DATs lack or "")
+
+
+def select_preset(state: LaunchPanelState, view: LaunchView, name: str) -> None:
+    """Pick a named projectile (empty: back to the Setup / table fields): shows its Setup
+    and table, and in ``message`` which DID the open DATs lack. UI state only."""
+    state.preset = name
+    if not name:
+        state.message = ""
+        return
+    p = presets.preset(name)
+    state.setup = f"0x{p.setup:08X}"
+    state.table = "" if p.table is None else f"0x{p.table:08X}"
+    state.message = dict(view.presets).get(name, "")
 
 
 def use_asset(state: LaunchPanelState, did: int | None) -> None:
@@ -83,22 +103,39 @@ def _finite3(values, what: str) -> tuple[float, float, float]:
 
 def launch_command(state: LaunchPanelState, view: LaunchView) -> c.LaunchProjectile:
     """The command the panel's fields describe; ValueError names the bad field."""
+    if state.preset:
+        return _preset_command(state, view)
     setup = _did(state.setup)
     table = _did(state.table)
     obj = int(state.object_id) or (view.next_id if setup is not None else 0)
     if setup is None and obj not in view.objects:
         raise ValueError("give a projectile Setup, or the id of an object in the scene")
-    text = state.intensity.strip().lower()
-    intensity = float(text)            # "nan" / "inf" accepted: the table decides
+    intensity = float(state.intensity.strip().lower())   # "nan" / "inf": the table decides
+    return c.LaunchProjectile(obj, intensity=intensity, setup=setup, table=table,
+                              **_aim(state))
+
+
+def _aim(state: LaunchPanelState) -> dict:
     origin = _finite3(state.origin, "from")
-    if state.use_target:
-        if not (math.isfinite(state.speed) and state.speed > 0):
-            raise ValueError("speed must be positive")
-        return c.LaunchProjectile(obj, origin=origin, target=_finite3(state.target, "target"),
-                                  speed=float(state.speed), intensity=intensity, setup=setup,
-                                  table=table)
-    return c.LaunchProjectile(obj, origin=origin, velocity=_finite3(state.velocity, "velocity"),
-                              intensity=intensity, setup=setup, table=table)
+    if not state.use_target:
+        return {"origin": origin, "velocity": _finite3(state.velocity, "velocity")}
+    if not (math.isfinite(state.speed) and state.speed > 0):
+        raise ValueError("speed must be positive")
+    return {"origin": origin, "target": _finite3(state.target, "target"),
+            "speed": float(state.speed)}
+
+
+def _preset_command(state: LaunchPanelState, view: LaunchView) -> c.LaunchProjectile:
+    missing = dict(view.presets).get(state.preset)
+    if missing is None:
+        raise ValueError(f"unknown projectile preset {state.preset!r}")
+    if missing:
+        raise ValueError(f"{state.preset}: {missing} in the open DATs")
+    obj = int(state.object_id) or view.next_id
+    if obj in view.objects:
+        raise ValueError(f"a preset launch creates its projectile: object {obj} exists")
+    return c.LaunchProjectile(obj, intensity=float(state.intensity.strip().lower()),
+                              preset=state.preset, **_aim(state))
 
 
 def draw_launch_panel(view: LaunchView | None, state: LaunchPanelState) -> list[c.Command]:
@@ -112,6 +149,15 @@ def draw_launch_panel(view: LaunchView | None, state: LaunchPanelState) -> list[
         if view is None:
             imgui.text_disabled("Nothing loaded.")
             return out
+        imgui.set_next_item_width(180)
+        if imgui.begin_combo("projectile", state.preset or "(Setup and table below)"):
+            if imgui.selectable("(Setup and table below)", not state.preset)[0]:
+                select_preset(state, view, "")
+            for name, missing in view.presets:
+                label = name + (f"  ({missing})" if missing else "")
+                if imgui.selectable(label, state.preset == name)[0]:
+                    select_preset(state, view, name)
+            imgui.end_combo()
         imgui.set_next_item_width(120)
         _, state.setup = imgui.input_text("Setup", state.setup)
         imgui.same_line()

@@ -183,7 +183,9 @@ class Session:
             spec["from"] = [float(v) for v in cmd.origin]
         spec["intensity"] = json_float(float(cmd.intensity), f64=True)
         events = []
-        if cmd.setup is not None:
+        if cmd.preset is not None:       # the preset launch creates its own projectile
+            spec["preset"] = cmd.preset
+        elif cmd.setup is not None:
             obj = {"id": cmd.object, "setup": f"0x{cmd.setup:08X}",
                    "position": [float(v) for v in (cmd.origin or (0.0, 0.0, 0.0))]}
             if cmd.table:
