@@ -269,74 +269,93 @@ def draw_assets_panel(db, index: AssetIndex | None, state: AssetsState, recent: 
     try:
         if not visible:
             return out
-        imgui.set_next_item_width(-70)
-        _, state.path_text = imgui.input_text("##datpath", state.path_text)
-        imgui.same_line()
-        if imgui.button("Open") and state.path_text.strip():
-            out.append(c.OpenDat((state.path_text.strip(),)))
-        if imgui.button("Browse..."):
-            picked = _file_dialog()
-            if picked:
-                out.append(c.OpenDat(tuple(picked)))
-        if recent.items:
-            imgui.same_line()
-            if imgui.begin_combo("##recent", "Recent", imgui.ComboFlags_.no_preview):
-                for p in recent.items:
-                    if imgui.selectable(p, False)[0]:
-                        out.append(c.OpenDat((p,)))
-                imgui.end_combo()
-        if dat_paths:
-            imgui.text_disabled(", ".join(Path(p).name for p in dat_paths))
+        _open_row(imgui, state, recent, dat_paths, out)
         if db is None:
             imgui.text_disabled("No DAT open.")
             return out
-        imgui.set_next_item_width(170)
-        _, state.type_index = imgui.combo("##type", state.type_index, [n for n, _ in FILTERS])
-        imgui.same_line()
-        imgui.set_next_item_width(-1)
-        _, state.query = imgui.input_text_with_hint("##q", "hex DID", state.query)
-        prefix = FILTERS[state.type_index][1]
-        dids = state.listing(db, prefix)
-        imgui.text_disabled(f"{len(dids)} files")
-        imgui.begin_child("list", imgui.ImVec2(0, imgui.get_content_region_avail().y * 0.55))
-        clipper = imgui.ListClipper()
-        clipper.begin(len(dids))
-        while clipper.step():   # only the rows on screen are submitted
-            for row in range(clipper.display_start, clipper.display_end):
-                did = dids[row]
-                sel = did == state.selected
-                clicked, _ = imgui.selectable(f"{format_did(did)}  {type_name(did)}", sel,
-                                              imgui.SelectableFlags_.allow_double_click)
-                if clicked:
-                    if state.selected != did:
-                        state.selected = did
-                        out.append(c.Select("asset", did))
-                        _refresh_details(db, index, state)
-                    if imgui.is_mouse_double_clicked(imgui.MouseButton_.left):
-                        out.extend(activate(did, object_id))
-        clipper.end()
-        imgui.end_child()
+        _asset_list(imgui, db, index, state, object_id, out)
         imgui.separator()
         for line in state.details:
             imgui.text(line)
-        # Reverse references decode every script / table / Setup once: on request.
-        if state.selected is not None and index is not None and not state.refs \
-                and (state.selected >> 24) & 0xFF in (0x32, 0x33, 0x34) \
-                and imgui.button("Find references"):
-            state.refs = index.references(state.selected)
-        for label, refs in state.refs:
-            imgui.text(f"{label}: {len(refs)}")
-            for r in refs[:50]:
-                if isinstance(r, str):
-                    imgui.text_disabled(f"  {r}")
-                    continue
-                if imgui.small_button(f"{format_did(r)}##{label}"):
-                    state.selected = r
-                    _refresh_details(db, index, state)
-                    break
+        _references(imgui, db, index, state)
     finally:
         imgui.end()
     return out
+
+
+def _open_row(imgui, state: AssetsState, recent: RecentFiles, dat_paths,
+              out: list[c.Command]) -> None:
+    """Open a DAT: a typed path, the file dialog, the recent list; the DATs open now."""
+    imgui.set_next_item_width(-70)
+    _, state.path_text = imgui.input_text("##datpath", state.path_text)
+    imgui.same_line()
+    if imgui.button("Open") and state.path_text.strip():
+        out.append(c.OpenDat((state.path_text.strip(),)))
+    if imgui.button("Browse..."):
+        picked = _file_dialog()
+        if picked:
+            out.append(c.OpenDat(tuple(picked)))
+    if recent.items:
+        imgui.same_line()
+        if imgui.begin_combo("##recent", "Recent", imgui.ComboFlags_.no_preview):
+            for p in recent.items:
+                if imgui.selectable(p, False)[0]:
+                    out.append(c.OpenDat((p,)))
+            imgui.end_combo()
+    if dat_paths:
+        imgui.text_disabled(", ".join(Path(p).name for p in dat_paths))
+
+
+def _asset_list(imgui, db, index: AssetIndex | None, state: AssetsState,
+                object_id: int | None, out: list[c.Command]) -> None:
+    """The type filter, the hex search and the clipped list of matching DIDs (a click
+    selects, a double click activates)."""
+    imgui.set_next_item_width(170)
+    _, state.type_index = imgui.combo("##type", state.type_index, [n for n, _ in FILTERS])
+    imgui.same_line()
+    imgui.set_next_item_width(-1)
+    _, state.query = imgui.input_text_with_hint("##q", "hex DID", state.query)
+    prefix = FILTERS[state.type_index][1]
+    dids = state.listing(db, prefix)
+    imgui.text_disabled(f"{len(dids)} files")
+    imgui.begin_child("list", imgui.ImVec2(0, imgui.get_content_region_avail().y * 0.55))
+    clipper = imgui.ListClipper()
+    clipper.begin(len(dids))
+    while clipper.step():   # only the rows on screen are submitted
+        for row in range(clipper.display_start, clipper.display_end):
+            did = dids[row]
+            clicked, _ = imgui.selectable(f"{format_did(did)}  {type_name(did)}",
+                                          did == state.selected,
+                                          imgui.SelectableFlags_.allow_double_click)
+            if not clicked:
+                continue
+            if state.selected != did:
+                state.selected = did
+                out.append(c.Select("asset", did))
+                _refresh_details(db, index, state)
+            if imgui.is_mouse_double_clicked(imgui.MouseButton_.left):
+                out.extend(activate(did, object_id))
+    clipper.end()
+    imgui.end_child()
+
+
+def _references(imgui, db, index: AssetIndex | None, state: AssetsState) -> None:
+    """Reverse references of the selected asset (decoding every script / table / Setup
+    once: on request); a DID button selects that asset."""
+    if state.selected is not None and index is not None and not state.refs \
+            and (state.selected >> 24) & 0xFF in (0x32, 0x33, 0x34) \
+            and imgui.button("Find references"):
+        state.refs = index.references(state.selected)
+    for label, refs in state.refs:
+        imgui.text(f"{label}: {len(refs)}")
+        for r in refs[:50]:
+            if isinstance(r, str):
+                imgui.text_disabled(f"  {r}")
+                continue
+            if imgui.small_button(f"{format_did(r)}##{label}"):
+                state.selected = r
+                _refresh_details(db, index, state)
+                break
 
 
 def _refresh_details(db, index, state: AssetsState) -> None:

@@ -393,15 +393,7 @@ def draw_reference_panel(view: ReferencePanelView, state: ReferencePanelState) -
     try:
         if not visible:
             return out
-        imgui.set_next_item_width(-200)
-        _, state.path = imgui.input_text("##refpath", state.path)
-        imgui.same_line()
-        imgui.set_next_item_width(60)
-        _, state.fps = imgui.input_float("fps##ref", state.fps, 0, 0, "%.3g")
-        imgui.same_line()
-        if imgui.button("Load") and state.path.strip():
-            out.append(c.LoadReference(state.path.strip(),
-                                       state.fps if state.fps > 0 else None))
+        _draw_load_row(imgui, state, out)
         if view.path is None:
             imgui.text_disabled("No recording: a video (MP4, WebM, AVI...) or an image folder.")
             return out
@@ -410,69 +402,97 @@ def draw_reference_panel(view: ReferencePanelView, state: ReferencePanelState) -
             out.append(c.ClearReference())
         w, h = view.size
         imgui.text(f"{view.path}: {view.frames} frames, {view.duration:.3f} s, {w}x{h}")
-        # time mapping
-        imgui.set_next_item_width(120)
-        changed, offset = imgui.drag_float("offset (s)", view.offset, 0.005, 0.0, 0.0, "%.4f")
-        if changed:
-            out.append(c.SetReferenceOffset(offset))
-        imgui.same_line()
-        if imgui.button("-1 frame"):
-            out.append(c.StepReference(-1))
-        imgui.same_line()
-        if imgui.button("+1 frame"):
-            out.append(c.StepReference(1))
-        imgui.set_next_item_width(120)
-        changed, rate = imgui.drag_float("rate", view.rate, 0.001, 0.01, 100.0, "%.4f")
-        if changed and rate > 0:
-            out.append(c.SetReferenceRate(rate))
-        imgui.same_line()
-        if imgui.button("Find offset"):
-            out.append(c.AlignReferenceAuto())
-        imgui.same_line()
-        imgui.text_disabled(f"recording t = {view.offset + view.time * view.rate:.3f} s")
-        # crop
-        sync_crop_fields(state, view)
-        _, state.crop_on = imgui.checkbox("crop", state.crop_on)
-        if view.view_aspect > 0:
-            imgui.same_line()
-            if imgui.small_button("to the view's aspect"):
-                state.crop_on = True
-                state.crop = list(aspect_crop(w, h, view.view_aspect))
-        if state.crop_on:
-            imgui.same_line()
-            imgui.set_next_item_width(-1)
-            _, state.crop = imgui.input_int4("##crop", state.crop)
-        cmd = crop_command(state, view)
-        if cmd is not None:
-            out.append(cmd)
-        # view mode
-        for i, mode in enumerate(MODES):
-            if i % 3:
-                imgui.same_line()
-            if imgui.radio_button(MODE_LABELS[mode], view.mode == mode) and view.mode != mode:
-                out.append(c.SetCompareMode(mode))
-        if view.mode == "overlay":
-            imgui.set_next_item_width(160)
-            changed, o = imgui.slider_float("opacity", view.opacity, 0.0, 1.0)
-            if changed:
-                out.append(c.SetCompareOpacity(o))
-        elif view.mode == "wipe":
-            imgui.set_next_item_width(160)
-            changed, s = imgui.slider_float("split", view.split, 0.0, 1.0)
-            if changed:
-                out.append(c.SetWipeSplit(s))
-        # figures
-        if view.current is not None:
-            imgui.text(f"MAD {view.current[0]:.2f}   SSIM {view.current[1]:.4f}")
-        else:
-            imgui.text_disabled("MAD / SSIM: shown once the frame is drawn with a reference")
-        if len(view.mad_series) > 1:
-            imgui.plot_lines("MAD", np.asarray(view.mad_series, np.float32),
-                             graph_size=imgui.ImVec2(-40, 40))
+        _draw_time_mapping(imgui, view, out)
+        _draw_crop(imgui, view, state, out)
+        _draw_view_mode(imgui, view, out)
+        _draw_figures(imgui, view)
         _draw_capture_alignment(imgui, view, state, out)
     finally:
         imgui.end()
     return out
+
+
+def _draw_load_row(imgui, state: ReferencePanelState, out: list) -> None:
+    imgui.set_next_item_width(-200)
+    _, state.path = imgui.input_text("##refpath", state.path)
+    imgui.same_line()
+    imgui.set_next_item_width(60)
+    _, state.fps = imgui.input_float("fps##ref", state.fps, 0, 0, "%.3g")
+    imgui.same_line()
+    if imgui.button("Load") and state.path.strip():
+        out.append(c.LoadReference(state.path.strip(), state.fps if state.fps > 0 else None))
+
+
+def _draw_time_mapping(imgui, view: ReferencePanelView, out: list) -> None:
+    """Offset (drag, one recording frame back / on), rate, Find offset."""
+    imgui.set_next_item_width(120)
+    changed, offset = imgui.drag_float("offset (s)", view.offset, 0.005, 0.0, 0.0, "%.4f")
+    if changed:
+        out.append(c.SetReferenceOffset(offset))
+    imgui.same_line()
+    if imgui.button("-1 frame"):
+        out.append(c.StepReference(-1))
+    imgui.same_line()
+    if imgui.button("+1 frame"):
+        out.append(c.StepReference(1))
+    imgui.set_next_item_width(120)
+    changed, rate = imgui.drag_float("rate", view.rate, 0.001, 0.01, 100.0, "%.4f")
+    if changed and rate > 0:
+        out.append(c.SetReferenceRate(rate))
+    imgui.same_line()
+    if imgui.button("Find offset"):
+        out.append(c.AlignReferenceAuto())
+    imgui.same_line()
+    imgui.text_disabled(f"recording t = {view.offset + view.time * view.rate:.3f} s")
+
+
+def _draw_crop(imgui, view: ReferencePanelView, state: ReferencePanelState,
+               out: list) -> None:
+    """The crop rectangle of the recording (what the viewport's camera frames)."""
+    w, h = view.size
+    sync_crop_fields(state, view)
+    _, state.crop_on = imgui.checkbox("crop", state.crop_on)
+    if view.view_aspect > 0:
+        imgui.same_line()
+        if imgui.small_button("to the view's aspect"):
+            state.crop_on = True
+            state.crop = list(aspect_crop(w, h, view.view_aspect))
+    if state.crop_on:
+        imgui.same_line()
+        imgui.set_next_item_width(-1)
+        _, state.crop = imgui.input_int4("##crop", state.crop)
+    cmd = crop_command(state, view)
+    if cmd is not None:
+        out.append(cmd)
+
+
+def _draw_view_mode(imgui, view: ReferencePanelView, out: list) -> None:
+    """The comparison mode, and the overlay's opacity or the wipe's split."""
+    for i, mode in enumerate(MODES):
+        if i % 3:
+            imgui.same_line()
+        if imgui.radio_button(MODE_LABELS[mode], view.mode == mode) and view.mode != mode:
+            out.append(c.SetCompareMode(mode))
+    if view.mode == "overlay":
+        imgui.set_next_item_width(160)
+        changed, o = imgui.slider_float("opacity", view.opacity, 0.0, 1.0)
+        if changed:
+            out.append(c.SetCompareOpacity(o))
+    elif view.mode == "wipe":
+        imgui.set_next_item_width(160)
+        changed, s = imgui.slider_float("split", view.split, 0.0, 1.0)
+        if changed:
+            out.append(c.SetWipeSplit(s))
+
+
+def _draw_figures(imgui, view: ReferencePanelView) -> None:
+    if view.current is not None:
+        imgui.text(f"MAD {view.current[0]:.2f}   SSIM {view.current[1]:.4f}")
+    else:
+        imgui.text_disabled("MAD / SSIM: shown once the frame is drawn with a reference")
+    if len(view.mad_series) > 1:
+        imgui.plot_lines("MAD", np.asarray(view.mad_series, np.float32),
+                         graph_size=imgui.ImVec2(-40, 40))
 
 
 def _draw_capture_alignment(imgui, view, state, out) -> None:

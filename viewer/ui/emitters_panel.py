@@ -63,59 +63,70 @@ def draw_emitters_panel(view: EmittersView) -> list[c.Command]:
             return out
         flags = imgui.TableFlags_.borders | imgui.TableFlags_.row_bg | \
             imgui.TableFlags_.sizing_fixed_fit
-        if imgui.begin_table("emitters", 6, flags):
-            for name in ("handle", "owner", "id", "info", "state", "alive/emitted/total"):
-                imgui.table_setup_column(name)
-            imgui.table_headers_row()
-            for em in view.live:
-                imgui.table_next_row()
-                imgui.table_next_column()
-                if imgui.selectable(f"{em.handle}##em{em.handle}",
-                                    em.handle == view.selected_handle,
-                                    imgui.SelectableFlags_.span_all_columns)[0]:
-                    out.append(c.Select("emitter", em.handle))
-                for text in (str(em.owner), str(em.logical_id), format_did(em.info_did),
-                             em.state, f"{em.alive}/{em.emitted}/{em.total or '-'}"):
-                    imgui.table_next_column()
-                    imgui.text(text)
-            for em in view.finished:
-                imgui.table_next_row()
-                for text in (str(em.handle), str(em.owner), str(em.logical_id),
-                             format_did(em.info_did), "finished",
-                             f"{em.created:.2f}-{em.finished:.2f} s"):
-                    imgui.table_next_column()
-                    imgui.text_disabled(text)
-            imgui.end_table()
+        _emitter_table(imgui, view, flags, out)
         sel = next((e for e in view.live if e.handle == view.selected_handle), None)
-        if sel is None:
-            return out
-        imgui.separator()
-        imgui.text(f"Emitter {sel.handle}: owner {sel.owner}, part {sel.part}, "
-                   f"offset ({sel.offset[0]:.3f}, {sel.offset[1]:.3f}, {sel.offset[2]:.3f})")
-        for line in sel.detail:
-            imgui.text(line)
-        if imgui.tree_node("ParticleEmitterInfo"):
-            for name, value in emitter_info_fields(sel.info):
-                imgui.text(f"{name:>18}  {value}")
-            imgui.tree_pop()
-        if imgui.begin_table("particles", 7, flags | imgui.TableFlags_.scroll_y,
-                             imgui.ImVec2(0, 160)):
-            for name in ("slot", "age", "lifespan", "x", "y", "z", "scale / trans"):
-                imgui.table_setup_column(name)
-            imgui.table_headers_row()
-            for p in sel.particles:
-                imgui.table_next_row()
-                imgui.table_next_column()
-                key = (sel.handle, p.slot)
-                if imgui.selectable(f"{p.slot}##p{p.slot}", view.selected_particle == key,
-                                    imgui.SelectableFlags_.span_all_columns)[0]:
-                    out.append(c.Select("particle", key))
-                for text in (f"{p.age:.3f}", f"{p.lifespan:.3f}", f"{p.position[0]:.3f}",
-                             f"{p.position[1]:.3f}", f"{p.position[2]:.3f}",
-                             f"{p.scale:.3f} / {p.translucency:.3f}"):
-                    imgui.table_next_column()
-                    imgui.text(text)
-            imgui.end_table()
+        if sel is not None:
+            _emitter_detail(imgui, sel, view, flags, out)
     finally:
         imgui.end()
     return out
+
+
+def _emitter_table(imgui, view: EmittersView, flags, out: list[c.Command]) -> None:
+    """One row per live emitter (selectable), then the finished ones greyed."""
+    if not imgui.begin_table("emitters", 6, flags):
+        return
+    for name in ("handle", "owner", "id", "info", "state", "alive/emitted/total"):
+        imgui.table_setup_column(name)
+    imgui.table_headers_row()
+    for em in view.live:
+        imgui.table_next_row()
+        imgui.table_next_column()
+        if imgui.selectable(f"{em.handle}##em{em.handle}", em.handle == view.selected_handle,
+                            imgui.SelectableFlags_.span_all_columns)[0]:
+            out.append(c.Select("emitter", em.handle))
+        for text in (str(em.owner), str(em.logical_id), format_did(em.info_did),
+                     em.state, f"{em.alive}/{em.emitted}/{em.total or '-'}"):
+            imgui.table_next_column()
+            imgui.text(text)
+    for em in view.finished:
+        imgui.table_next_row()
+        for text in (str(em.handle), str(em.owner), str(em.logical_id),
+                     format_did(em.info_did), "finished",
+                     f"{em.created:.2f}-{em.finished:.2f} s"):
+            imgui.table_next_column()
+            imgui.text_disabled(text)
+    imgui.end_table()
+
+
+def _emitter_detail(imgui, sel, view: EmittersView, flags, out: list[c.Command]) -> None:
+    """The selected emitter: where it hangs, its culling detail, its ParticleEmitterInfo
+    and its particles (selectable)."""
+    imgui.separator()
+    imgui.text(f"Emitter {sel.handle}: owner {sel.owner}, part {sel.part}, "
+               f"offset ({sel.offset[0]:.3f}, {sel.offset[1]:.3f}, {sel.offset[2]:.3f})")
+    for line in sel.detail:
+        imgui.text(line)
+    if imgui.tree_node("ParticleEmitterInfo"):
+        for name, value in emitter_info_fields(sel.info):
+            imgui.text(f"{name:>18}  {value}")
+        imgui.tree_pop()
+    if not imgui.begin_table("particles", 7, flags | imgui.TableFlags_.scroll_y,
+                             imgui.ImVec2(0, 160)):
+        return
+    for name in ("slot", "age", "lifespan", "x", "y", "z", "scale / trans"):
+        imgui.table_setup_column(name)
+    imgui.table_headers_row()
+    for p in sel.particles:
+        imgui.table_next_row()
+        imgui.table_next_column()
+        key = (sel.handle, p.slot)
+        if imgui.selectable(f"{p.slot}##p{p.slot}", view.selected_particle == key,
+                            imgui.SelectableFlags_.span_all_columns)[0]:
+            out.append(c.Select("particle", key))
+        for text in (f"{p.age:.3f}", f"{p.lifespan:.3f}", f"{p.position[0]:.3f}",
+                     f"{p.position[1]:.3f}", f"{p.position[2]:.3f}",
+                     f"{p.scale:.3f} / {p.translucency:.3f}"):
+            imgui.table_next_column()
+            imgui.text(text)
+    imgui.end_table()

@@ -58,48 +58,63 @@ def draw_object_panel(objects: list[ObjectSummary], selected: int | None,
         if obj is None:
             return out
         imgui.separator()
-        imgui.text(f"Setup {format_did(obj.setup_did)}")
-        imgui.text(f"Table {format_did(obj.table_did) if obj.table_did else 'none'}")
-        imgui.text(f"Default script "
-                   f"{format_did(obj.default_script) if obj.default_script else 'none'}")
-        imgui.text(f"Lights {obj.lights}   position ({obj.position[0]:.2f}, "
-                   f"{obj.position[1]:.2f}, {obj.position[2]:.2f})")
-        if imgui.tree_node_ex(f"Script queue ({len(obj.queue_rows)})###queue",
-                              imgui.TreeNodeFlags_.default_open):
-            for row in obj.queue_rows:
-                imgui.text(row)
-            imgui.tree_pop()
-        if obj.tween_rows and imgui.tree_node(f"Tweens ({len(obj.tween_rows)})###tweens"):
-            for row in obj.tween_rows:
-                imgui.text(row)
-            imgui.tree_pop()
-        if obj.light_rows and imgui.tree_node(f"Lights ({len(obj.light_rows)})"):
-            for row in obj.light_rows:
-                imgui.text(row)
-            imgui.tree_pop()
-        if imgui.tree_node(f"Parts ({len(obj.parts)})"):
-            quats = obj.part_orientations or ((1.0, 0.0, 0.0, 0.0),) * len(obj.parts)
-            for (index, gfx, origin), q in zip(obj.parts, quats):
-                imgui.text(f"{index:3d} {format_did(gfx)} ({origin[0]:.3f}, {origin[1]:.3f}, "
-                           f"{origin[2]:.3f}) q({q[0]:.3f}, {q[1]:.3f}, {q[2]:.3f}, {q[3]:.3f})")
-            imgui.tree_pop()
+        _object_summary(imgui, obj)
         imgui.separator()
-        imgui.set_next_item_width(120)
-        _, state.play_text = imgui.input_text("PlayScript##obj", state.play_text)
-        imgui.same_line()
-        imgui.set_next_item_width(80)
-        _, state.intensity_text = imgui.input_text("intensity##obj", state.intensity_text)
-        imgui.same_line()
-        if imgui.button("Play effect"):
-            out.extend(play_commands(obj.id, state))
-        imgui.set_next_item_width(120)
-        _, state.motion_text = imgui.input_text("motion##obj", state.motion_text)
-        imgui.same_line()
-        if imgui.button("Do motion"):
-            out.extend(motion_commands(obj.id, state))
+        _object_actions(imgui, obj, state, out)
     finally:
         imgui.end()
     return out
+
+
+def _rows(imgui, label: str, rows, *, open_first: bool = False) -> None:
+    """A tree node of text rows."""
+    if open_first:
+        shown = imgui.tree_node_ex(label, imgui.TreeNodeFlags_.default_open)
+    else:
+        shown = imgui.tree_node(label)
+    if shown:
+        for row in rows:
+            imgui.text(row)
+        imgui.tree_pop()
+
+
+def _object_summary(imgui, obj: ObjectSummary) -> None:
+    """Setup, table, DefaultScript, position; the script queue, tweens, lights, parts."""
+    imgui.text(f"Setup {format_did(obj.setup_did)}")
+    imgui.text(f"Table {format_did(obj.table_did) if obj.table_did else 'none'}")
+    imgui.text(f"Default script "
+               f"{format_did(obj.default_script) if obj.default_script else 'none'}")
+    imgui.text(f"Lights {obj.lights}   position ({obj.position[0]:.2f}, "
+               f"{obj.position[1]:.2f}, {obj.position[2]:.2f})")
+    _rows(imgui, f"Script queue ({len(obj.queue_rows)})###queue", obj.queue_rows,
+          open_first=True)
+    if obj.tween_rows:
+        _rows(imgui, f"Tweens ({len(obj.tween_rows)})###tweens", obj.tween_rows)
+    if obj.light_rows:
+        _rows(imgui, f"Lights ({len(obj.light_rows)})", obj.light_rows)
+    quats = obj.part_orientations or ((1.0, 0.0, 0.0, 0.0),) * len(obj.parts)
+    _rows(imgui, f"Parts ({len(obj.parts)})",
+          [f"{index:3d} {format_did(gfx)} ({origin[0]:.3f}, {origin[1]:.3f}, "
+           f"{origin[2]:.3f}) q({q[0]:.3f}, {q[1]:.3f}, {q[2]:.3f}, {q[3]:.3f})"
+           for (index, gfx, origin), q in zip(obj.parts, quats)])
+
+
+def _object_actions(imgui, obj: ObjectSummary, state: ObjectPanelState,
+                    out: list[c.Command]) -> None:
+    """Play a typed effect at an intensity; do a motion."""
+    imgui.set_next_item_width(120)
+    _, state.play_text = imgui.input_text("PlayScript##obj", state.play_text)
+    imgui.same_line()
+    imgui.set_next_item_width(80)
+    _, state.intensity_text = imgui.input_text("intensity##obj", state.intensity_text)
+    imgui.same_line()
+    if imgui.button("Play effect"):
+        out.extend(play_commands(obj.id, state))
+    imgui.set_next_item_width(120)
+    _, state.motion_text = imgui.input_text("motion##obj", state.motion_text)
+    imgui.same_line()
+    if imgui.button("Do motion"):
+        out.extend(motion_commands(obj.id, state))
 
 
 __all__ = ["ObjectPanelState", "draw_object_panel", "format_intensity", "motion_commands",

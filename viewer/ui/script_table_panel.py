@@ -70,44 +70,53 @@ def _picked_index(entries, intensity: float) -> int | None:
 def inspect_table(table, play_script: int, intensity: float) -> TableInspection:
     """Explain retail's pick for (``table``, ``play_script``, ``intensity``)."""
     x32 = as_f32(intensity)
-    rows: list[EntryRow] = []
     data = None
     if table is not None:
         for key, d in table.entries:
             if int(key) == int(play_script) and data is None:
                 data = d   # first stored entry wins for a duplicated key (0x00521E40)
     picked = None if data is None else _picked_index(data.scripts, intensity)
-    if table is not None:
-        seen_selected = False
-        for key, d in table.entries:
-            is_sel = int(key) == int(play_script) and not seen_selected
-            for i, e in enumerate(d.scripts):
-                rows.append(EntryRow(int(key), play_script_name(int(key)) or str(int(key)), i,
-                                     float(e.mod), int(e.script_id),
-                                     is_sel and picked == i))
-            seen_selected = seen_selected or is_sel
+    rows = () if table is None else _entry_rows(table, play_script, picked)
     script = NO_SCRIPT if data is None else select_script(data.scripts, intensity)
+    reason = _pick_reason(table, data, play_script, x32, picked)
+    return TableInspection(None if table is None else int(table.id), int(play_script),
+                           float(intensity), x32, rows, picked, int(script), reason)
+
+
+def _entry_rows(table, play_script: int, picked: int | None) -> tuple[EntryRow, ...]:
+    """Every (type, mod, script) entry in stored order; ``picked`` marks the chosen row
+    of the first entry stored for ``play_script``."""
+    rows: list[EntryRow] = []
+    seen_selected = False
+    for key, d in table.entries:
+        is_sel = int(key) == int(play_script) and not seen_selected
+        for i, e in enumerate(d.scripts):
+            rows.append(EntryRow(int(key), play_script_name(int(key)) or str(int(key)), i,
+                                 float(e.mod), int(e.script_id), is_sel and picked == i))
+        seen_selected = seen_selected or is_sel
+    return tuple(rows)
+
+
+def _pick_reason(table, data, play_script: int, x32: float, picked: int | None) -> str:
+    """Why retail picked what it did (or nothing), in one sentence."""
     name = play_script_name(int(play_script)) or f"PlayScript {int(play_script)}"
     if table is None:
-        reason = "no PhysicsScriptTable: none"
-    elif data is None:
-        reason = (f"the table has no entry for {name} (PhysicsScriptTable::GetScript "
-                  f"0x00521E40 returns 0): none")
-    elif not data.scripts:
-        reason = f"{name} has an empty list: none"
-    elif math.isnan(x32):
-        reason = ("intensity is NaN: every compare is unordered, so no entry matches "
-                  "(0x00521A3B jnp): none")
-    elif picked is None:
+        return "no PhysicsScriptTable: none"
+    if data is None:
+        return (f"the table has no entry for {name} (PhysicsScriptTable::GetScript "
+                f"0x00521E40 returns 0): none")
+    if not data.scripts:
+        return f"{name} has an empty list: none"
+    if math.isnan(x32):
+        return ("intensity is NaN: every compare is unordered, so no entry matches "
+                "(0x00521A3B jnp): none")
+    if picked is None:
         top = max((e.mod for e in data.scripts if not math.isnan(e.mod)), default=math.nan)
-        reason = (f"intensity {format_intensity(x32)} is above every entry's mod "
-                  f"(largest {top:g}); no fallback: none")
-    else:
-        e = data.scripts[picked]
-        reason = (f"entry {picked}: the first in stored order with mod {e.mod:g} >= "
-                  f"{format_intensity(x32)} (0x00521A20) -> {format_did(e.script_id)}")
-    return TableInspection(None if table is None else int(table.id), int(play_script),
-                           float(intensity), x32, tuple(rows), picked, int(script), reason)
+        return (f"intensity {format_intensity(x32)} is above every entry's mod "
+                f"(largest {top:g}); no fallback: none")
+    e = data.scripts[picked]
+    return (f"entry {picked}: the first in stored order with mod {e.mod:g} >= "
+            f"{format_intensity(x32)} (0x00521A20) -> {format_did(e.script_id)}")
 
 
 @dataclass(frozen=True)
@@ -133,29 +142,8 @@ def draw_script_table_panel(view: ScriptTableView, state: dict) -> list[c.Comman
             return out
         insp = inspect_table(view.table, view.play_script, view.intensity)
         imgui.text(f"Table {format_did(view.table.id)}: {len(view.table.entries)} types")
-        keys = [int(k) for k, _ in view.table.entries]
-        labels = [f"{play_script_name(k) or k} (0x{k:02X})" for k in keys]
-        current = keys.index(view.play_script) if view.play_script in keys else -1
-        imgui.set_next_item_width(220)
-        changed, idx = imgui.combo("PlayScript", max(current, 0), labels)
-        if changed and 0 <= idx < len(keys):
-            out.append(c.Select("play_script", keys[idx]))
-        finite = view.intensity if math.isfinite(view.intensity) else 0.0
-        imgui.set_next_item_width(220)
-        changed, v = imgui.slider_float("Intensity", float(finite), 0.0, 1.0, "%.4f")
-        if changed:
-            out.append(c.SetIntensity(v))
-            state["text"] = format_intensity(v)
-        text = state.get("text", format_intensity(view.intensity))
-        imgui.set_next_item_width(220)
-        changed, text = imgui.input_text("Exact (nan, inf ok)", text)
-        state["text"] = text
-        if changed:
-            value = parse_intensity(text)
-            if value is not None:
-                out.append(c.SetIntensity(value))
-        if parse_intensity(text) is None:
-            imgui.text_colored(imgui.ImVec4(1, 0.5, 0.4, 1), "not a number")
+        _type_combo(imgui, view, out)
+        _intensity_inputs(imgui, view, state, out)
         picked_col = imgui.ImVec4(0.35, 1.0, 0.45, 1.0)
         imgui.text("Retail picks: ")
         imgui.same_line()
@@ -164,30 +152,69 @@ def draw_script_table_panel(view: ScriptTableView, state: dict) -> list[c.Comman
         imgui.text_wrapped(insp.reason)
         if view.object_id is not None and imgui.button("Play on object"):
             out.append(c.PlayTyped(view.object_id, int(view.play_script), view.intensity))
-        flags = imgui.TableFlags_.borders | imgui.TableFlags_.row_bg | \
-            imgui.TableFlags_.scroll_y | imgui.TableFlags_.sizing_fixed_fit
-        if imgui.begin_table("entries", 4, flags):
-            for name in ("PlayScript", "#", "mod", "script"):
-                imgui.table_setup_column(name)
-            imgui.table_headers_row()
-            for row in insp.rows:
-                imgui.table_next_row()
-                if row.picked:
-                    imgui.table_set_bg_color(imgui.TableBgTarget_.row_bg1,
-                                             imgui.get_color_u32(imgui.ImVec4(0.2, 0.5, 0.25, 1)))
-                dim = row.play_script != view.play_script
-                cells = (row.name, str(row.index), f"{row.mod:g}", format_did(row.script_id))
-                for text_cell in cells:
-                    imgui.table_next_column()
-                    if dim:
-                        imgui.text_disabled(text_cell)
-                    else:
-                        imgui.text(text_cell)
-                if dim:   # another type: a button to inspect that one
-                    imgui.same_line()
-                    if imgui.small_button(f"show##{row.play_script}_{row.index}"):
-                        out.append(c.Select("play_script", row.play_script))
-            imgui.end_table()
+        _entries_table(imgui, view, insp, out)
     finally:
         imgui.end()
     return out
+
+
+def _type_combo(imgui, view: ScriptTableView, out: list[c.Command]) -> None:
+    keys = [int(k) for k, _ in view.table.entries]
+    labels = [f"{play_script_name(k) or k} (0x{k:02X})" for k in keys]
+    current = keys.index(view.play_script) if view.play_script in keys else -1
+    imgui.set_next_item_width(220)
+    changed, idx = imgui.combo("PlayScript", max(current, 0), labels)
+    if changed and 0 <= idx < len(keys):
+        out.append(c.Select("play_script", keys[idx]))
+
+
+def _intensity_inputs(imgui, view: ScriptTableView, state: dict,
+                      out: list[c.Command]) -> None:
+    """The intensity slider (finite values) and the exact text box (nan / inf too)."""
+    finite = view.intensity if math.isfinite(view.intensity) else 0.0
+    imgui.set_next_item_width(220)
+    changed, v = imgui.slider_float("Intensity", float(finite), 0.0, 1.0, "%.4f")
+    if changed:
+        out.append(c.SetIntensity(v))
+        state["text"] = format_intensity(v)
+    text = state.get("text", format_intensity(view.intensity))
+    imgui.set_next_item_width(220)
+    changed, text = imgui.input_text("Exact (nan, inf ok)", text)
+    state["text"] = text
+    if changed:
+        value = parse_intensity(text)
+        if value is not None:
+            out.append(c.SetIntensity(value))
+    if parse_intensity(text) is None:
+        imgui.text_colored(imgui.ImVec4(1, 0.5, 0.4, 1), "not a number")
+
+
+def _entries_table(imgui, view: ScriptTableView, insp: TableInspection,
+                   out: list[c.Command]) -> None:
+    """Every entry in stored order, the picked one highlighted; other types dimmed with a
+    button to inspect them."""
+    flags = imgui.TableFlags_.borders | imgui.TableFlags_.row_bg | \
+        imgui.TableFlags_.scroll_y | imgui.TableFlags_.sizing_fixed_fit
+    if not imgui.begin_table("entries", 4, flags):
+        return
+    for name in ("PlayScript", "#", "mod", "script"):
+        imgui.table_setup_column(name)
+    imgui.table_headers_row()
+    for row in insp.rows:
+        imgui.table_next_row()
+        if row.picked:
+            imgui.table_set_bg_color(imgui.TableBgTarget_.row_bg1,
+                                     imgui.get_color_u32(imgui.ImVec4(0.2, 0.5, 0.25, 1)))
+        dim = row.play_script != view.play_script
+        cells = (row.name, str(row.index), f"{row.mod:g}", format_did(row.script_id))
+        for text_cell in cells:
+            imgui.table_next_column()
+            if dim:
+                imgui.text_disabled(text_cell)
+            else:
+                imgui.text(text_cell)
+        if dim:   # another type: a button to inspect that one
+            imgui.same_line()
+            if imgui.small_button(f"show##{row.play_script}_{row.index}"):
+                out.append(c.Select("play_script", row.play_script))
+    imgui.end_table()

@@ -237,6 +237,25 @@ class Session:
         self.selected_object = 1
 
     def apply(self, cmd: c.Command) -> None:
+        if self._apply_transport(cmd) or self._apply_edit(cmd):
+            return
+        match cmd:
+            case c.LoadSetup(setup, table):
+                self.load_setup(setup, table)
+            case c.SaveScenario(path):
+                self.scenario_to_save().save(path)
+            case c.Select("object", key):
+                self.selected_object = int(key)
+            case c.Select("play_script", key):
+                self.play_script_type = int(key)
+            case c.Select():
+                pass
+            case _:
+                raise ScenarioError(f"the session cannot apply {type(cmd).__name__}")
+
+    def _apply_transport(self, cmd: c.Command) -> bool:
+        """Play / pause / step / seek / speed / loop / restart / jump to a hook; False for
+        any other command."""
         pb = self.playback
         match cmd:
             case c.Play():
@@ -262,6 +281,14 @@ class Session:
                 if t is not None:
                     pb.pause()
                     pb.seek(t)
+            case _:
+                return False
+        return True
+
+    def _apply_edit(self, cmd: c.Command) -> bool:
+        """An edit of a live object, as a scenario event at the current time; False for
+        any other command."""
+        match cmd:
             case c.PlayScript(obj, script):
                 self._require_object(obj)
                 self.add_event({"object": obj, "play_script": f"0x{script:08X}"})
@@ -277,18 +304,9 @@ class Session:
                 self.add_event({"object": obj, "motion": f"0x{motion:08X}"})
             case c.LaunchProjectile():
                 self.launch(cmd)
-            case c.LoadSetup(setup, table):
-                self.load_setup(setup, table)
-            case c.SaveScenario(path):
-                self.scenario_to_save().save(path)
-            case c.Select("object", key):
-                self.selected_object = int(key)
-            case c.Select("play_script", key):
-                self.play_script_type = int(key)
-            case c.Select():
-                pass
             case _:
-                raise ScenarioError(f"the session cannot apply {type(cmd).__name__}")
+                return False
+        return True
 
 
 # --- opening -------------------------------------------------------------------------------

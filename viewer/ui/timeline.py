@@ -384,90 +384,126 @@ def hit_test(tracks: TimelineTracks, row: tuple[str, object], t: float, toleranc
     return "", []
 
 
+@dataclass
+class _TrackCanvas:
+    """Where the track rows are drawn: a label column, then time across ``width``."""
+
+    imgui: object
+    dl: object
+    origin: object
+    width: float
+    dur: float
+    label_w: float = 150.0
+    row_h: float = 14.0
+
+    def x_of(self, t: float) -> float:
+        return self.origin.x + self.label_w + min(max(t / self.dur, 0.0), 1.0) * self.width
+
+    def col(self, rgba) -> int:
+        return self.imgui.get_color_u32(self.imgui.ImVec4(*rgba))
+
+    def label(self, y: float, text: str) -> None:
+        self.dl.add_text(self.imgui.ImVec2(self.origin.x, y), self.col((0.85, 0.85, 0.85, 1)),
+                         text)
+
+    def rect(self, x0: float, y0: float, x1: float, y1: float, rgba) -> None:
+        self.dl.add_rect_filled(self.imgui.ImVec2(x0, y0), self.imgui.ImVec2(x1, y1),
+                                self.col(rgba))
+
+
 def _draw_tracks(imgui, view: TimelineView) -> tuple[float | None, list[c.Command]]:
     """Marker lanes (one per owner and script), emitter bars, CallPES windows and the
     playhead. Clicking in the track area scrubs there (and selects a clicked emitter bar);
     hovering names what is under the mouse."""
     tracks = view.tracks
-    dur = max(view.duration, 1e-6)
     lanes = tracks.lanes()
-    bars = list(tracks.bars.values())
-    row_h = 14.0
-    label_w = 150.0
     avail = imgui.get_content_region_avail()
-    rows = len(lanes) + len(bars) + (1 if tracks.pes_windows else 0) + \
+    rows = len(lanes) + len(tracks.bars) + (1 if tracks.pes_windows else 0) + \
         (1 if tracks.states else 0)
-    height = max(row_h * max(rows, 1) + 6, 24.0)
+    height = max(_TrackCanvas.row_h * max(rows, 1) + 6, 24.0)
     imgui.begin_child("tracks", imgui.ImVec2(0, min(height, max(avail.y, 24.0))))
-    scrub = None
-    extra: list[c.Command] = []
     try:
-        origin = imgui.get_cursor_screen_pos()
-        width = max(imgui.get_content_region_avail().x - label_w, 10.0)
-        dl = imgui.get_window_draw_list()
-
-        def x_of(t):
-            return origin.x + label_w + min(max(t / dur, 0.0), 1.0) * width
-
-        def col(rgba):
-            return imgui.get_color_u32(imgui.ImVec4(*rgba))
-
-        y = origin.y
-        for owner, source in lanes:
-            dl.add_text(imgui.ImVec2(origin.x, y), col((0.85, 0.85, 0.85, 1)),
-                        f"{owner}: 0x{source:08X}")
-            for m in tracks.markers:
-                if (m.owner, m.source) == (owner, source):
-                    x = x_of(m.t)
-                    dl.add_line(imgui.ImVec2(x, y + 1), imgui.ImVec2(x, y + row_h - 1),
-                                col(_HOOK_COLOURS.get(m.type, _DEFAULT_HOOK_COLOUR)), 2.0)
-            y += row_h
-        for bar in bars:
-            dl.add_text(imgui.ImVec2(origin.x, y), col((0.85, 0.85, 0.85, 1)),
-                        f"em {bar.handle} 0x{bar.info:08X}")
-            x0 = x_of(bar.created)
-            x1 = x_of(bar.stopped if bar.stopped is not None else dur)
-            x2 = x_of(bar.end(dur))
-            dl.add_rect_filled(imgui.ImVec2(x0, y + 2),
-                               imgui.ImVec2(max(x1, x0 + 1), y + row_h - 2),
-                               col((0.3, 0.7, 0.35, 1)))
-            if x2 > x1:
-                dl.add_rect_filled(imgui.ImVec2(x1, y + 4), imgui.ImVec2(x2, y + row_h - 4),
-                                   col((0.3, 0.5, 0.35, 0.8)))
-            y += row_h
-        if tracks.pes_windows:
-            dl.add_text(imgui.ImVec2(origin.x, y), col((0.85, 0.85, 0.85, 1)), "CallPES")
-            for w in tracks.pes_windows:
-                dl.add_rect_filled(imgui.ImVec2(x_of(w.t), y + 3),
-                                   imgui.ImVec2(max(x_of(w.end), x_of(w.t) + 2), y + row_h - 3),
-                                   col((0.5, 0.8, 1.0, 0.6)))
-            y += row_h
-        if tracks.states:
-            dl.add_text(imgui.ImVec2(origin.x, y), col((0.85, 0.85, 0.85, 1)), "set_state")
-            for t_state, _, _, hidden in tracks.states:
-                x = x_of(t_state)
-                dl.add_rect_filled(imgui.ImVec2(x - 2, y + 3), imgui.ImVec2(x + 2, y + row_h - 3),
-                                   col((1.0, 0.5, 0.9, 1.0) if hidden else (0.8, 0.8, 1.0, 1.0)))
-            y += row_h
-        xp = x_of(view.time)
-        dl.add_line(imgui.ImVec2(xp, origin.y), imgui.ImVec2(xp, y),
-                    col((1.0, 1.0, 1.0, 0.9)), 1.5)
-        imgui.invisible_button("##track_area", imgui.ImVec2(label_w + width, max(y - origin.y, 1)))
-        mouse = imgui.get_io().mouse_pos
-        t_mouse = min(max((mouse.x - origin.x - label_w) / width, 0.0), 1.0) * dur
-        if imgui.is_item_hovered():
-            rows = track_rows(tracks)
-            index = int((mouse.y - origin.y) // row_h)
-            if 0 <= index < len(rows) and mouse.x >= origin.x + label_w:
-                text, clicks = hit_test(tracks, rows[index], t_mouse, 4.0 * dur / width)
-                if text:
-                    imgui.set_tooltip(text)
-                if imgui.is_item_clicked():
-                    extra.extend(clicks)
-        if imgui.is_item_active():
-            scrub = t_mouse
-            if abs(scrub - view.time) < 0.5 / max(view.fps, 1):
-                scrub = None
+        cv = _TrackCanvas(imgui, imgui.get_window_draw_list(), imgui.get_cursor_screen_pos(),
+                          max(imgui.get_content_region_avail().x - _TrackCanvas.label_w, 10.0),
+                          max(view.duration, 1e-6))
+        y = _draw_marker_lanes(cv, lanes, tracks.markers, cv.origin.y)
+        y = _draw_emitter_bars(cv, list(tracks.bars.values()), y)
+        y = _draw_pes_and_states(cv, tracks, y)
+        xp = cv.x_of(view.time)
+        cv.dl.add_line(imgui.ImVec2(xp, cv.origin.y), imgui.ImVec2(xp, y),
+                       cv.col((1.0, 1.0, 1.0, 0.9)), 1.5)
+        return _track_mouse(cv, view, y)
     finally:
         imgui.end_child()
+
+
+def _draw_marker_lanes(cv: _TrackCanvas, lanes, markers, y: float) -> float:
+    """One row per (owner, script): a tick per hook, coloured by hook type."""
+    for owner, source in lanes:
+        cv.label(y, f"{owner}: 0x{source:08X}")
+        for m in markers:
+            if (m.owner, m.source) == (owner, source):
+                x = cv.x_of(m.t)
+                cv.dl.add_line(cv.imgui.ImVec2(x, y + 1), cv.imgui.ImVec2(x, y + cv.row_h - 1),
+                               cv.col(_HOOK_COLOURS.get(m.type, _DEFAULT_HOOK_COLOUR)), 2.0)
+        y += cv.row_h
+    return y
+
+
+def _draw_emitter_bars(cv: _TrackCanvas, bars, y: float) -> float:
+    """One row per emitter: created to stopped, then stopped to its last particle dead."""
+    for bar in bars:
+        cv.label(y, f"em {bar.handle} 0x{bar.info:08X}")
+        x0 = cv.x_of(bar.created)
+        x1 = cv.x_of(bar.stopped if bar.stopped is not None else cv.dur)
+        x2 = cv.x_of(bar.end(cv.dur))
+        cv.rect(x0, y + 2, max(x1, x0 + 1), y + cv.row_h - 2, (0.3, 0.7, 0.35, 1))
+        if x2 > x1:
+            cv.rect(x1, y + 4, x2, y + cv.row_h - 4, (0.3, 0.5, 0.35, 0.8))
+        y += cv.row_h
+    return y
+
+
+def _draw_pes_and_states(cv: _TrackCanvas, tracks, y: float) -> float:
+    """The CallPES delay windows row and the set_state row (Hidden in pink)."""
+    if tracks.pes_windows:
+        cv.label(y, "CallPES")
+        for w in tracks.pes_windows:
+            cv.rect(cv.x_of(w.t), y + 3, max(cv.x_of(w.end), cv.x_of(w.t) + 2),
+                    y + cv.row_h - 3, (0.5, 0.8, 1.0, 0.6))
+        y += cv.row_h
+    if tracks.states:
+        cv.label(y, "set_state")
+        for t_state, _, _, hidden in tracks.states:
+            x = cv.x_of(t_state)
+            cv.rect(x - 2, y + 3, x + 2, y + cv.row_h - 3,
+                    (1.0, 0.5, 0.9, 1.0) if hidden else (0.8, 0.8, 1.0, 1.0))
+        y += cv.row_h
+    return y
+
+
+def _track_mouse(cv: _TrackCanvas, view: TimelineView,
+                 y: float) -> tuple[float | None, list[c.Command]]:
+    """The track area's button: a tooltip and click commands for what is under the mouse,
+    and the scrub time while pressed (None when it is the frame shown)."""
+    imgui, tracks, dur = cv.imgui, view.tracks, cv.dur
+    extra: list[c.Command] = []
+    imgui.invisible_button("##track_area",
+                           imgui.ImVec2(cv.label_w + cv.width, max(y - cv.origin.y, 1)))
+    mouse = imgui.get_io().mouse_pos
+    t_mouse = min(max((mouse.x - cv.origin.x - cv.label_w) / cv.width, 0.0), 1.0) * dur
+    if imgui.is_item_hovered():
+        rows = track_rows(tracks)
+        index = int((mouse.y - cv.origin.y) // cv.row_h)
+        if 0 <= index < len(rows) and mouse.x >= cv.origin.x + cv.label_w:
+            text, clicks = hit_test(tracks, rows[index], t_mouse, 4.0 * dur / cv.width)
+            if text:
+                imgui.set_tooltip(text)
+            if imgui.is_item_clicked():
+                extra.extend(clicks)
+    scrub = None
+    if imgui.is_item_active():
+        scrub = t_mouse
+        if abs(scrub - view.time) < 0.5 / max(view.fps, 1):
+            scrub = None
     return scrub, extra

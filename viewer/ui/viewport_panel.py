@@ -152,73 +152,99 @@ def draw_viewport_panel(texture_id: int | None, overlay=None, wipe_split: float 
         if visible:
             avail = imgui.get_content_region_avail()
             size = (max(1, int(avail.x)), max(1, int(avail.y)))
-            origin = imgui.get_cursor_pos()
-            if texture_id is not None:
-                # GL textures are bottom-up: flip V.
-                imgui.image(texture_id, imgui.ImVec2(*size), imgui.ImVec2(0, 1),
-                            imgui.ImVec2(1, 0))
-            # An invisible button over the image owns the mouse: drags that start on the
-            # view keep going outside it, and never move the window.
-            imgui.set_cursor_pos(origin)
-            imgui.invisible_button("##viewport_area", imgui.ImVec2(*size),
-                                   imgui.ButtonFlags_.mouse_button_left
-                                   | imgui.ButtonFlags_.mouse_button_right
-                                   | imgui.ButtonFlags_.mouse_button_middle)
-            io = imgui.get_io()
-            top_left = imgui.get_item_rect_min()
-            local = (io.mouse_pos.x - top_left.x, io.mouse_pos.y - top_left.y)
-            if imgui.is_item_activated() and imgui.is_mouse_down(imgui.MouseButton_.left):
-                _press["left"] = local
-                if wipe_split is not None and wipe_grabbed(wipe_split, local[0], size[0]):
-                    _press["wipe"] = local
-            wiping = "wipe" in _press and wipe_split is not None
-            if wiping and imgui.is_item_active():
-                split = wipe_split_at(local[0], size[0])
-                if abs(split - wipe_split) > 1e-6:
-                    commands.append(SetWipeSplit(split))
-            if imgui.is_item_deactivated():
-                _press.pop("wipe", None)
-            if imgui.is_item_deactivated() and "left" in _press:
-                px, py = _press.pop("left")
-                if math.hypot(local[0] - px, local[1] - py) <= 3.0 and not wiping:
-                    click = local
-            dl = imgui.get_window_draw_list()
-            if wipe_split is not None:   # the wipe's handle: a grip at mid-height
-                x = top_left.x + wipe_split * size[0]
-                y = top_left.y + size[1] / 2
-                dl.add_rect_filled(imgui.ImVec2(x - 3, y - 12), imgui.ImVec2(x + 3, y + 12),
-                                   imgui.get_color_u32(imgui.ImVec4(*WIPE_COLOUR)))
-            for ring in _rings(overlay):
-                (x, y), radius, rgba = ring
-                dl.add_circle(imgui.ImVec2(top_left.x + x, top_left.y + y), radius,
-                              imgui.get_color_u32(imgui.ImVec4(*rgba)), 20, 2.0)
-            active = imgui.is_item_active()
-            hovered = imgui.is_item_hovered()
-            focused = imgui.is_window_focused()
-            inp = ViewportInput(hovered=hovered or active, focused=focused,
-                                height_px=size[1], dt=io.delta_time)
-            if active:
-                d = (io.mouse_delta.x, io.mouse_delta.y)
-                if wiping:
-                    pass
-                elif imgui.is_mouse_down(imgui.MouseButton_.left):
-                    inp.drag_left = d
-                elif imgui.is_mouse_down(imgui.MouseButton_.right):
-                    inp.drag_right = d
-                elif imgui.is_mouse_down(imgui.MouseButton_.middle):
-                    inp.drag_middle = d
-            if hovered:
-                inp.wheel = io.mouse_wheel
-            if focused and not io.want_text_input:
-                held, pressed = set(), set()
-                for ch in "wasdqef":
-                    key = getattr(imgui.Key, ch)
-                    if imgui.is_key_down(key):
-                        held.add(ch)
-                    if imgui.is_key_pressed(key, repeat=False):
-                        pressed.add(ch)
-                inp.keys, inp.pressed = frozenset(held), frozenset(pressed)
-            commands = commands + camera_commands(inp)
+            top_left, local = _view_area(imgui, texture_id, size)
+            click, wiping = _mouse_press(imgui, local, size, wipe_split, commands)
+            _decorations(imgui, top_left, size, wipe_split, overlay)
+            commands = commands + camera_commands(_viewport_input(imgui, size, wiping))
     finally:
         imgui.end()
     return commands, size, click
+
+
+def _view_area(imgui, texture_id: int | None, size: tuple[int, int]):
+    """The 3D view's image under an invisible button that owns the mouse (drags that start
+    on the view keep going outside it and never move the window). Returns the area's
+    top-left in screen pixels and the mouse in viewport pixels."""
+    origin = imgui.get_cursor_pos()
+    if texture_id is not None:
+        # GL textures are bottom-up: flip V.
+        imgui.image(texture_id, imgui.ImVec2(*size), imgui.ImVec2(0, 1), imgui.ImVec2(1, 0))
+    imgui.set_cursor_pos(origin)
+    imgui.invisible_button("##viewport_area", imgui.ImVec2(*size),
+                           imgui.ButtonFlags_.mouse_button_left
+                           | imgui.ButtonFlags_.mouse_button_right
+                           | imgui.ButtonFlags_.mouse_button_middle)
+    io = imgui.get_io()
+    top_left = imgui.get_item_rect_min()
+    return top_left, (io.mouse_pos.x - top_left.x, io.mouse_pos.y - top_left.y)
+
+
+def _mouse_press(imgui, local, size, wipe_split: float | None, commands: list[Command]):
+    """A left press on the view: a drag of the wipe line (SetWipeSplit commands) when it
+    started on the line, else a click when released within 3 px. Returns (click or None,
+    whether the wipe is being dragged)."""
+    click = None
+    if imgui.is_item_activated() and imgui.is_mouse_down(imgui.MouseButton_.left):
+        _press["left"] = local
+        if wipe_split is not None and wipe_grabbed(wipe_split, local[0], size[0]):
+            _press["wipe"] = local
+    wiping = "wipe" in _press and wipe_split is not None
+    if wiping and imgui.is_item_active():
+        split = wipe_split_at(local[0], size[0])
+        if abs(split - wipe_split) > 1e-6:
+            commands.append(SetWipeSplit(split))
+    if imgui.is_item_deactivated():
+        _press.pop("wipe", None)
+    if imgui.is_item_deactivated() and "left" in _press:
+        px, py = _press.pop("left")
+        if math.hypot(local[0] - px, local[1] - py) <= 3.0 and not wiping:
+            click = local
+    return click, wiping
+
+
+def _decorations(imgui, top_left, size, wipe_split: float | None, overlay) -> None:
+    """The wipe's handle (a grip at mid-height) and the selection rings."""
+    dl = imgui.get_window_draw_list()
+    if wipe_split is not None:
+        x = top_left.x + wipe_split * size[0]
+        y = top_left.y + size[1] / 2
+        dl.add_rect_filled(imgui.ImVec2(x - 3, y - 12), imgui.ImVec2(x + 3, y + 12),
+                           imgui.get_color_u32(imgui.ImVec4(*WIPE_COLOUR)))
+    for (x, y), radius, rgba in _rings(overlay):
+        dl.add_circle(imgui.ImVec2(top_left.x + x, top_left.y + y), radius,
+                      imgui.get_color_u32(imgui.ImVec4(*rgba)), 20, 2.0)
+
+
+def _viewport_input(imgui, size, wiping: bool) -> ViewportInput:
+    """This frame's mouse drags, wheel and fly keys over the view (the camera's input)."""
+    io = imgui.get_io()
+    active = imgui.is_item_active()
+    hovered = imgui.is_item_hovered()
+    focused = imgui.is_window_focused()
+    inp = ViewportInput(hovered=hovered or active, focused=focused,
+                        height_px=size[1], dt=io.delta_time)
+    if active and not wiping:
+        d = (io.mouse_delta.x, io.mouse_delta.y)
+        if imgui.is_mouse_down(imgui.MouseButton_.left):
+            inp.drag_left = d
+        elif imgui.is_mouse_down(imgui.MouseButton_.right):
+            inp.drag_right = d
+        elif imgui.is_mouse_down(imgui.MouseButton_.middle):
+            inp.drag_middle = d
+    if hovered:
+        inp.wheel = io.mouse_wheel
+    if focused and not io.want_text_input:
+        inp.keys, inp.pressed = _fly_keys(imgui)
+    return inp
+
+
+def _fly_keys(imgui) -> tuple[frozenset, frozenset]:
+    """(held, pressed this frame) of the fly keys W A S D Q E and F."""
+    held, pressed = set(), set()
+    for ch in "wasdqef":
+        key = getattr(imgui.Key, ch)
+        if imgui.is_key_down(key):
+            held.add(ch)
+        if imgui.is_key_pressed(key, repeat=False):
+            pressed.add(ch)
+    return frozenset(held), frozenset(pressed)
