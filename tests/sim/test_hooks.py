@@ -4,6 +4,7 @@ FPHook::Execute 0x0051BAA0, process_fp_hook 0x00513600, CallPES 0x00511AF0)."""
 import pytest
 import sim_builders as B
 
+from viewer.dat.records.common import AnimationHookType
 from viewer.dat.records.hooks import (
     AnimationDoneHook,
     DefaultScriptHook,
@@ -28,6 +29,7 @@ from viewer.dat.records.hooks import (
 )
 from viewer.sim import hooks as H
 from viewer.sim.frame import EPS
+from viewer.sim.physobj import FPHookType
 from viewer.sim.state import PhysicsState as PS
 
 
@@ -208,7 +210,7 @@ def test_CallPES_0x00511AF0_delay_is_uniform_in_pause_and_plays_when_due():
     H.call_pes(w, o, PES, 2.0)
     assert w.rng.draws == draws + 1
     fp = o.fp_hooks[0]
-    assert fp.hook_type == 7 and 0.0 <= fp.interpolation_time <= 2.0
+    assert fp.hook_type == FPHookType.CallPES and 0.0 <= fp.interpolation_time <= 2.0
     _tick(w, o, 10.0 + fp.interpolation_time * 0.99)
     assert not B.events(w, "script", action="queued")
     _tick(w, o, 10.0 + fp.interpolation_time + 1e-9)
@@ -241,3 +243,25 @@ def test_DefaultScriptPartHook_plays_the_attached_childs_own_default():
     _run(w, o, DefaultScriptPartHook(0, 1))
     q = B.events(w, "script", action="queued")
     assert [(e["owner"], e["script"]) for e in q] == [(2, PES)]
+
+
+def test_every_hook_type_but_NoOp_and_Attack_has_a_handler_and_a_trace_name():
+    # <Hook>::Execute (CAnimHook.c): NoOp and Attack do nothing visible
+    assert set(H.HOOK_HANDLERS) == set(AnimationHookType) - {AnimationHookType.NoOp,
+                                                              AnimationHookType.Attack}
+    assert {t.value: t.name for t in AnimationHookType} == H.HOOK_NAMES
+
+
+def test_every_tween_channel_but_CallPES_applies_a_value_process_fp_hook_0x00513600():
+    assert set(H.TWEEN_CHANNELS) == set(FPHookType) - {FPHookType.CallPES}
+    assert [t.value for t in FPHookType] == list(range(8))
+
+
+def test_an_unknown_hook_number_is_traced_by_number_and_does_nothing():
+    class Unknown:
+        hook_type = 99
+    w, o = _obj()
+    before = (o.scale, o.luminosity, o.diffuse, list(o.fp_hooks))
+    _run(w, o, Unknown())
+    assert B.events(w, "hook")[-1]["type"] == "99"
+    assert (o.scale, o.luminosity, o.diffuse, list(o.fp_hooks)) == before
