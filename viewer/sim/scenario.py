@@ -360,6 +360,15 @@ def _parse_object(f: _Fields, o, at: str) -> ScenarioObject:
         raise f.fail(at, 'needs "id" and "setup" (or "preset")')
     obj = ScenarioObject(f.u32(o["id"], f"{at}.id", what="an object id"),
                          f.did(o["setup"], f"{at}.setup") if "setup" in o else named.setup)
+    _object_table(f, o, at, obj, named)
+    _object_placement(f, o, at, obj)
+    _object_links(f, o, at, obj)
+    obj.extra = {k: v for k, v in o.items() if k not in _OBJECT_FIELDS}
+    return obj
+
+
+def _object_table(f: _Fields, o, at: str, obj: ScenarioObject, named) -> None:
+    """The preset's name and table, then an explicit ``table`` (null or 0: none)."""
     if named is not None:
         obj.preset = named.name
         if "table" not in o:
@@ -368,6 +377,10 @@ def _parse_object(f: _Fields, o, at: str) -> ScenarioObject:
         obj.table_given = True
         table = o["table"]
         obj.table = None if table in (None, 0, "0") else f.did(table, f"{at}.table")
+
+
+def _object_placement(f: _Fields, o, at: str, obj: ScenarioObject) -> None:
+    """position, heading_deg, velocity, omega, state, scale, translucency."""
     if "position" in o:
         obj.position = f.vec3(o["position"], f"{at}.position")
     if "heading_deg" in o:
@@ -383,6 +396,10 @@ def _parse_object(f: _Fields, o, at: str) -> ScenarioObject:
         obj.scale = f.finite(o["scale"], f"{at}.scale", f32=True, positive=True)
     if "translucency" in o:
         obj.translucency = f.finite(o["translucency"], f"{at}.translucency", f32=True)
+
+
+def _object_links(f: _Fields, o, at: str, obj: ScenarioObject) -> None:
+    """default_script (+ default_intensity), parent (+ parent_part), parent_location."""
     if "default_script" in o:
         obj.default_script = f.play_script(o["default_script"], f"{at}.default_script")
         obj.default_intensity = f.number(o.get("default_intensity", 0.0),
@@ -393,8 +410,6 @@ def _parse_object(f: _Fields, o, at: str) -> ScenarioObject:
                                 lo=-1, hi=0x7FFFFFFF)
     if "parent_location" in o:  # [animation] kept as written, read by _holding
         _parent_location(f, o["parent_location"], f"{at}.parent_location")
-    obj.extra = {k: v for k, v in o.items() if k not in _OBJECT_FIELDS}
-    return obj
 
 
 def _parse_event(f: _Fields, e, i: int) -> ScenarioEvent:
@@ -409,44 +424,65 @@ def _parse_event(f: _Fields, e, i: int) -> ScenarioEvent:
     if len(kinds) > 1:
         raise f.fail(at, f"more than one action ({', '.join(kinds)})")
     kind = kinds[0]
-    value = e[kind]
-    where = f"{at}.{kind}"
-    intensity = 1.0
-    if kind == "play_script":
-        value = f.did(value, where)
-    elif kind == "play":
-        value = f.play_script(value, where)
-        intensity = f.number(e.get("intensity", 1.0), f"{at}.intensity")
-    elif kind == "set_state":
-        value = f.u32(value, where, what="a state")
-    elif kind == "motion":  # a full 32-bit command or a catalog name
-        value = _motion(f, value, e, at)
-        # finite: the sequencer turns speed * framerate into frame numbers (int(nan) fails)
-        intensity = f.finite(e.get("speed", 1.0), f"{at}.speed", f32=True)
-    elif kind == "create":
-        spec = dict(f.object(value, where))
-        spec.setdefault("id", obj)
-        _parse_object(f, spec, where)
-    elif kind == "destroy":
-        if value is not True:
-            raise f.fail(where, f"expected true, got {value!r}")
-    elif kind == "set_velocity":
-        value = f.vec3(value, where)
-    elif kind == "set_hidden":
-        value = f.flag(value, where)
-    elif kind == "launch":  # [physics] viewer/sim/projectile.py
-        event_intensity = (f.number(e["intensity"], f"{at}.intensity")
-                           if "intensity" in e else None)
-        for key in ("intensity", "explode_intensity"):
-            if isinstance(value, dict) and key in value:
-                f.number(value[key], f"{where}.{key}")
-        if isinstance(value, dict) and "preset" in value:
-            presets.preset(value["preset"], f"{where}.preset", f.file)
-        try:
-            value = LaunchSpec.parse(value, event_intensity)
-        except ScenarioError as err:
-            raise f.fail(at, err.message) from None
+    value, intensity = _EVENT_VALUE[kind](f, e, e[kind], at, obj)
     return ScenarioEvent(t, obj, kind, value, intensity, dict(e))
+
+
+# -- one reader per event kind: (f, event, value, field path of the event, object id) ->
+# (value, intensity); the value's own field path is ``{at}.{kind}``
+def _play_event(f: _Fields, e, value, at: str, obj: int):
+    return (f.play_script(value, f"{at}.play"),
+            f.number(e.get("intensity", 1.0), f"{at}.intensity"))
+
+
+def _motion_event(f: _Fields, e, value, at: str, obj: int):
+    # a full 32-bit command or a catalog name; speed finite: the sequencer turns
+    # speed * framerate into frame numbers (int(nan) fails)
+    return _motion(f, value, e, at), f.finite(e.get("speed", 1.0), f"{at}.speed", f32=True)
+
+
+def _create_event(f: _Fields, e, value, at: str, obj: int):
+    spec = dict(f.object(value, f"{at}.create"))
+    spec.setdefault("id", obj)
+    _parse_object(f, spec, f"{at}.create")
+    return value, 1.0
+
+
+def _destroy_event(f: _Fields, e, value, at: str, obj: int):
+    if value is not True:
+        raise f.fail(f"{at}.destroy", f"expected true, got {value!r}")
+    return value, 1.0
+
+
+def _launch_event(f: _Fields, e, value, at: str, obj: int):
+    """[physics] viewer/sim/projectile.py"""
+    where = f"{at}.launch"
+    event_intensity = (f.number(e["intensity"], f"{at}.intensity")
+                       if "intensity" in e else None)
+    for key in ("intensity", "explode_intensity"):
+        if isinstance(value, dict) and key in value:
+            f.number(value[key], f"{where}.{key}")
+    if isinstance(value, dict) and "preset" in value:
+        presets.preset(value["preset"], f"{where}.preset", f.file)
+    try:
+        return LaunchSpec.parse(value, event_intensity), 1.0
+    except ScenarioError as err:
+        raise f.fail(at, err.message) from None
+
+
+_EVENT_VALUE = {
+    "play_script": lambda f, e, value, at, obj: (f.did(value, f"{at}.play_script"), 1.0),
+    "play": _play_event,
+    "set_state": lambda f, e, value, at, obj: (f.u32(value, f"{at}.set_state",
+                                                     what="a state"), 1.0),
+    "motion": _motion_event,
+    "create": _create_event,
+    "destroy": _destroy_event,
+    "set_velocity": lambda f, e, value, at, obj: (f.vec3(value, f"{at}.set_velocity"), 1.0),
+    "set_hidden": lambda f, e, value, at, obj: (f.flag(value, f"{at}.set_hidden"), 1.0),
+    "launch": _launch_event,
+}
+assert set(_EVENT_VALUE) == set(EVENT_KINDS)
 
 
 class ScenarioRunner:
