@@ -229,23 +229,28 @@ def test_merge_sort_orders_thousands_far_to_near_per_batch(gpu, renderer):
         np.testing.assert_allclose(np.sort(rows[:, 0]), np.sort(ref[:, 0]), atol=1e-4)
 
 
-def test_auto_keeps_big_scenes_on_the_cpu_path_of_a_software_rasteriser(gl_ctx, monkeypatch):
-    """llvmpipe runs compute shaders on the CPU cores: "auto" evaluates a big snapshot with
-    numpy there (from the pool, which is still at the snapshot) and draws the same rows."""
+def test_auto_keeps_a_software_rasteriser_on_the_cpu_path(gl_ctx, monkeypatch):
+    """llvmpipe runs compute shaders on the CPU cores (slower than numpy): "auto" asks for
+    arrays there, and a snapshot it still gets is evaluated with numpy from the pool (which
+    is still at the snapshot), drawing the same rows."""
     import viewer.render.renderer as R
+    from viewer.render.framebuffer import OffscreenTarget
     rng = np.random.default_rng(4)
     pool = ParticlePool()
     rows = [_row(pool, rng, g) for g in GFX]
     _births(pool, rng, 40, rows, ptypes=(2,))
-    monkeypatch.setattr(R, "SOFTWARE_GPU_LIMIT", 10)
     monkeypatch.setattr(R, "SOFTWARE_RENDERERS", (str(gl_ctx.info["GL_RENDERER"]).lower(),))
     r = SceneRenderer(gl_ctx, S.build_db())
-    from viewer.render.framebuffer import OffscreenTarget
+    assert r.settings.gpu_particles == "auto" and not r.gpu_particles
     target = OffscreenTarget(gl_ctx, (32, 32))
-    stats = r.render(SceneInput(particle_snapshot=particle_snapshot(pool)),
-                     S.oblique_camera(distance=14.0), target)
+    cam = S.oblique_camera(distance=14.0)
+    stats = r.render(SceneInput(particle_snapshot=particle_snapshot(pool)), cam, target)
     assert r._gpu is None
-    assert stats["particles_drawn"] == prepare(WA.particle_arrays(pool), S.oblique_camera(
-        distance=14.0).eye(), r.meshes).count
+    assert stats["particles_drawn"] == prepare(WA.particle_arrays(pool), cam.eye(),
+                                               r.meshes).count
     target.release()
     r.release()
+    monkeypatch.setattr(R, "SOFTWARE_RENDERERS", ())
+    hw = SceneRenderer(gl_ctx, S.build_db())
+    assert hw.gpu_particles   # a hardware GPU: the GPU path
+    hw.release()

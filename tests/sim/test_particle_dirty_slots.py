@@ -55,3 +55,21 @@ def test_a_copied_pool_gets_a_new_serial_and_logs_its_live_slots():
         assert other.dirty.serial != pool.dirty.serial
         seq_from, _, idx = other.dirty.take()
         assert seq_from == 0 and sorted(idx.tolist()) == sorted([live[0], live[2], live[3]])
+
+
+def test_evaluate_rows_matches_evaluate_for_the_rows_asked_only():
+    """The inspector's rows are evaluated alone (the GPU draws the rest): same values as
+    the full ParticlePool.evaluate, other rows untouched."""
+    pool = ParticlePool()
+    pool.em_time[0] = 2.0
+    idx = [pool.allocate() for _ in range(6)]
+    rng = np.random.default_rng(0)
+    for k, i in enumerate(idx):
+        pool.emitter[i], pool.ptype[i], pool.slot[i] = 0, 2 + (k % 3), k
+        pool.state[i, 0:3] = (1.0, 0.0, 5.0)
+        pool.state[i, 3:18] = rng.normal(size=15)
+    pool.evaluate_rows(idx[:2])
+    part = pool.position[idx].copy()
+    assert not part[2:].any()
+    pool.evaluate(force=True)
+    np.testing.assert_array_equal(part[:2], pool.position[idx[:2]])

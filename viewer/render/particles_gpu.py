@@ -43,7 +43,7 @@ BIRTH_FLOATS = 32      # struct Birth in particle_eval.comp.glsl
 EMITTER_FLOATS = 16    # struct Emitter
 EVAL_FLOATS = 16       # struct Evaluated
 SORT_RUN = 16          # RUN of particle_sort.comp.glsl
-MIN_SORT = 1024        # the smallest sorted length (a power of two)
+MIN_SORT = SORT_RUN    # the smallest sorted length (a power of two)
 SENTINEL = 0xFFFFFFFF
 
 

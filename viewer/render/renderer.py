@@ -47,13 +47,12 @@ class RenderSettings:
     degrade_mul: float = 1.0          # steady state m = +1 (review W2)
     # evaluate and sort particles on the GPU (compute shaders, GL 4.3) when the scene
     # carries a particle snapshot; False or unavailable: the CPU path (particles.prepare).
-    # "auto": the GPU, except on a software rasteriser (llvmpipe runs compute shaders on
-    # the same CPU cores, slower than numpy) above SOFTWARE_GPU_LIMIT live particles
+    # "auto": the GPU, except on a software rasteriser: llvmpipe runs compute shaders on
+    # the same CPU cores, slower than numpy in wall time (bench/particles.py --pass)
     gpu_particles: bool | str = "auto"
     max_dynamic_lights: int = 10      # 7 + 3m at m = +1
 
 
-SOFTWARE_GPU_LIMIT = 20_000
 SOFTWARE_RENDERERS = ("llvmpipe", "softpipe", "swrast")
 
 
@@ -119,15 +118,24 @@ class SceneRenderer:
         set_uniform(prog, "u_emissive", (luminosity,) * 3)
         set_uniform(prog, "u_diffuse", (diffuse,) * 3)
 
+    def _gpu_wanted(self, s: RenderSettings) -> bool:
+        if s.gpu_particles is False or self._gpu_failed:
+            return False
+        if getattr(self.ctx, "version_code", 0) < 430:
+            return False   # no compute shaders
+        if s.gpu_particles == "auto":
+            renderer = str(self.ctx.info.get("GL_RENDERER", "")).lower()
+            return not any(name in renderer for name in SOFTWARE_RENDERERS)
+        return True
+
     @property
     def gpu_particles(self) -> bool:
         """Whether scenes for this renderer should carry a particle snapshot (GPU path)
         rather than CPU-evaluated arrays (``build_scene_input(world, gpu_particles=...)``)."""
-        return (self.settings.gpu_particles is not False and not self._gpu_failed
-                and getattr(self.ctx, "version_code", 0) >= 430)
+        return self._gpu_wanted(self.settings)
 
     def _gpu_pass(self):
-        if self._gpu is None and self.gpu_particles:
+        if self._gpu is None and not self._gpu_failed:
             from viewer.render.particles_gpu import GpuParticlePass
             self._gpu = GpuParticlePass.create(self.ctx, self.meshes)
             self._gpu_failed = self._gpu is None
@@ -137,10 +145,7 @@ class SceneRenderer:
         """This frame's particle batches: on the GPU from the scene's snapshot, or on the
         CPU from its arrays (a snapshot without a GPU pass is evaluated on the CPU)."""
         snap = scene.particle_snapshot
-        use = snap is not None and s.gpu_particles is not False
-        if use and s.gpu_particles == "auto" and snap.live > SOFTWARE_GPU_LIMIT:
-            renderer = str(self.ctx.info.get("GL_RENDERER", "")).lower()
-            use = not any(name in renderer for name in SOFTWARE_RENDERERS)
+        use = snap is not None and self._gpu_wanted(s)
         gpu = self._gpu_pass() if use else None
         if gpu is not None:
             prepared = gpu.prepare(snap, eye, m=s.degrade_mul)

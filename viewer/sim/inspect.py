@@ -224,10 +224,10 @@ def emitter_particles(world, handle: int) -> dict | None:
     """One emitter's live particles in slot order (positions, scales, trans)."""
     for em in world.pool.row_emitter:
         if em is not None and em.handle == handle:
-            world.pool.evaluate()
             slots = em.live_slots()
             idx = np.array([i for _, i in slots], dtype=np.int64)
             pool = world.pool
+            pool.evaluate_rows(idx)
             return {"handle": handle, "slots": [s for s, _ in slots],
                     "positions": pool.position[idx].copy(), "scales": pool.scale[idx].copy(),
                     "trans": pool.trans[idx].copy(), "lifetimes": pool.lifetime[idx].copy()}
@@ -307,7 +307,7 @@ def live_emitters(world, with_particles: bool | int = False) -> list[EmitterView
     if world is None:
         return []
     pool = world.pool
-    if with_particles is not False:
+    if with_particles is True:
         pool.evaluate()
     out = []
     for obj_id in sorted(world.objects):
@@ -319,6 +319,8 @@ def live_emitters(world, with_particles: bool | int = False) -> list[EmitterView
             wanted = with_particles is True or (
                 with_particles is not False and int(with_particles) == int(em.handle))
             if wanted:
+                if with_particles is not True:  # one emitter: evaluate its rows only
+                    pool.evaluate_rows([i for _, i in em.live_slots()])
                 rows = tuple(ParticleRow(slot, float(pool.lifetime[i]), float(pool.lifespan[i]),
                                          _v3(pool.position[i]), float(pool.scale[i]),
                                          float(pool.trans[i]))

@@ -352,9 +352,20 @@ class ParticlePool:
         self._live = live
         if not force and self._evaluated == self.version:
             return live
+        self._evaluate(live)
+        self._evaluated = self.version
+        return live
+
+    def evaluate_rows(self, idx) -> None:
+        """Evaluate only pool indices ``idx`` (live ones): what an inspector or a picked
+        particle needs when the renderer evaluates on the GPU. O(len(idx))."""
+        idx = np.asarray(idx, dtype=np.int64)
+        if self._evaluated != self.version and idx.size:
+            self._evaluate(idx)
+
+    def _evaluate(self, live: np.ndarray) -> None:
         if live.size == 0:
-            self._evaluated = self.version
-            return live
+            return
         rows = self.emitter[live]
         head = self.state[live, 0:3]  # birth, acc, lifespan
         t = head[:, 1] + self.em_time[rows] - head[:, 0]
@@ -388,8 +399,6 @@ class ParticlePool:
         st = self.state[live, 22:26]  # start/final scale, start/final trans
         self.scale[live] = st[:, 0] + (st[:, 1] - st[:, 0]) * f
         self.trans[live] = st[:, 2] + (st[:, 3] - st[:, 2]) * f
-        self._evaluated = self.version
-        return live
 
     def mark_dirty(self) -> None:
         self.version += 1
