@@ -3,6 +3,8 @@ hang guard (a subprocess timeout or a work counter), never a timed assertion."""
 
 from __future__ import annotations
 
+import json
+
 from tests.bounded import run_bounded
 from viewer import synthetic as S
 
@@ -40,3 +42,44 @@ def test_the_png_of_a_render_is_the_last_frame_of_the_same_render_to_a_folder(tm
     assert a.rc == 0 and b.rc == 0, (a, b)
     last = sorted((tmp_path / "frames").iterdir())[-1]
     assert np.array_equal(np.asarray(Image.open(tmp_path / "x.png")), np.asarray(Image.open(last)))
+
+
+# --- collision: a broad phase, not every object against every other --------------------------
+def test_collision_work_per_test_does_not_grow_with_the_object_count(monkeypatch):
+    """Narrow tests of object shapes per cell search stay near the few neighbours an arrow
+    has, whatever the crowd (without a broad phase: the other n - 1 every time)."""
+    from viewer.commands.trace import trace_lines
+    from viewer.dat.database import AssetDatabase
+    from viewer.sim import collision as co
+    from viewer.sim.scenario import Scenario
+
+    counts = {"search": 0, "narrow": 0}
+    search, narrow = co.CTransition.find_collisions, co.ObjectShape.find_collisions
+
+    def count_search(self):
+        counts["search"] += 1
+        return search(self)
+
+    def count_narrow(self, tr):
+        counts["narrow"] += 1
+        return narrow(self, tr)
+
+    monkeypatch.setattr(co.CTransition, "find_collisions", count_search)
+    monkeypatch.setattr(co.ObjectShape, "find_collisions", count_narrow)
+    per_search = {}
+    for n in (20, 80):
+        counts.update(search=0, narrow=0)
+        with AssetDatabase(str(S.SYNTHETIC_DAT)) as db:
+            trace_lines(Scenario.from_json(S.falling_arrows_scenario(n, 0.3)), db,
+                        out=lambda line: None)
+        per_search[n] = counts["narrow"] / counts["search"]
+    assert counts["search"] > 80 * 5
+    assert per_search[80] <= 2.0 and per_search[20] <= 2.0, per_search
+
+
+def test_two_hundred_falling_arrows_complete(tmp_path):
+    path = tmp_path / "arrows.json"
+    path.write_text(json.dumps(S.falling_arrows_scenario(200, 1.0)))
+    r = run_bounded(["trace", "--scenario", path], timeout=600)
+    assert r.rc == 0 and not r.timed_out, r
+    assert r.out.count('"event": "impact"') >= 200

@@ -19,10 +19,14 @@ enter them the nearest retail outcome is used and the comment says so.
 
 from __future__ import annotations
 
+import itertools
 import math
+import operator
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+import numpy as np
 
 from viewer.errors import ScenarioError
 from viewer.sim import physics as ph
@@ -302,6 +306,7 @@ class Shape:
 
     index: int = -1
     is_environment = True
+    aabb: tuple[float, ...] = ()     # ObjectShape: the broad phase's box; () = always tested
 
     @property
     def name(self) -> str:
@@ -492,7 +497,12 @@ class BoxShape(Shape):
 
 
 class ObjectShape(Shape):
-    """A target shape that is an object (a sphere or cylinder with an ObjectDesc)."""
+    """A target shape that is an object (a sphere or cylinder with an ObjectDesc).
+
+    ``aabb`` (min x, y, z, max x, y, z) bounds every place the mover's first sphere center
+    can be, less the mover's radius, for ``intersects`` to report a collision: outside it
+    ``find_collisions`` returns OK and changes nothing, which is what lets the transition's
+    broad phase skip the shape."""
 
     is_environment = False
 
@@ -541,6 +551,9 @@ class SphereShape(ObjectShape):
     def __init__(self, center: Vec3, radius: float, desc: ObjectDesc, index: int) -> None:
         super().__init__(desc, index)
         self.sphere = Sphere(tuple(center), float(radius))
+        r = self.sphere.radius
+        self.aabb = tuple(c - r for c in self.sphere.center) + tuple(
+            c + r for c in self.sphere.center)
 
     def intersects(self, tr: CTransition, is_creature: bool) -> int:
         """CSphere::intersects_sphere 0x00537A80 (first sphere)."""
@@ -580,6 +593,8 @@ class CylinderShape(ObjectShape):
                  index: int) -> None:
         super().__init__(desc, index)
         self.low_pt, self.radius, self.height = tuple(low_point), float(radius), float(height)
+        (x, y, z), r = self.low_pt, self.radius
+        self.aabb = (x - r, y - r, z, x + r, y + r, z + self.height)
 
     def _collides(self, sphere: Sphere, disp: Vec3, radsum: float) -> bool:
         """CCylSphere::collides_with_sphere 0x0053A8A0."""
@@ -619,6 +634,95 @@ class CylinderShape(ObjectShape):
         return ADJUSTED_TS
 
 
+# -- broad phase ---------------------------------------------------------------------------------
+class _BroadPhase:
+    """Which of a transition's shapes the mover's first sphere can touch where it is now.
+    ``shapes[offset:]`` are object shapes with boxes ``lo`` / ``hi`` (``ObjectShape.aabb``):
+    one whose box the sphere's box misses cannot collide (its narrow test would return OK
+    with no side effect), so it is skipped. The shapes before ``offset`` (the environment)
+    are always tested, and everything is tested in the transition's order, so results and
+    impact order are those of testing every shape."""
+
+    MIN_OBJECTS = 8
+    MARGIN = 1e-3      # metres: far above float rounding in the narrow tests
+
+    __slots__ = ("always", "hi", "lo", "offset")
+
+    def __init__(self, offset: int, boxes: np.ndarray) -> None:
+        self.offset = offset
+        self.always = list(range(offset))
+        self.lo, self.hi = boxes[:, :3], boxes[:, 3:]
+
+    def near(self, shapes: Sequence[Shape], sphere: Sphere) -> list[Shape]:
+        r = sphere.radius + self.MARGIN
+        c = sphere.center
+        qlo = np.array((c[0] - r, c[1] - r, c[2] - r))
+        qhi = np.array((c[0] + r, c[1] + r, c[2] + r))
+        with np.errstate(invalid="ignore"):
+            hit = ((self.lo <= qhi) & (self.hi >= qlo)).all(axis=1)
+        keep = self.always + (np.flatnonzero(hit) + self.offset).tolist()
+        return [shapes[i] for i in keep]
+
+
+class ObjectShapeIndex:
+    """The live objects' collision shapes and their boxes, kept between transitions: an
+    object's shapes are remade only when its frame, Setup, spheres or parent is another
+    object or its state, scale, has_weenie or is_creature changed (in a tick of many
+    movers that is the one that just moved), so a transition costs a comparison per
+    object, not a rebuild of every shape."""
+
+    def __init__(self) -> None:
+        self._objs: list = []
+        self._sig: list[tuple] = []
+        self._spans: list[tuple[int, int]] = []
+        self._slot: dict[int, int] = {}        # id(object) -> position
+        self.shapes: list[Shape] = []
+        self.boxes = np.empty((0, 6))
+
+    def __deepcopy__(self, memo) -> ObjectShapeIndex:
+        return ObjectShapeIndex()   # a copied world's objects are new objects: rebuild
+
+    _signature = operator.attrgetter("frame", "setup", "state", "scale", "spheres", "parent",
+                                     "has_weenie", "is_creature")
+
+    def refresh(self, objects) -> None:
+        objs = list(objects)
+        sig = list(map(self._signature, objs))
+        if len(objs) == len(self._objs) and all(map(operator.is_, objs, self._objs)):
+            changed = list(itertools.compress(range(len(sig)), map(operator.ne, sig, self._sig)))
+            if not changed:
+                return
+            remade = [_object_shapes_of(objs[i]) for i in changed]
+            if all(len(m) == self._spans[i][1] - self._spans[i][0]
+                   for i, m in zip(changed, remade, strict=True)):
+                for i, shapes in zip(changed, remade, strict=True):
+                    lo, hi = self._spans[i]
+                    self.shapes[lo:hi] = shapes
+                    if shapes:
+                        self.boxes[lo:hi] = [s.aabb for s in shapes]
+                self._sig = sig
+                return
+        self._objs, self._sig = objs, sig
+        self.shapes, self._spans, self._slot = [], [], {}
+        for i, obj in enumerate(objs):
+            start = len(self.shapes)
+            self.shapes += _object_shapes_of(obj)
+            self._spans.append((start, len(self.shapes)))
+            self._slot[id(obj)] = i
+        self.boxes = np.array([s.aabb for s in self.shapes], np.float64).reshape(-1, 6)
+
+    def without(self, mover) -> tuple[list[Shape], np.ndarray]:
+        """Every shape but the mover's, in object order, and their boxes."""
+        i = self._slot.get(id(mover))
+        if i is None:
+            return self.shapes, self.boxes
+        lo, hi = self._spans[i]
+        if lo == hi:
+            return self.shapes, self.boxes
+        return (self.shapes[:lo] + self.shapes[hi:],
+                np.concatenate((self.boxes[:lo], self.boxes[hi:])))
+
+
 # -- CTransition --------------------------------------------------------------------------------
 @dataclass
 class AdjustOptions:
@@ -631,7 +735,10 @@ class AdjustOptions:
 
 class CTransition:
     def __init__(self, body: ph.PhysicsBody, begin: Frame, end: Frame,
-                 shapes: Sequence[Shape] = (), options: AdjustOptions | None = None) -> None:
+                 shapes: Sequence[Shape] = (), options: AdjustOptions | None = None,
+                 object_boxes: np.ndarray | None = None) -> None:
+        """``object_boxes``: the boxes of the last ``len(object_boxes)`` shapes, all object
+        shapes, for the broad phase (``_BroadPhase``)."""
         self.collision_info = CollisionInfo()
         self.sphere_path = SpherePath(body.spheres, body.scale, begin, end)
         self.object_info = ObjectInfo(body)
@@ -641,6 +748,9 @@ class CTransition:
         self.object_info.ethereal = bool(body.state & ph.ETHEREAL)
         self.object_info.step_down = not body.state & ph.MISSILE
         self.shapes = list(shapes)
+        self._broad = None
+        if object_boxes is not None and len(object_boxes) >= _BroadPhase.MIN_OBJECTS:
+            self._broad = _BroadPhase(len(self.shapes) - len(object_boxes), object_boxes)
         self.options = options or AdjustOptions()
         ts = body.transient_state   # CPhysicsObj::transition 0x00512DC0
         if ts & ph.STATIONARY_STUCK:
@@ -716,8 +826,11 @@ class CTransition:
 
     def find_collisions(self) -> int:
         """The cell's find_collisions: environment shapes, then objects; the first result
-        other than OK ends the search (CLandCell::find_collisions 0x00532D60)."""
-        for shape in self.shapes:
+        other than OK ends the search (CLandCell::find_collisions 0x00532D60). Only shapes
+        the broad phase cannot rule out are tested, in the same order."""
+        shapes = self.shapes if self._broad is None else self._broad.near(
+            self.shapes, self.sphere_path.global_sphere[0])
+        for shape in shapes:
             ts = shape.find_collisions(self)
             if ts != OK_TS:
                 return ts
@@ -895,11 +1008,14 @@ class CollisionWorld:
         """CPhysicsObj::transition 0x00512DC0: the sweep, or None when it fails."""
         if not body.spheres:
             return None
-        extra = list(extra)
-        if self.object_source is not None:
-            extra += self.object_source(body)
-        shapes = sorted(list(self.shapes) + extra, key=lambda s: not s.is_environment)
-        tr = CTransition(body, old, new, shapes, self.options)
+        shapes = sorted(list(self.shapes) + list(extra), key=lambda s: not s.is_environment)
+        boxes = None
+        if self.object_source is not None:   # object shapes: never environment, so last
+            objects = self.object_source(body)
+            if isinstance(objects, tuple):   # (shapes, their boxes): ObjectShapeIndex
+                objects, boxes = objects
+            shapes += objects
+        tr = CTransition(body, old, new, shapes, self.options, boxes)
         return tr if tr.find_transitional_position() else None
 
     # CPhysicsObj::SetPositionInternal(CTransition*) 0x00514C90 + handle_all_collisions
@@ -1064,25 +1180,30 @@ def object_shapes(objects, mover) -> list[Shape]:
     collision targets (the mover's own shadow is skipped)."""
     out: list[Shape] = []
     for obj in objects:
-        if obj is mover or getattr(obj, "parent", None) is not None:
-            continue
-        if int(obj.state) & ph.HIDDEN:
-            continue   # set_hidden takes the object out of its cell: nothing to hit
-        desc = ObjectDesc(obj.id, int(obj.state), bool(getattr(obj, "has_weenie", False)),
-                          bool(getattr(obj, "is_creature", False)))
-        # CPhysicsObj::FindObjCollisions 0x0050F050: cylinder spheres when the Setup has
-        # any, else its spheres; both scaled and placed by the object's position
-        cyls = getattr(getattr(obj, "setup", None), "cylspheres", ()) or ()
-        if cyls:
-            for cyl in cyls:
-                low = obj.frame.local_to_global(vec_scale(tuple(cyl.low_point), obj.scale))
-                out.append(CylinderShape(low, cyl.radius * obj.scale, cyl.height * obj.scale,
-                                         desc, -1))
-            continue
-        for c, r in getattr(obj, "spheres", ()):
-            center = obj.frame.local_to_global(vec_scale(c, obj.scale))
-            out.append(SphereShape(center, r * obj.scale, desc, -1))
+        if obj is not mover:
+            out += _object_shapes_of(obj)
     return out
+
+
+def _object_shapes_of(obj) -> list[Shape]:
+    """One object's collision shapes (none when it is a child or hidden)."""
+    if getattr(obj, "parent", None) is not None:
+        return []
+    state = int(obj.state)
+    if state & ph.HIDDEN:
+        return []   # set_hidden takes the object out of its cell: nothing to hit
+    desc = ObjectDesc(obj.id, state, bool(getattr(obj, "has_weenie", False)),
+                      bool(getattr(obj, "is_creature", False)))
+    frame, scale = obj.frame, obj.scale
+    # CPhysicsObj::FindObjCollisions 0x0050F050: cylinder spheres when the Setup has
+    # any, else its spheres; both scaled and placed by the object's position
+    cyls = getattr(getattr(obj, "setup", None), "cylspheres", ()) or ()
+    if cyls:
+        return [CylinderShape(frame.local_to_global(vec_scale(tuple(cyl.low_point), scale)),
+                              cyl.radius * scale, cyl.height * scale, desc, -1)
+                for cyl in cyls]
+    return [SphereShape(frame.local_to_global(vec_scale(c, scale)), r * scale, desc, -1)
+            for c, r in getattr(obj, "spheres", ())]
 
 
 # -- scenario "world" -----------------------------------------------------------------------------

@@ -100,13 +100,15 @@ class World:
         self.next_handle = 1
         self.updates = 0
         # [physics] the scenario "world" shapes plus every other object's Setup spheres
+        self._shape_index = collision.ObjectShapeIndex()   # the objects' collision shapes
         self.collision = collision.CollisionWorld(
             object_source=self._collision_objects, clock=self._physics_clock)
         self.last_quantum = 0.0
 
     # bound methods (not closures) so a deepcopy of the world stays self-consistent
     def _collision_objects(self, body):
-        return collision.object_shapes(self.objects.values(), body)
+        self._shape_index.refresh(self.objects.values())
+        return self._shape_index.without(body)
 
     def _physics_clock(self) -> float:
         return self.physics_time

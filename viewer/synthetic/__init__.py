@@ -280,3 +280,21 @@ PST_UNSORTED = 0x34000104   # entries stored out of Mod order; keys out of order
 PROJECTILE_STATE = 0x00020B48
 #: CPhysicsObj::CPhysicsObj 0x005123F0 default state.
 DEFAULT_STATE = 0x00400C08
+
+
+def falling_arrows_scenario(n: int, seconds: float = 1.0) -> dict:
+    """A scenario (JSON data) of ``n`` arrows on a 0.5 m grid 2 m up, launched up and
+    sideways at t = 0 so they fall onto a ground plane side by side: the collision load of
+    many movers among many objects (bench/projectiles.py, the broad phase's work test)."""
+    side = max(1, round(n ** 0.5))
+    events = []
+    for k in range(n):
+        x, y = 0.5 * (k % side), 0.5 * (k // side)
+        events.append({"t": 0.0, "object": k + 1,
+                       "create": {"setup": f"0x{SETUP_ARROW:08X}", "position": [x, y, 2.0],
+                                  "state": f"0x{DEFAULT_STATE:08X}"}})
+        events.append({"t": 0.0, "object": k + 1,
+                       "launch": {"velocity": [0.5 * ((k % 3) - 1), 0.3, 2.0]}})
+    return {"dat": [str(SYNTHETIC_DAT)], "seed": 0, "fps": 30, "seconds": seconds,
+            "objects": [], "world": [{"plane": {"normal": [0, 0, 1], "d": 0}}],
+            "events": events}
