@@ -273,7 +273,7 @@ class ViewerApp:
             return
         rendered = self.viewport.read_rgba()
         t, frame = s.playback.time, s.playback.frame
-        cmp.measure(frame, t, rendered)
+        cmp.measure_later(frame, t, rendered)   # MAD / SSIM in a worker thread
         image = cmp.compose(rendered, t, frame)
         self._upload_composite(image)
         self._compare_shown = True
@@ -760,6 +760,7 @@ def session_state(app: ViewerApp) -> dict:
            "camera": {"target": list(app.controller.view.camera.target),
                       "distance": app.controller.view.camera.distance}}
     cmp = app.controller.view.compare
+    cmp.collect(wait=True)
     out["compare"] = {"mode": cmp.mode, "figures": len(cmp.figures),
                       "reference": cmp.settings_json(),
                       "frames": 0 if cmp.track is None else len(cmp.track.frames)}

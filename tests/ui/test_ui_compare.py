@@ -414,3 +414,18 @@ def test_dragging_the_lane_moves_it_by_the_drag(offset, rate, dt, duration):
     start2, end2 = lane_span(drag_offset(offset, rate, dt), rate, duration)
     assert start2 - start == pytest.approx(dt, abs=1e-6)
     assert end2 - end == pytest.approx(dt, abs=1e-6)
+
+
+def test_measure_later_fills_the_same_figures_in_a_worker_and_drops_stale_ones(model):
+    """The viewport's MAD / SSIM run in a worker thread (the UI never waits); the figures
+    equal measure()'s, and a settings change while a job runs discards its result."""
+    ref = model.measure(3, 3 / 30, frame_image(3))
+    model.figures.clear()
+    model.measure_later(3, 3 / 30, frame_image(3))
+    model.collect(wait=True)
+    assert model.figures[3][1:] == ref
+    model.measure_later(4, 4 / 30, frame_image(4))
+    model.set_offset(0.1)                 # what the figures depend on changed
+    model.collect(wait=True)
+    assert 4 not in model.figures
+

@@ -111,6 +111,7 @@ def test_comparison_off_shows_the_plain_view(gl_ctx, session, rec):
 
 def test_figures_are_measured_for_frames_shown(gl_ctx, session, rec):
     def check(app):
+        app.controller.view.compare.collect(wait=True)   # measured in a worker thread
         figs = app.controller.view.compare.figures
         assert 15 in figs     # t = 0.5 s at 30 fps
         t, mad, ssim = figs[15]
@@ -342,6 +343,7 @@ def test_recording_of_a_changed_effect_found_and_plotted_end_to_end(gl_ctx, tmp_
             app.frame(1 / 60, SIZE, target.fbo)
             app.controller.apply(c.Step(1))
         assert app.errors.entries == [], [e.line() for e in app.errors.entries]
+        app.controller.view.compare.collect(wait=True)   # measured in a worker thread
         figs = app.controller.view.compare.lane().figures
     finally:
         app.release()

@@ -82,6 +82,9 @@ class CompareModel:
     capture_events: list[tuple[float, str]] = field(default_factory=list)   # (t, label)
     generation: int = 0                  # bumps when what the figures depend on changes
     _rendered: dict[int, np.ndarray] = field(default_factory=dict, repr=False)
+    # measure_later: frame -> (generation, t, Future) in the one worker thread
+    _jobs: dict = field(default_factory=dict, repr=False)
+    _worker: object | None = field(default=None, repr=False)
 
     # -- the track --------------------------------------------------------------------------
     @property
@@ -261,30 +264,72 @@ class CompareModel:
         at that width (both images resized alike)."""
         if self.track is None:
             return None
+        self.collect()
         if frame in self.figures:
             return self.figures[frame][1:]
-        from viewer.compare.metrics import frame_figures
-        from viewer.compare.reference import resize
-        rgb = np.ascontiguousarray(rendered[..., :3])
-        h, w = rgb.shape[:2]
-        if w > MEASURE_WIDTH:
-            size = (MEASURE_WIDTH, max(1, round(h * MEASURE_WIDTH / w)))
-            rgb = resize(rgb, size)
-        ref = self.reference_at(t, (rgb.shape[1], rgb.shape[0]))
+        ref = self.reference_at(t, _measure_size(rendered))
         if ref is None:
             return None
-        fig = frame_figures(rgb, ref)
+        fig = _figures(rendered, ref)
         self.figures[frame] = (float(t), fig["mad"], fig["ssim"])
         return fig["mad"], fig["ssim"]
+
+    def measure_later(self, frame: int, t: float, rendered: np.ndarray) -> None:
+        """``measure`` in a worker thread, so the viewer frame never waits on SSIM: the
+        figures land in ``figures`` at a later ``collect``. The reference frame is read
+        here (its decoder stays on this thread); resize, MAD and SSIM run in the worker."""
+        if self.track is None:
+            return
+        self.collect()
+        if frame in self.figures or frame in self._jobs:
+            return
+        ref = self.reference_at(t, _measure_size(rendered))
+        if ref is None:
+            return
+        if self._worker is None:
+            from concurrent.futures import ThreadPoolExecutor
+            self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="figures")
+        self._jobs[frame] = (self.generation, float(t),
+                             self._worker.submit(_figures, rendered, ref))
+
+    def collect(self, wait: bool = False) -> None:
+        """Move finished worker figures into ``figures`` (all of them with ``wait``);
+        figures measured before a settings change are dropped."""
+        for frame, (gen, t, job) in list(self._jobs.items()):
+            if not (wait or job.done()):
+                continue
+            del self._jobs[frame]
+            fig = job.result()
+            if gen == self.generation:
+                self.figures[frame] = (t, fig["mad"], fig["ssim"])
 
     def lane(self) -> ReferenceLane | None:
         track = self.track
         if track is None:
             return None
+        self.collect()
         start, end = lane_span(track.offset, track.rate, track.duration)
         figs = tuple(self.figures[f] for f in sorted(self.figures))
         return ReferenceLane(start, end, track.offset, track.rate,
                              Path(track.path).name or track.path, figs)
+
+
+def _measure_size(rendered: np.ndarray) -> tuple[int, int]:
+    """(w, h) the figures are measured at: the view, or MEASURE_WIDTH wide if wider."""
+    h, w = rendered.shape[:2]
+    if w > MEASURE_WIDTH:
+        return MEASURE_WIDTH, max(1, round(h * MEASURE_WIDTH / w))
+    return w, h
+
+
+def _figures(rendered: np.ndarray, ref: np.ndarray) -> dict[str, float]:
+    """MAD and SSIM of ``rendered`` (resized to the reference's size) against ``ref``."""
+    from viewer.compare.metrics import frame_figures
+    from viewer.compare.reference import resize
+    rgb = np.ascontiguousarray(rendered[..., :3])
+    if (rgb.shape[1], rgb.shape[0]) != (ref.shape[1], ref.shape[0]):
+        rgb = resize(rgb, (ref.shape[1], ref.shape[0]))
+    return frame_figures(rgb, ref)
 
 
 # --- the panel -------------------------------------------------------------------------------
