@@ -1,6 +1,7 @@
 """Named projectile presets (seed 001 section 11's WCID list) in scenarios: an object's
 ``"preset"`` and a launch's ``"preset"``; unknown names and DIDs missing from the open DATs
-are one-line errors naming the field (and the DID)."""
+are one-line errors naming the field (and the DID). Without retail files the presets play
+the synthetic library's STANDIN records (viewer/synthetic/retail_shaped.py)."""
 
 from __future__ import annotations
 
