@@ -190,3 +190,20 @@ def test_progress_line_goes_to_stderr_only_on_a_terminal(monkeypatch, capsys):
     assert rc == 0
     assert "dat verify" in fake.getvalue() and "rec" in fake.getvalue()
     assert "dat verify" not in out
+
+
+def test_broken_directory_is_one_failure_naming_the_node_and_other_files_go_on(tmp_path):
+    """A B-tree node with more than 61 entries (BTree::Search 0x006731C0 bounds) ends the
+    walk of that file only."""
+    path = tmp_path / "dir.dat"
+    shutil.copy(S.SYNTHETIC_DAT, path)
+    with DatFile(path) as dat:
+        root = dat.header.btree_root
+    _patch(path, root + 4 + 248, struct.pack("<I", 99))
+    report = verify([path, S.SYNTHETIC_DAT])
+    assert len(report.failures) == 1
+    f = report.failures[0]
+    assert f.file == str(path) and f.did is None and f.offset == root
+    assert f.message.startswith("directory: ") and "61" in f.message
+    with DatFile(S.SYNTHETIC_DAT) as dat:
+        assert report.records == len(dat)          # the second file was verified whole
