@@ -1,30 +1,63 @@
 # Shared by ./run and ./test: system libraries and the virtual environment. Idempotent and
-# fast on the second call (a stamp file in .venv records the installed pyproject.toml).
+# fast on the second call (a stamp file in .venv records the installed pyproject.toml and
+# setup.py).
 #
 # System libraries: Mesa's EGL (headless rendering, needed by both) and Xvfb (only for the
 # test that opens the real window; without it that test skips). Missing ones are installed
-# with apt-get when running as root; otherwise the exact command is printed.
+# with apt-get when running as root; otherwise the exact command is printed. Libraries are
+# found without relying on PATH (ldconfig by its absolute path, else the dynamic loader), so a
+# normal user whose libraries are installed goes straight on.
 
 _apt_install() {
-  # $@: Debian packages. Installs them as root, otherwise prints the exact command.
+  # $@: Debian packages. Installs them as root, otherwise prints the exact command. A failed
+  # install prints apt-get's own output (it says why: no network, unknown package, ...).
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
     echo "Installing system packages: $*" >&2
-    if DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@" >/dev/null 2>&1; then
+    local log
+    if log="$(DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@" 2>&1)"; then
       return 0
     fi
     # A fresh container has no package lists yet.
-    if apt-get update -q >/dev/null 2>&1 \
-       && DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@" >/dev/null 2>&1; then
+    if log="$(apt-get update -q 2>&1)" \
+       && log="$(DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@" 2>&1)"; then
       return 0
     fi
-    echo "apt-get install $* failed" >&2
+    echo "$log" >&2
+    echo "apt-get install $* failed (its output is above)" >&2
     return 1
   fi
   echo "Missing system packages. Run: sudo apt-get install -y $*" >&2
   return 1
 }
 
-_have_lib() { ldconfig -p 2>/dev/null | grep -q "$1"; }
+_ldconfig_bin() {
+  # ldconfig lives in /sbin (or /usr/sbin), which a normal user's PATH often lacks.
+  local c
+  for c in /sbin/ldconfig /usr/sbin/ldconfig "$(command -v ldconfig 2>/dev/null)"; do
+    if [ -n "$c" ] && [ -x "$c" ]; then echo "$c"; return 0; fi
+  done
+  return 1
+}
+
+_probe_python() {
+  local py
+  for py in "${PYTHON:-}" /usr/bin/python3 python3; do
+    if [ -n "$py" ] && command -v "$py" >/dev/null 2>&1; then echo "$py"; return 0; fi
+  done
+  return 1
+}
+
+_have_lib() {
+  # $1: a shared library soname (libEGL.so.1). The linker cache by absolute path; without
+  # ldconfig, ask the dynamic loader itself (ctypes dlopen) whether the library loads.
+  local ldc cache py
+  if ldc="$(_ldconfig_bin)"; then
+    cache="$("$ldc" -p 2>/dev/null)" || cache=""
+    case "$cache" in *"$1"*) return 0 ;; esac
+  fi
+  py="$(_probe_python)" || return 1
+  "$py" -c 'import ctypes, sys; ctypes.CDLL(sys.argv[1])' "$1" >/dev/null 2>&1
+}
 
 _missing_egl() {
   local need=()
@@ -74,7 +107,7 @@ ensure_venv() {
   # $1: extras to install ("dev" for ./test); a dev install also satisfies ./run.
   local extras="${1:-}"
   local want
-  want="$(sha256sum pyproject.toml | cut -d' ' -f1)"
+  want="$(cat pyproject.toml setup.py | sha256sum | cut -d' ' -f1)"
   local stamp=".venv/.installed${extras:+-$extras}"
   if [ -x .venv/bin/python ]; then
     if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then return 0; fi

@@ -8,17 +8,19 @@ from __future__ import annotations
 import functools
 import re
 import weakref
-from pathlib import Path
 
-SHADER_DIR = Path(__file__).resolve().parents[2] / "shaders"
+from viewer.resources import shader_path
+
 _INCLUDE = re.compile(r'^#include "([A-Za-z0-9_.]+)"\s*$', re.MULTILINE)
 
 
 @functools.cache
 def shader_source(name: str) -> str:
-    """``shaders/<name>`` with every ``#include "x.glsl"`` line replaced by that file
-    (itself expanded the same way); read once per process."""
-    text = (SHADER_DIR / name).read_text(encoding="utf-8")
+    """``name`` from the shader folder (viewer.resources: the package data or the
+    checkout's ``shaders/``; a missing file is a ResourceError naming it) with every
+    ``#include "x.glsl"`` line replaced by that file (itself expanded the same way); read
+    once per process."""
+    text = shader_path(name).read_text(encoding="utf-8")
     return _INCLUDE.sub(lambda m: shader_source(m.group(1)), text)
 
 

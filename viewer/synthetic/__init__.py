@@ -17,10 +17,16 @@ are the only synthetic records at retail DIDs.
 
 from __future__ import annotations
 
-from pathlib import Path
+from viewer import resources as _resources
 
-ROOT = Path(__file__).resolve().parents[2]
-ASSETS_DIR = ROOT / "assets_synthetic"
+#: The repository root when running from a checkout (the generator reads tests/ there).
+ROOT = _resources.CHECKOUT
+try:
+    #: The library's folder: the package data ``viewer.assets_synthetic`` or, in a checkout,
+    #: ``assets_synthetic/`` (viewer.resources).
+    ASSETS_DIR = _resources.assets_dir()
+except _resources.ResourceError:  # a broken install: the paths below do not exist, and
+    ASSETS_DIR = _resources.CHECKOUT / "assets_synthetic"  # their users say so in one line
 #: The generated synthetic portal DAT (committed).
 SYNTHETIC_DAT = ASSETS_DIR / "synthetic_portal.dat"
 #: The scenario ``./run`` and ``vfxviewer`` (no arguments) open.

@@ -320,19 +320,17 @@ def open_database(paths):
     return AssetDatabase(paths if len(paths) > 1 else paths[0])
 
 
-def open_session(dat=None, scenario=None, **kwargs) -> Session | None:
+def open_session(dat=None, scenario=None, **kwargs) -> Session:
     """A session for ``dat`` and/or ``scenario`` (the command-line DAT overrides the
-    scenario's); with neither, the synthetic default scenario when it exists, else None."""
+    scenario's); with neither, the synthetic default scenario that ships with the viewer
+    (a ResourceError naming the missing file when the install lacks it)."""
+    from viewer.resources import asset_path
     from viewer.sim.scenario import Scenario
+    from viewer.synthetic import DEFAULT_SCENARIO, SYNTHETIC_DAT
 
     if scenario is None and dat is None:
-        try:
-            from viewer.synthetic import DEFAULT_SCENARIO, SYNTHETIC_DAT
-        except ImportError:
-            return None
-        if not (Path(DEFAULT_SCENARIO).is_file() and Path(SYNTHETIC_DAT).is_file()):
-            return None
-        scenario = DEFAULT_SCENARIO
+        asset_path(SYNTHETIC_DAT.name)
+        scenario = asset_path(DEFAULT_SCENARIO.name)
     sc = Scenario.load(scenario) if scenario is not None else Scenario(seconds=DEFAULT_SECONDS)
     if dat is None:
         paths = [str(p) for p in sc.dat_paths()]
