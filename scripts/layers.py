@@ -28,19 +28,20 @@ PACKAGE = ROOT / "viewer"
 LAYERS: dict[str, frozenset[str]] = {
     "errors": frozenset(),
     "inputs": frozenset({"errors"}),
+    "resources": frozenset({"errors"}),
     "dat": frozenset({"errors"}),
     "wire": frozenset({"errors", "inputs"}),
     "media": frozenset({"errors"}),
     "compare": frozenset({"errors", "media"}),
     "sim": frozenset({"errors", "inputs", "dat"}),
-    "synthetic": frozenset({"errors", "dat", "sim"}),
-    "render": frozenset({"errors", "dat", "sim"}),
-    "ui": frozenset({"errors", "inputs", "dat", "sim", "render", "compare", "media",
-                     "synthetic"}),
-    "app": frozenset({"errors", "inputs", "dat", "wire", "media", "compare", "sim",
-                      "synthetic", "render", "ui"}),
-    "commands": frozenset({"errors", "inputs", "dat", "wire", "media", "compare", "sim",
-                           "synthetic", "render", "ui", "app"}),
+    "synthetic": frozenset({"errors", "resources", "dat", "sim"}),
+    "render": frozenset({"errors", "resources", "dat", "sim"}),
+    "ui": frozenset({"errors", "inputs", "resources", "dat", "sim", "render", "compare",
+                     "media", "synthetic"}),
+    "app": frozenset({"errors", "inputs", "resources", "dat", "wire", "media", "compare",
+                      "sim", "synthetic", "render", "ui"}),
+    "commands": frozenset({"errors", "inputs", "resources", "dat", "wire", "media",
+                           "compare", "sim", "synthetic", "render", "ui", "app"}),
     "cli": frozenset({"errors", "commands"}),
     "__main__": frozenset({"cli"}),
     "__init__": frozenset(),
@@ -50,7 +51,8 @@ GL = ("moderngl", "moderngl_window", "pyglet", "glcontext")
 IMGUI = ("imgui_bundle", "imgui")
 #: third-party packages a unit must never import
 EXTERNAL_FORBIDDEN: dict[str, tuple[str, ...]] = {
-    "errors": GL + IMGUI, "inputs": GL + IMGUI, "dat": GL + IMGUI + ("glm",),
+    "errors": GL + IMGUI, "inputs": GL + IMGUI, "resources": GL + IMGUI,
+    "dat": GL + IMGUI + ("glm",),
     "wire": GL + IMGUI, "media": GL + IMGUI, "compare": GL + IMGUI,
     "sim": GL + IMGUI, "synthetic": GL + IMGUI, "render": IMGUI,
 }
