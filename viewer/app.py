@@ -30,6 +30,7 @@ import numpy as np
 from imgui_bundle import imgui
 from PIL import Image
 
+from viewer.bounds import VIEWER_FRAMES
 from viewer.compare.align import estimate_offset
 from viewer.errors import ScenarioError
 from viewer.inputs import ACTIONS_MAX_BYTES, read_text_capped
@@ -40,6 +41,7 @@ from viewer.render.renderer import SceneRenderer
 from viewer.render.world_adapter import build_scene_input
 from viewer.sim import inspect, presets
 from viewer.sim.inspect import live_emitters, object_summaries, state_transitions
+from viewer.sim.scenario import read_json
 from viewer.ui import commands as c
 from viewer.ui import layout
 from viewer.ui.assets_panel import AssetIndex, AssetsState, RecentFiles, draw_assets_panel
@@ -731,19 +733,26 @@ def load_actions(path) -> list[tuple[int, object]]:
         return []
     text = read_text_capped(path, ACTIONS_MAX_BYTES, ScenarioError, "actions")
     try:
-        return parse_actions(json.loads(text))
-    except ValueError as err:
-        raise ScenarioError(f"cannot read actions: {err}", file=str(path)) from None
+        return parse_actions(read_json(text, str(path), "actions"))
+    except ScenarioError as err:
+        raise err.located(file=str(path)) from None
 
 
 def parse_actions(data) -> list[tuple[int, object]]:
     """``[{"frame": N, "command": "Seek", "t": 0.5}, ...]`` -> [(frame, Command)]; strings
     "0x..." become ints. Drives the real window from tests and scripts."""
+    if not isinstance(data, list):
+        raise ScenarioError("actions: expected a JSON list of {frame, command, ...}")
     out = []
     for i, item in enumerate(data):
         try:
             item = dict(item)
-            frame = int(item.pop("frame"))
+            frame = item.pop("frame")
+            # a frame the viewer reaches: the run lasts one frame past the last action
+            if isinstance(frame, bool) or not isinstance(frame, int) \
+                    or not 0 <= frame < VIEWER_FRAMES.hi:
+                raise ValueError(f"frame must be an integer in 0..{VIEWER_FRAMES.hi - 1}, "
+                                 f"not {frame!r}")
             cls = getattr(c, item.pop("command"))
             args = {k: int(v, 16) if isinstance(v, str) and v.lower().startswith("0x") else v
                     for k, v in item.items()}

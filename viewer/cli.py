@@ -88,6 +88,10 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except BrokenPipeError:
         return 0
+    except OSError as err:  # a write only the device could refuse (/dev/full): one line
+        where = f"{err.filename}: " if err.filename else ""
+        print(f"vfxviewer: {where}{err.strerror or err}", file=sys.stderr)
+        return 1
 
 
 def _registered(parser: argparse.ArgumentParser) -> set[str]:

@@ -31,8 +31,9 @@ class ViewerError(Exception):
             where.append(self.file)
         if self.did is not None:
             where.append(f"DID {format_did(self.did)}")
-        if self.offset is not None:
-            where.append(f"offset {self.offset} (0x{self.offset:X})")
+        if self.offset is not None:  # a sign before the 0x, never "0x-1000"
+            sign = "-" if self.offset < 0 else ""
+            where.append(f"offset {self.offset} ({sign}0x{abs(self.offset):X})")
         return (": ".join(where) + ": " if where else "") + self.message
 
     def located(self, *, file: str | None = None, did: int | None = None,
@@ -55,3 +56,8 @@ class WireError(ViewerError):
 
 class ScenarioError(ViewerError):
     """A scenario file is malformed or names something that does not exist."""
+
+
+class OutputError(ViewerError):
+    """An output file or folder cannot be written (a missing or read-only folder, a path
+    under a file, a full device)."""

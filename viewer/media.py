@@ -41,6 +41,20 @@ def _sequence_files(path: Path) -> list[Path]:
     return files
 
 
+def _open_image(path: Path):
+    """Pillow's ``Image.open`` with its decompression-bomb limit as a MediaError: a picture
+    over the limit is refused (Pillow warns up to twice the limit; that is refused too)."""
+    import warnings
+
+    from PIL import Image
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", Image.DecompressionBombWarning)
+        try:
+            return Image.open(path)
+        except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
+            raise MediaError(f"picture too large: {exc}", file=str(path)) from None
+
+
 def read_frames(path: str | os.PathLike, *, fps: float | None = None,
                 max_frames: int | None = None) -> Iterator[TimedFrame]:
     """Yields the frames of a video file (any container FFmpeg reads) or of a folder of
@@ -49,13 +63,12 @@ def read_frames(path: str | os.PathLike, *, fps: float | None = None,
     if not p.exists():
         raise MediaError("no such file or folder", file=str(p))
     if p.is_dir():
-        from PIL import Image
         rate = 30.0 if fps is None else float(fps)
         for i, f in enumerate(_sequence_files(p)):
             if max_frames is not None and i >= max_frames:
                 return
             try:
-                with Image.open(f) as im:
+                with _open_image(f) as im:
                     yield TimedFrame(i / rate, np.asarray(im.convert("RGB")))
             except OSError as exc:
                 raise MediaError(f"cannot read image: {exc}", file=str(f)) from None
@@ -147,9 +160,8 @@ class ImageFolderFrames(LazyFrames):
         self.files = files
 
     def _load(self, i: int) -> np.ndarray:
-        from PIL import Image
         try:
-            with Image.open(self.files[i]) as im:
+            with _open_image(self.files[i]) as im:
                 img = np.asarray(im.convert("RGB"))
         except OSError as exc:
             raise MediaError(f"cannot read image: {exc}", file=str(self.files[i])) from None

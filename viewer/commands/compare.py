@@ -13,12 +13,14 @@ from __future__ import annotations
 import argparse
 import csv
 import json
-import math
 from pathlib import Path
 
 import numpy as np
 
+from viewer import bounds
 from viewer.commands import render as render_cmd
+from viewer.commands.output import check_output, nonempty_path, writing
+from viewer.commands.selection import bounded
 from viewer.errors import ScenarioError, ViewerError
 
 
@@ -28,8 +30,11 @@ def _crop(text: str):
         x, y, w, h = (int(v) for v in str(text).split(","))
     except ValueError:
         raise argparse.ArgumentTypeError(f"--crop takes x,y,w,h, not {text!r}") from None
-    if w <= 0 or h <= 0:
-        raise argparse.ArgumentTypeError("--crop width and height must be positive")
+    if not (bounds.CROP_ORIGIN.contains(x) and bounds.CROP_ORIGIN.contains(y)
+            and bounds.CROP_SIZE.contains(w) and bounds.CROP_SIZE.contains(h)):
+        raise argparse.ArgumentTypeError(
+            f"--crop {text!r}: x and y must be in {bounds.CROP_ORIGIN.span()}, width and "
+            f"height in {bounds.CROP_SIZE.span()}")
     return Crop(x, y, w, h)
 
 
@@ -41,38 +46,62 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             action.help = "comparison video (.mp4/.gif), PNG folder, or last frame .png"
     parser.add_argument("--reference", help="recording: a video file or a folder of images "
                         "(default: the scenario's \"reference\" entry)")
-    parser.add_argument("--reference-fps", type=float,
+    parser.add_argument("--reference-fps", type=bounded(bounds.REFERENCE_FPS),
                         help="frame rate of an image-folder recording (30)")
-    parser.add_argument("--offset", type=float,
+    parser.add_argument("--offset", type=bounded(bounds.REFERENCE_OFFSET),
                         help="recording seconds at timeline t = 0 (scenario or 0)")
-    parser.add_argument("--rate", type=float,
+    parser.add_argument("--rate", type=bounded(bounds.REFERENCE_RATE),
                         help="recording seconds per timeline second (scenario or 1)")
     parser.add_argument("--align", action="store_true",
                         help="find the offset that best lines the recording up")
     parser.add_argument("--crop", type=_crop, help="x,y,w,h of the recording to compare")
     parser.add_argument("--mode", default="side_by_side",
                         choices=["side_by_side", "overlay", "wipe", "onion", "difference"])
-    parser.add_argument("--opacity", type=float, default=0.5, help="overlay opacity")
-    parser.add_argument("--split", type=float, default=0.5, help="wipe split (0..1)")
-    parser.add_argument("--csv", help="write per-frame figures as CSV")
-    parser.add_argument("--json", dest="json_out", help="write per-frame figures as JSON")
+    parser.add_argument("--opacity", type=bounded(bounds.UNIT_FRACTION), default=0.5,
+                        help="overlay opacity (0..1)")
+    parser.add_argument("--split", type=bounded(bounds.UNIT_FRACTION), default=0.5,
+                        help="wipe split (0..1)")
+    parser.add_argument("--csv", type=nonempty_path, help="write per-frame figures as CSV")
+    parser.add_argument("--json", dest="json_out", type=nonempty_path,
+                        help="write per-frame figures as JSON")
 
 
 def _reference(args, sc):
-    from viewer.compare.reference import Crop, ReferenceTrack
-    entry = sc.extra.get("reference") or {}
-    path = args.reference or entry.get("path")
+    from viewer.compare.reference import ReferenceTrack
+    from viewer.sim.scenario import _Fields
+    fields = _Fields(str(sc.path) if sc.path else None)
+    entry = fields.object(sc.extra.get("reference") or {}, "reference")
+    path = args.reference or (fields.path(entry["path"], "reference.path")
+                              if entry.get("path") else None)
     if not path:
         raise ScenarioError("give --reference REC or a scenario \"reference\" entry")
     if not args.reference and sc.path is not None and not Path(path).is_absolute():
         path = str(Path(sc.path).parent / path)
-    crop = args.crop if args.crop is not None else Crop.from_json(entry.get("crop"))
-    offset = args.offset if args.offset is not None else float(entry.get("offset", 0.0))
-    rate = args.rate if args.rate is not None else float(entry.get("rate", 1.0))
-    if not (math.isfinite(rate) and rate > 0):
-        raise ScenarioError("--rate must be a positive number")
+    crop = args.crop if args.crop is not None else _entry_crop(entry, sc)
+    offset = (args.offset if args.offset is not None
+              else _entry_number(entry, "offset", 0.0, bounds.REFERENCE_OFFSET, sc))
+    rate = (args.rate if args.rate is not None
+            else _entry_number(entry, "rate", 1.0, bounds.REFERENCE_RATE, sc))
     return ReferenceTrack.load(path, fps=args.reference_fps, offset=offset, rate=rate,
                                crop=crop)
+
+
+def _entry_number(entry: dict, key: str, default: float, bound, sc) -> float:
+    """A number of the scenario's ``"reference"`` entry inside its documented range."""
+    from viewer.sim.scenario import _Fields
+    return _Fields(str(sc.path) if sc.path else None).bounded(
+        entry.get(key, default), f"reference.{key}", bound)
+
+
+def _entry_crop(entry: dict, sc):
+    value = entry.get("crop")
+    if value is None:
+        return None
+    try:
+        return _crop(",".join(str(v) for v in value) if isinstance(value, list) else "")
+    except argparse.ArgumentTypeError as err:
+        raise ScenarioError(f"reference.crop: {err}",
+                            file=str(sc.path) if sc.path else None) from None
 
 
 def compare_frames(render_times, rendered, track, *, mode="side_by_side", align=False,
@@ -107,13 +136,16 @@ def compare_frames(render_times, rendered, track, *, mode="side_by_side", align=
 
 def write_figures(rows, csv_path=None, json_path=None, *, offset=0.0, rate=1.0) -> None:
     if csv_path:
-        with open(csv_path, "w", newline="") as fh:
+        with writing(csv_path, "--csv"), open(csv_path, "w", newline="") as fh:
             w = csv.DictWriter(fh, fieldnames=["frame", "t", "recording_t", "mad", "ssim"])
             w.writeheader()
             w.writerows(rows)
     if json_path:
-        with open(json_path, "w") as fh:
-            json.dump({"offset": offset, "rate": rate, "frames": rows}, fh, indent=1)
+        from viewer.sim.events import jsonable
+        # contract conventions: NaN and infinities are the strings "nan", "inf", "-inf"
+        with writing(json_path, "--json"), open(json_path, "w") as fh:
+            json.dump(jsonable({"offset": offset, "rate": rate, "frames": rows}), fh,
+                      indent=1, allow_nan=False)
 
 
 def run(args) -> int:
@@ -123,6 +155,9 @@ def run(args) -> int:
     sc, paths = render_cmd.prepare(args, "vfxviewer compare")
     if sc is None:
         return 2
+    for option, path in (("--csv", args.csv), ("--json", args.json_out)):
+        if path is not None:
+            check_output(path, option)
     track = _reference(args, sc)
     ctx = moderngl.create_standalone_context(backend="egl", require=330)
     rendered: list[np.ndarray] = []
@@ -139,7 +174,7 @@ def run(args) -> int:
                                             align=args.align, view_opts=view_opts)
     write_figures(rows, args.csv, args.json_out, offset=offset, rate=track.rate)
     if args.out:
-        with FrameWriter(args.out, fps=float(sc.fps)) as writer:
+        with writing(args.out, "--out"), FrameWriter(args.out, fps=float(sc.fps)) as writer:
             for image in composed:
                 writer.write(image)
     valid = [r["mad"] for r in rows if r["mad"] is not None]
@@ -147,5 +182,6 @@ def run(args) -> int:
                "mean_mad": round(float(np.mean(valid)), 6) if valid else None,
                "worst_frame": (max((r for r in rows if r["mad"] is not None),
                                    key=lambda r: r["mad"])["frame"] if valid else None)}
-    print(json.dumps(summary))
+    from viewer.sim.events import to_line
+    print(to_line(summary))
     return 0

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from viewer.commands.selection import parse_int
+from viewer import bounds
+from viewer.commands.selection import bounded, parse_int
 
 
 def parse_did(text: str) -> int:
@@ -18,7 +19,8 @@ def parse_did(text: str) -> int:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("dat", metavar="DAT", help="a DAT file")
     parser.add_argument("did", metavar="DID", type=parse_did, help="0x... or decimal")
-    parser.add_argument("--indent", type=int, default=None, help="pretty-print")
+    parser.add_argument("--indent", type=bounded(bounds.INDENT, integer=True), default=None,
+                        help=f"pretty-print ({bounds.INDENT.span()})")
 
 
 def run(args: argparse.Namespace) -> int:

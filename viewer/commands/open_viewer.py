@@ -6,7 +6,10 @@ from __future__ import annotations
 import argparse
 import os
 
+from viewer import bounds
+from viewer.commands.output import nonempty_path
 from viewer.commands.screenshot import parse_size
+from viewer.commands.selection import bounded
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -16,13 +19,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--screenshot", default=os.environ.get("VFXVIEWER_SCREENSHOT"),
                         help="save the window to this PNG after --screenshot-after frames, "
                              "then exit (env VFXVIEWER_SCREENSHOT)")
-    parser.add_argument("--screenshot-after", type=int,
-                        default=int(os.environ.get("VFXVIEWER_SCREENSHOT_AFTER", "30")))
+    parser.add_argument("--screenshot-after", type=bounded(bounds.VIEWER_FRAMES, integer=True),
+                        default=os.environ.get("VFXVIEWER_SCREENSHOT_AFTER", "30"),
+                        help=f"frames before --screenshot ({bounds.VIEWER_FRAMES.span()})")
     parser.add_argument("--window", default="pyglet", help="moderngl-window backend")
     parser.add_argument("--paused", action="store_true", help="do not start playing")
     parser.add_argument("--actions", help="JSON list of {frame, command, ...} to apply "
                                           "(drives the window from scripts and tests)")
-    parser.add_argument("--dump-state", help="write what the viewer shows at exit (JSON)")
+    parser.add_argument("--dump-state", type=nonempty_path,
+                        help="write what the viewer shows at exit (JSON)")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -16,45 +16,35 @@ from __future__ import annotations
 
 import argparse
 import math
+from pathlib import Path
 
+from viewer import bounds
+from viewer.commands.output import check_output, nonempty_path, writing
 from viewer.commands.selection import (
     add_selection_arguments,
+    bounded,
     build_scenario,
     check_selection,
     parse_seconds,
+    parse_size_in,
+    parse_vec3,
     usage_error,
 )
 from viewer.commands.selection import dat_paths as selection_dat_paths
 from viewer.errors import ScenarioError, ViewerError
+from viewer.media import VIDEO_SUFFIXES
 
 CAMERA_PRESETS = ("perspective", "front", "side", "top")
 #: Cameras placed by retail's rules behind object 1 (viewer/render/camera.py retail_camera).
 RETAIL_CAMERAS = ("retail", "retail-head")
 
 
-def parse_size(text: str) -> tuple[int, int]:
-    try:
-        w, h = (int(v) for v in str(text).lower().split("x"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"size must be WxH, not {text!r}") from None
-    if w <= 0 or h <= 0 or w > 8192 or h > 8192:
-        raise argparse.ArgumentTypeError(f"size out of range: {text!r}")
-    return w, h
-
-
-def parse_vec3(text: str) -> tuple[float, float, float]:
-    try:
-        v = tuple(float(c) for c in str(text).split(","))
-    except ValueError:
-        v = ()
-    if len(v) != 3 or not all(math.isfinite(c) for c in v):
-        raise argparse.ArgumentTypeError(f"expected x,y,z, not {text!r}")
-    return v
+parse_size = parse_size_in(bounds.RENDER_SIZE)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_selection_arguments(parser)
-    parser.add_argument("--out", required=True,
+    parser.add_argument("--out", required=True, type=nonempty_path,
                         help="out.png (last frame), a folder, out.gif or out.mp4")
     parser.add_argument("--size", type=parse_size, default=(640, 360), help="WxH (640x360)")
     parser.add_argument("--start", type=parse_seconds, default=0.0, metavar="S",
@@ -67,9 +57,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "chase camera behind object 1), retail-head, or an eye x,y,z")
     parser.add_argument("--target", type=parse_vec3,
                         help="point the camera looks at (default: object 1 + 0.5 m up)")
-    parser.add_argument("--distance", type=float, default=6.0,
-                        help="camera distance for presets (metres)")
-    parser.add_argument("--fov", type=float, default=50.0, help="vertical field of view")
+    parser.add_argument("--distance", type=bounded(bounds.CAMERA_DISTANCE), default=6.0,
+                        help=f"camera distance for presets ({bounds.CAMERA_DISTANCE.span()})")
+    parser.add_argument("--fov", type=bounded(bounds.FOV), default=50.0,
+                        help=f"vertical field of view ({bounds.FOV.span()})")
     parser.add_argument("--grid", action="store_true", help="draw the ground grid and axes")
     parser.add_argument("--overlays", action="store_true",
                         help="draw spheres, part axes, emitter anchors and the world's "
@@ -84,9 +75,26 @@ def load_scenario(args):
 
 
 def prepare(args, prog: str):
-    """``(scenario, dat paths)``, or ``(None, None)`` after printing a usage error."""
+    """``(scenario, dat paths)``, or ``(None, None)`` after printing a usage error. Every
+    option is checked here, before any work: the camera, the output's size and path."""
     if check_selection(args, prog) is not None:
         return None, None
+    spec = str(args.camera)
+    if spec not in CAMERA_PRESETS + RETAIL_CAMERAS:
+        try:
+            parse_vec3(spec)
+        except argparse.ArgumentTypeError as err:
+            usage_error(prog, f"--camera must be one of "
+                        f"{', '.join(CAMERA_PRESETS + RETAIL_CAMERAS)} or x,y,z ({err})")
+            return None, None
+    out = getattr(args, "out", None)
+    if out is not None:
+        suffix = Path(out).suffix.lower()
+        if suffix in VIDEO_SUFFIXES - {".gif"} and min(args.size) < 2:
+            usage_error(prog, f"--size {args.size[0]}x{args.size[1]}: a video needs at "
+                        "least 2x2 pixels (yuv420p keeps whole 2x2 blocks)")
+            return None, None
+        check_output(out, "--out", folder=suffix == "")
     sc = load_scenario(args)
     paths = selection_dat_paths(args, sc)
     if not paths:
@@ -227,8 +235,8 @@ def run(args) -> int:
         return 2
     ctx = moderngl.create_standalone_context(backend="egl", require=330)
     try:
-        with FrameWriter(args.out, fps=float(sc.fps),
-                         transparent=bool(args.transparent)) as writer:
+        with writing(args.out, "--out"), FrameWriter(
+                args.out, fps=float(sc.fps), transparent=bool(args.transparent)) as writer:
             try:
                 n = render_frames(sc, args, ctx, writer.write, wants=writer.wants)
             except ViewerError as err:  # a DID from --setup/--script: name the DAT

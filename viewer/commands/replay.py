@@ -17,7 +17,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from viewer.errors import WireError
+from viewer.commands.output import check_output, nonempty_path, writing
+from viewer.errors import ViewerError, WireError
 from viewer.wire.capture import AC_PORTS
 from viewer.wire.pipeline import ReplayStats, iter_messages
 from viewer.wire.replay import capture_scenario, message_json, message_text, wants
@@ -66,7 +67,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="server port range that marks AC traffic (default 9000-10013)")
     parser.add_argument("--stats", action="store_true",
                         help="print transport and decode counters on stderr at the end")
-    parser.add_argument("--scenario-out", default=None, metavar="FILE",
+    parser.add_argument("--scenario-out", default=None, metavar="FILE", type=nonempty_path,
                         help="save the captured objects and effects as a scenario")
     parser.add_argument("--trace", action="store_true",
                         help="with --dat: run the scenario headless, print its trace lines")
@@ -78,6 +79,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    for flag in ("trace", "gui"):
+        if getattr(args, flag) and args.dat is None:
+            print(f"vfxviewer replay: error: --{flag} plays the capture on a DAT: give --dat "
+                  "DAT", file=sys.stderr)
+            return 2
+    if args.scenario_out:
+        check_output(args.scenario_out, "--scenario-out")
     if args.scenario_out or (args.dat is not None and (args.trace or args.gui)):
         # "dat" in a scenario is relative to the scenario file (contract section 4): the
         # DAT named here (relative to the working folder) is written absolute, and relative
@@ -90,8 +98,9 @@ def run(args: argparse.Namespace) -> int:
             if dat:
                 out_dir = os.path.dirname(os.path.abspath(args.scenario_out))
                 saved["dat"] = [Path(os.path.relpath(dat, out_dir)).as_posix()]
-            Path(args.scenario_out).write_text(json.dumps(saved, indent=1) + "\n",
-                                               encoding="utf-8")
+            with writing(args.scenario_out, "--scenario-out"):
+                Path(args.scenario_out).write_text(json.dumps(saved, indent=1) + "\n",
+                                                   encoding="utf-8")
         if args.dat is not None and args.gui:
             return _gui(args, scenario)
         if args.dat is not None and args.trace:
@@ -133,8 +142,11 @@ def _trace(args: argparse.Namespace, scenario: dict) -> int:
     from viewer.sim.scenario import Scenario
 
     sc = Scenario.from_json(scenario)
-    with AssetDatabase([args.dat]) as db:
-        trace_lines(sc, db)
+    try:
+        with AssetDatabase([args.dat]) as db:
+            trace_lines(sc, db)
+    except ViewerError as err:  # a DID the capture names that the DAT lacks: name the DAT
+        raise err.located(file=args.dat) from err
     sys.stdout.flush()
     return 0
 

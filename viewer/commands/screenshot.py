@@ -13,25 +13,37 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from viewer import bounds
+from viewer.commands.output import check_output, nonempty_path, writing
+from viewer.commands.selection import bounded, parse_size_in
 
-def parse_size(text: str) -> tuple[int, int]:
-    try:
-        w, h = (int(v) for v in text.lower().split("x"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"size must be WxH, got {text!r}") from None
-    if not (16 <= w <= 8192 and 16 <= h <= 8192):
-        raise argparse.ArgumentTypeError(f"size {w}x{h} out of range 16..8192")
-    return w, h
+parse_size = parse_size_in(bounds.VIEWER_SIZE)
+
+
+def parse_out(text: str) -> str:
+    """A path ending in a picture type Pillow writes (.png, .jpg, ...)."""
+    from PIL import Image
+    text = nonempty_path(text)
+    Image.init()
+    suffix = Path(text).suffix.lower()
+    fmt = Image.registered_extensions().get(suffix)
+    if fmt is None or fmt not in Image.SAVE:
+        raise argparse.ArgumentTypeError(f"{text!r}: not a picture type to write (use .png)")
+    return text
+
+
+parse_out.__name__ = "path"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("dat", nargs="?", help="DAT file (default: the synthetic assets)")
     parser.add_argument("--scenario", help="scenario JSON (contract section 4)")
-    parser.add_argument("--out", required=True, help="PNG to write")
+    parser.add_argument("--out", required=True, type=parse_out, help="PNG to write")
     parser.add_argument("--size", type=parse_size, default=(1280, 720), help="WxH pixels")
-    parser.add_argument("--frames", type=int, default=4,
-                        help="viewer frames to run before capturing (layout settles)")
-    parser.add_argument("--time", type=float, default=None,
+    parser.add_argument("--frames", type=bounded(bounds.VIEWER_FRAMES, integer=True),
+                        default=4, help="viewer frames to run before capturing (layout "
+                        f"settles; {bounds.VIEWER_FRAMES.span()})")
+    parser.add_argument("--time", type=bounded(bounds.SECONDS), default=None,
                         help="simulation time to show (seconds; default: the start)")
     parser.add_argument("--actions", help="JSON list of {frame, command, ...} to apply "
                                           "(as vfxviewer open --actions)")
@@ -45,6 +57,7 @@ def run(args: argparse.Namespace) -> int:
     from viewer.app import load_actions, render_headless
     from viewer.ui.session import open_session
 
+    out = check_output(args.out, "--out")
     actions = load_actions(args.actions)
     session = open_session(args.dat, args.scenario)
     setup = None
@@ -57,9 +70,9 @@ def run(args: argparse.Namespace) -> int:
     errors: list[str] = []
     img = render_headless(args.size, frames=frames, session=session, setup=setup,
                           actions=actions, errors=errors)
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    Image.fromarray(img, "RGBA").save(out)
+    with writing(out, "--out"):
+        out.parent.mkdir(parents=True, exist_ok=True)
+        Image.fromarray(img, "RGBA").save(out)
     print(out)
     for line in errors:
         print(f"vfxviewer screenshot: {line}", file=sys.stderr)

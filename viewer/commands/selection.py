@@ -12,9 +12,10 @@ typed. Bad usage is an ``argparse`` error (exit 2); a DID the DAT lacks is an in
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 
+from viewer import bounds
+from viewer.bounds import Bound
 from viewer.errors import format_did
 
 
@@ -63,24 +64,54 @@ def parse_intensity(text: str) -> float:
         raise argparse.ArgumentTypeError(f"not a float: {text!r}") from None
 
 
-def parse_seconds(text: str) -> float:
+def bounded(bound: Bound, *, integer: bool = False):
+    """An argparse type for a number inside ``bound``, its documented range
+    (viewer/bounds.py): anything else, NaN and infinities included, is bad usage (exit 2)
+    before any work starts."""
+    def parse(text: str):
+        try:
+            v = parse_int(text) if integer else float(text)
+        except (ValueError, argparse.ArgumentTypeError):
+            raise argparse.ArgumentTypeError(
+                f"expected {'an integer' if integer else 'a number'} in {bound.span()}, "
+                f"not {text!r}") from None
+        problem = bound.problem(v)
+        if problem is not None:
+            raise argparse.ArgumentTypeError(problem)
+        return v
+    parse.__name__ = bound.name
+    return parse
+
+
+def parse_vec3(text: str, bound: Bound = bounds.CAMERA_COORDINATE) -> tuple[float, float, float]:
+    """``x,y,z``: three numbers inside ``bound``."""
     try:
-        v = float(text)
+        v = tuple(float(c) for c in str(text).split(","))
     except ValueError:
-        v = float("nan")
-    if not (math.isfinite(v) and v >= 0.0):
-        raise argparse.ArgumentTypeError(f"expected finite seconds >= 0, not {text!r}")
+        v = ()
+    if len(v) != 3 or not all(bound.contains(c) for c in v):
+        raise argparse.ArgumentTypeError(f"expected x,y,z each in {bound.span()}, not "
+                                         f"{text!r}")
     return v
 
 
-def parse_fps(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        v = float("nan")
-    if not (math.isfinite(v) and v > 0.0):
-        raise argparse.ArgumentTypeError(f"expected a finite frame rate > 0, not {text!r}")
-    return v
+def parse_size_in(bound: Bound):
+    """An argparse type for ``WxH`` with both sides inside ``bound``."""
+    def parse(text: str) -> tuple[int, int]:
+        try:
+            w, h = (int(v) for v in str(text).lower().split("x"))
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"size must be WxH, not {text!r}") from None
+        if not (bound.contains(w) and bound.contains(h)):
+            raise argparse.ArgumentTypeError(f"size {text!r}: each side must be in "
+                                             f"{bound.span()}")
+        return w, h
+    parse.__name__ = "WxH"
+    return parse
+
+
+parse_seconds = bounded(bounds.SECONDS)
+parse_fps = bounded(bounds.FPS)
 
 
 def _script_effect(text: str) -> tuple[str, int]:

@@ -15,9 +15,12 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from viewer.bounds import CAMERA_DISTANCE
+
 PITCH_LIMIT = math.radians(89.0)
-MIN_DISTANCE = 0.05
-MAX_DISTANCE = 5000.0
+#: the zoom limits, also the range of ``render --distance`` (viewer/bounds.py)
+MIN_DISTANCE = float(CAMERA_DISTANCE.lo)
+MAX_DISTANCE = float(CAMERA_DISTANCE.hi)
 
 
 def _flush(x: float) -> float:

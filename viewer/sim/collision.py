@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from viewer import bounds
 from viewer.errors import ScenarioError
 from viewer.sim import physics as ph
 from viewer.sim.frame import (
@@ -1208,15 +1209,19 @@ def _object_shapes_of(obj) -> list[Shape]:
 
 # -- scenario "world" -----------------------------------------------------------------------------
 def _vec(value, what: str, file) -> Vec3:
+    """Three finite numbers in the f32 range (viewer/bounds.py COORDINATE): NaN would make
+    every impact and pose "nan", an integer beyond the float range no float at all."""
     if (not isinstance(value, (list, tuple)) or len(value) != 3
-            or not all(isinstance(c, (int, float)) and not isinstance(c, bool) for c in value)):
-        raise ScenarioError(f"world: {what} must be a list of three numbers", file=file)
+            or not all(bounds.COORDINATE.contains(c) for c in value)):
+        raise ScenarioError(f"world: {what} must be a list of three finite numbers within "
+                            f"{bounds.COORDINATE.span()}, not {value!r}", file=file)
     return (float(value[0]), float(value[1]), float(value[2]))
 
 
 def _num(value, what: str, file) -> float:
-    if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
-        raise ScenarioError(f"world: {what} must be a finite number", file=file)
+    if not bounds.COORDINATE.contains(value):
+        raise ScenarioError(f"world: {what} must be a finite number within "
+                            f"{bounds.COORDINATE.span()}, not {value!r}", file=file)
     return float(value)
 
 
@@ -1273,4 +1278,8 @@ def world_from_scenario(entries, file=None, options: AdjustOptions | None = None
                 raise ScenarioError(f"world[{i}]: unknown shape {kind!r}", file=file)
         except ValueError as exc:
             raise ScenarioError(f"world[{i}]: {exc}", file=file) from None
+        except ScenarioError as exc:  # _vec / _num: name the entry
+            if not exc.message.startswith("world: "):
+                raise
+            raise ScenarioError(f"world[{i}]: {exc.message[7:]}", file=file) from None
     return CollisionWorld(shapes, options)

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from viewer import bounds
 from viewer.dat.records.common import PlayScript
 from viewer.errors import ScenarioError
 from viewer.sim import physics as ph
@@ -47,20 +48,22 @@ DEFAULT_SPEED = 20.0
 
 
 def _vec(value, what: str) -> Vec3:
+    """Three numbers inside the f32 range (viewer/bounds.py COORDINATE; an integer beyond
+    the float range is refused here, never an OverflowError)."""
     if (not isinstance(value, (list, tuple)) or len(value) != 3
-            or not all(isinstance(c, (int, float)) and not isinstance(c, bool)
-                       and math.isfinite(c) for c in value)):
-        raise ScenarioError(f"launch: {what} must be three finite numbers, not {value!r}")
+            or not all(bounds.COORDINATE.contains(c) for c in value)):
+        raise ScenarioError(f"launch: {what} must be three finite numbers within "
+                            f"{bounds.COORDINATE.span()}, not {value!r}")
     return (float(value[0]), float(value[1]), float(value[2]))
 
 
-def _num(value, what: str, *, positive=False) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+def _num(value, what: str, bound: bounds.Bound) -> float:
+    """A number inside its documented range (viewer/bounds.py)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise ScenarioError(f"launch: {what} must be a finite number, not {value!r}")
-    if positive and value <= 0:
-        raise ScenarioError(f"launch: {what} must be positive, not {value!r}")
-    if value < 0:
-        raise ScenarioError(f"launch: {what} must not be negative, not {value!r}")
+    problem = bound.problem(value)
+    if problem is not None:
+        raise ScenarioError(f"launch: {what}: {problem}")
     return float(value)
 
 
@@ -107,7 +110,7 @@ class LaunchSpec:
             spec.velocity = _vec(data["velocity"], "velocity")
         else:
             spec.target = _vec(data["target"], "target")
-            spec.speed = _num(data.get("speed", DEFAULT_SPEED), "speed", positive=True)
+            spec.speed = _num(data.get("speed", DEFAULT_SPEED), "speed", bounds.LAUNCH_SPEED)
         if "from" in data:
             spec.origin = _vec(data["from"], "from")
         if "intensity" in data:
@@ -125,12 +128,12 @@ class LaunchSpec:
             if isinstance(tid, bool) or not isinstance(tid, int):
                 raise ScenarioError(f"launch: target_id must be an object id, not {tid!r}")
             spec.target_id = tid
-        spec.delay = _num(data.get("delay", DEFAULT_DELAY), "delay")
+        spec.delay = _num(data.get("delay", DEFAULT_DELAY), "delay", bounds.LAUNCH_TIME)
         if data.get("delete_after", DEFAULT_DELETE_AFTER) is None:
             spec.delete_after = None
         else:
             spec.delete_after = _num(data.get("delete_after", DEFAULT_DELETE_AFTER),
-                                     "delete_after")
+                                     "delete_after", bounds.LAUNCH_TIME)
         return spec
 
 

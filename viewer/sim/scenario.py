@@ -22,6 +22,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from viewer import bounds as B
 from viewer.errors import ScenarioError
 from viewer.sim import presets
 from viewer.sim.animation.commands import CATALOGS, resolve_command
@@ -36,9 +37,7 @@ EVENT_KINDS = ("play_script", "play", "set_state", "motion", "create", "destroy"
                "set_velocity", "set_hidden", "launch")
 
 U32_MAX = 0xFFFFFFFF
-#: the largest finite f32: retail holds positions, velocities, headings and scales as
-#: floats, so a value beyond it (1e308) is not a position retail could have
-F32_MAX = 3.4028234663852886e38
+F32_MAX = B.F32_MAX
 
 
 class _Fields:
@@ -69,6 +68,21 @@ class _Fields:
         if not isinstance(value, str) or not value.strip():
             raise self.fail(path, f"expected a non-empty string, got {value!r}")
         return value
+
+    def path(self, value, path: str) -> str:
+        """A file path: non-empty text without a NUL or a lone surrogate."""
+        text = self.text(value, path)
+        problem = B.text_problem(text)
+        if problem is not None:
+            raise self.fail(path, f"{problem}: {text!r}")
+        return text
+
+    def count(self, items: list, path: str, bound: B.Bound) -> list:
+        """A list no longer than ``bound`` allows (viewer/bounds.py)."""
+        if len(items) > bound.hi:
+            raise self.fail(path, f"{len(items)} entries; at most {bound.span()} "
+                                  f"({bound.reason})")
+        return items
 
     # -- integers --------------------------------------------------------------------------------
     def int(self, value, path: str, *, lo: int | None = None, hi: int | None = None,
@@ -134,6 +148,14 @@ class _Fields:
             raise self.fail(path, f"must be positive, not {value!r}")
         if minimum is not None and x < minimum:
             raise self.fail(path, f"must be at least {minimum:g}, not {value!r}")
+        return x
+
+    def bounded(self, value, path: str, bound: B.Bound) -> float:
+        """A finite float inside ``bound``, the documented range (viewer/bounds.py)."""
+        x = self.number(value, path)
+        problem = bound.problem(x)
+        if problem is not None:
+            raise self.fail(path, problem)
         return x
 
     def vec3(self, value, path: str) -> tuple[float, float, float]:
@@ -235,24 +257,31 @@ class Scenario:
         sc = Scenario(path=Path(path) if path is not None else None)
         dat = data.get("dat")
         dat = [dat] if isinstance(dat, str) else f.list(dat, "dat")
-        sc.dat = [f.text(d, f"dat[{k}]") for k, d in enumerate(dat)]
+        sc.dat = [f.path(d, f"dat[{k}]") for k, d in enumerate(dat)]
         sc.seed = f.int(data.get("seed", 0), "seed")  # Random::Seed takes any integer
-        sc.fps = f.finite(data.get("fps", 60), "fps", positive=True)
-        sc.seconds = f.finite(data.get("seconds", 5.0), "seconds", minimum=0.0)
-        sc.world = f.list(data.get("world"), "world")  # shapes: world_from_scenario
+        sc.fps = f.bounded(data.get("fps", 60), "fps", B.FPS)
+        sc.seconds = f.bounded(data.get("seconds", 5.0), "seconds", B.SECONDS)
+        # shapes: world_from_scenario
+        sc.world = f.count(f.list(data.get("world"), "world"), "world", B.WORLD_SHAPES)
+        world_from_scenario(sc.world, file=file)  # checked now; the runner builds its own
         known = {"dat", "seed", "fps", "seconds", "objects", "events", "world"}
         sc.extra = {k: v for k, v in data.items() if k not in known}
         if "viewer" in sc.extra:
             f.vec3(sc.extra["viewer"], "viewer")
         ids = set()
-        for i, o in enumerate(f.list(data.get("objects"), "objects")):
+        objects = f.count(f.list(data.get("objects"), "objects"), "objects", B.OBJECTS)
+        events = f.count(f.list(data.get("events"), "events"), "events", B.EVENTS)
+        for i, o in enumerate(objects):
             obj = _parse_object(f, o, f"objects[{i}]")
             if obj.id in ids:
                 raise ScenarioError(f"objects[{i}]: duplicate id {obj.id}", file=file)
             ids.add(obj.id)
             sc.objects.append(obj)
-        for i, e in enumerate(f.list(data.get("events"), "events")):
+        for i, e in enumerate(events):
             sc.events.append(_parse_event(f, e, i))
+        if sum(1 for e in sc.events if e.kind == "create") + len(sc.objects) > B.OBJECTS.hi:
+            raise ScenarioError(f"objects and create events: more than {B.OBJECTS.span()} "
+                                f"({B.OBJECTS.reason})", file=file)
         return sc
 
     @staticmethod
@@ -260,11 +289,7 @@ class Scenario:
         from viewer.inputs import SCENARIO_MAX_BYTES, read_text_capped
         path = Path(path)
         text = read_text_capped(path, SCENARIO_MAX_BYTES, ScenarioError, "scenario")
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as err:
-            raise ScenarioError(f"not JSON: {err.msg} (line {err.lineno})", file=str(path),
-                                offset=err.pos) from None
+        data = read_json(text, str(path), "scenario")
         return Scenario.from_json(data, path)
 
     def to_json(self) -> dict:
@@ -307,6 +332,30 @@ class Scenario:
         """``dat`` paths are relative to the scenario file."""
         base = self.path.parent if self.path is not None else Path(".")
         return [p if p.is_absolute() else base / p for p in (Path(d) for d in self.dat)]
+
+
+def read_json(text: str, file: str | None, what: str):
+    """Decode a JSON file's text (a scenario, an actions list; read as UTF-8 with a byte
+    cap by viewer.inputs): no deeper than the documented nesting (viewer/bounds.py
+    JSON_DEPTH), integers of at most Python's 4300 digits; anything else is one
+    ScenarioError naming the file (and the byte offset where it is known), never a Python
+    exception."""
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise ScenarioError(f"not JSON: {err.msg} (line {err.lineno})", file=file,
+                            offset=len(text[:err.pos].encode("utf-8"))) from None
+    except RecursionError:
+        value = None
+        depth = B.JSON_DEPTH.hi + 1
+    except ValueError as err:  # an integer literal beyond Python's 4300 digits
+        raise ScenarioError(f"not JSON: {err}", file=file) from None
+    else:
+        depth = B.json_depth(value)
+    if depth > B.JSON_DEPTH.hi:
+        raise ScenarioError(f"{what} nests deeper than {B.JSON_DEPTH.span()} "
+                            f"({B.JSON_DEPTH.reason})", file=file)
+    return value
 
 
 def _motion(f: _Fields, value, e: dict, at: str) -> int:
@@ -392,8 +441,9 @@ def _object_placement(f: _Fields, o, at: str, obj: ScenarioObject) -> None:
     if "state" in o:
         obj.state = f.u32(o["state"], f"{at}.state", what="a state")
     if "scale" in o:
-        # positive: a zero scale makes a zero-radius sphere (calc_num_steps divides by it)
-        obj.scale = f.finite(o["scale"], f"{at}.scale", f32=True, positive=True)
+        # bounded: a zero scale makes a zero-radius sphere (calc_num_steps divides by it),
+        # a tiny one a sweep of millions of steps
+        obj.scale = f.bounded(o["scale"], f"{at}.scale", B.SCALE)
     if "translucency" in o:
         obj.translucency = f.finite(o["translucency"], f"{at}.translucency", f32=True)
 
@@ -416,7 +466,7 @@ def _parse_event(f: _Fields, e, i: int) -> ScenarioEvent:
     at = f"events[{i}]"
     if not isinstance(e, dict) or "t" not in e:
         raise f.fail(at, 'needs "t"')
-    t = f.finite(e["t"], f"{at}.t", minimum=0.0)
+    t = f.bounded(e["t"], f"{at}.t", B.EVENT_TIME)
     obj = f.u32(e.get("object", 1), f"{at}.object", what="an object id")
     kinds = [kind for kind in EVENT_KINDS if kind in e]
     if not kinds:
@@ -436,9 +486,11 @@ def _play_event(f: _Fields, e, value, at: str, obj: int):
 
 
 def _motion_event(f: _Fields, e, value, at: str, obj: int):
-    # a full 32-bit command or a catalog name; speed finite: the sequencer turns
-    # speed * framerate into frame numbers (int(nan) fails)
-    return _motion(f, value, e, at), f.finite(e.get("speed", 1.0), f"{at}.speed", f32=True)
+    # a full 32-bit command or a catalog name; speed bounded: the sequencer turns
+    # speed * framerate into frame numbers and walks every frame it passes over
+    # (CSequence::update_internal 0x005255D0)
+    return _motion(f, value, e, at), f.bounded(e.get("speed", 1.0), f"{at}.speed",
+                                               B.MOTION_SPEED)
 
 
 def _create_event(f: _Fields, e, value, at: str, obj: int):

@@ -144,8 +144,11 @@ class World:
                     raise ScenarioError(f"{what}: {err.message}").located(
                         file=err.file, did=did if err.did is None else err.did,
                         offset=err.offset) from err
-                if isinstance(err, ViewerError):  # absent: the scenario named it
-                    raise ScenarioError(f"{what}: {err.message}", did=did) from err
+                if isinstance(err, ViewerError):  # absent: the scenario (or the command
+                    # line) named it; say which DAT lacks it, the caller names the field
+                    lacks = (f"not found in {err.file}" if err.file and err.did == did
+                             else err.message)
+                    raise ScenarioError(f"{what}: {lacks}", did=did) from err
                 raise ScenarioError(f"{what}: no such DID", did=did) from err
             self.emit({"event": "missing", "what": what, "did": did})
             return None
