@@ -96,3 +96,12 @@ def test_CI_in_the_environment_selects_the_derandomized_profile():
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                              env=env, cwd=ROOT, timeout=60)
         assert out.stdout.strip() == want, out.stderr
+
+
+def test_ci_runs_the_whole_suite_derandomized():
+    """.ci/run is ./test (the whole suite, wheel test included) with CI set."""
+    text = (ROOT / ".ci" / "run").read_text()
+    assert 'export CI="${CI:-1}"' in text and text.rstrip().endswith("./test")
+    assert (ROOT / "tests" / "packaging" / "test_wheel.py").is_file()
+    ini = tomllib.loads(CONFIG.read_text())["tool"]["pytest"]["ini_options"]
+    assert ini["testpaths"] == ["tests"]
