@@ -184,6 +184,13 @@ class ParticlePass:
             self.buffer.release()
         self.buffer, self._owned = buffer, False
 
+    def release(self) -> None:
+        """Release the instance buffer this pass allocated (one borrowed with
+        ``use_buffer`` stays with its owner)."""
+        if self.buffer is not None and self._owned:
+            self.buffer.release()
+        self.buffer = None
+
     def upload(self, prepared: PreparedParticles) -> None:
         data = prepared.instances
         nbytes = max(data.nbytes, INSTANCE_STRIDE)

@@ -338,8 +338,7 @@ class SceneRenderer:
             sampler.release()
         self.ctx.clear_samplers(0, 1)
         self.meshes.release()
-        if self.particles.buffer is not None and self.particles._owned:
-            self.particles.buffer.release()
+        self.particles.release()
         if self._gpu is not None:
             self._gpu.release()
         if self.grid is not None and self._owns_grid:
