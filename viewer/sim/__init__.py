@@ -3,14 +3,16 @@
 world.py           World: objects, CPhysics::UseTime / update_object stepping,
                    animate_static_object for static animating objects, the event sink
 physobj.py         PhysicsObj state (state bits, frames, parts, lights, children, tweens)
-hooks.py           every hook's effect; FPHook tweens; CallPES
+hooks.py           every hook's effect (a handler per AnimationHookType); FPHook tweens
+                   (a channel per FPHookType); CallPES
 script_manager.py  ScriptManager: one serial FIFO of PhysicsScripts per owner
 script_table.py    PhysicsScriptTable resolution (seed 001 section 5)
 particles.py       ParticlePool (numpy), ParticleEmitter, ParticleManager, the twelve laws
 clock.py           frame clock, MIN/MAX_QUANTUM rules
 rng.py             the seeded ran2 random source (retail draw order)
 state.py           PhysicsState / TransientState bits
-scenario.py        scenario files and ScenarioRunner
+scenario.py        scenario files and ScenarioRunner (frames(): the one frame loop)
+playback.py        the viewer's playback clock: scrub by re-simulation from snapshots
 events.py          trace events as JSON Lines
 inspect.py         read-only queries for panels and the renderer
 frame.py           Frame math; animation/, poses.py: animation; physics.py, collision.py,
