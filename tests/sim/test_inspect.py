@@ -31,3 +31,23 @@ def test_inspect_reports_owners_queues_emitters_particles_state_and_lights():
     assert (t["objects"], t["emitters"], t["queued_scripts"]) == (1, 1, 1)
     assert inspect.texture_velocities(w)["0x01000001"]["du"] == 0.5
     assert inspect.world_lights(w)[0]["owner"] == 1
+
+
+def test_renderer_and_panel_queries_read_live_objects_and_none_for_absent_ones():
+    w = B.world({0x02000001: B.setup(parts=2, lights=1)})
+    o = w.create_object(1, 0x02000001, position=(1.0, 2.0, 0.0), heading_deg=90.0)
+    B.run_frames(w, 2)
+    assert inspect.drawn_objects(w) == [o]
+    assert inspect.live_lights(o) == list(o.lights)          # Lighting on: they shine
+    assert inspect.object_origin(w, 1) == (1.0, 2.0, 0.0)
+    assert inspect.object_bounds(w, 1)[1] == o.setup.selection_sphere.radius
+    origin, forward = inspect.object_facing(w, 1)
+    assert origin == (1.0, 2.0, 0.0) and abs(sum(f * f for f in forward) - 1.0) < 1e-9
+    assert inspect.script_table(w, 1) is o.table
+    assert inspect.particle_pool(w) is w.pool and inspect.pool_emitters(w) == []
+    assert inspect.frame_time(w) == float(w.time)
+    for absent in (inspect.object_origin, inspect.object_bounds, inspect.object_facing,
+                   inspect.script_table):
+        assert absent(w, 99) is None
+    w.set_lights(o, False)
+    assert inspect.live_lights(o) == []

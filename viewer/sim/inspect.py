@@ -122,6 +122,18 @@ def object_origin(world, obj_id: int) -> tuple[float, float, float] | None:
     return None if obj is None else tuple(float(v) for v in obj.frame.origin)
 
 
+def object_facing(world, obj_id: int) -> tuple[tuple[float, float, float],
+                                                tuple[float, float, float]] | None:
+    """(root position, the frame's +Y in world space: the way it faces) of a live object,
+    or None when it is not in the world now."""
+    obj = world.objects.get(obj_id)
+    if obj is None:
+        return None
+    frame = obj.frame
+    return (tuple(float(v) for v in frame.origin),
+            tuple(float(v) for v in frame.local_to_global_vec((0.0, 1.0, 0.0))))
+
+
 def object_bounds(world, obj_id: int) -> tuple[tuple[float, float, float], float] | None:
     """(root position, Setup selection-sphere radius; 1 without a Setup) of a live object."""
     obj = world.objects.get(obj_id)

@@ -126,12 +126,10 @@ class Session:
     def object_frame(self, obj_id):
         """(origin, forward) of a live object: its position and its frame's +Y (the way
         it faces) in world space."""
-        w = self.world
-        if obj_id not in w.objects:
+        placed = inspect.object_facing(self.world, obj_id)
+        if placed is None:
             raise ScenarioError(f"no object {obj_id} in the world now")
-        frame = w.objects[obj_id].frame
-        return (tuple(float(v) for v in frame.origin),
-                tuple(float(v) for v in frame.local_to_global_vec((0.0, 1.0, 0.0))))
+        return placed
 
     def next_object_id(self) -> int:
         """An id no scenario object or create event uses yet."""
@@ -191,7 +189,7 @@ class Session:
             if cmd.table:
                 obj["table"] = f"0x{cmd.table:08X}"
             events.append({"object": cmd.object, "create": obj})
-        elif cmd.object not in self.world.objects and cmd.object not in {
+        elif cmd.object not in inspect.owners(self.world) and cmd.object not in {
                 o.id for o in self.scenario.objects}:
             raise ScenarioError(f"no object {cmd.object} to launch: give a Setup to create")
         events.append({"object": cmd.object, "launch": spec})
