@@ -127,6 +127,8 @@ class ViewerApp:
         self.launch_state = LaunchPanelState()
         self.compare_texture: moderngl.Texture | None = None   # the comparison composite
         self._compare_shown = False
+        self._composer = None          # viewer.render.composite.CompositePass (GPU views)
+        self._composer_tried = False
         self.file_dialog: tuple[str, str] | None = None   # (kind, path text) while open
         self.recent = RecentFiles(None if ini_path is None
                                   else Path(ini_path).parent / "recent.json")
@@ -273,12 +275,39 @@ class ViewerApp:
         s = self.session
         if not cmp.active or s is None:
             return
-        rendered = self.viewport.read_rgba()
         t, frame = s.playback.time, s.playback.frame
-        cmp.measure_later(frame, t, rendered)   # MAD / SSIM in a worker thread
-        image = cmp.compose(rendered, t, frame)
-        self._upload_composite(image)
+        composer = self._composite_pass()
+        if composer is None:   # no GLSL 4.00: numpy composes a read-back view
+            rendered = self.viewport.read_rgba()
+            cmp.measure_later(frame, t, rendered)   # MAD / SSIM in a worker thread
+            self._upload_composite(cmp.compose(rendered, t, frame))
+            self._compare_shown = True
+            return
+        if cmp.wants_measure(frame):   # read back only a frame not measured yet
+            cmp.measure_later(frame, t, self.viewport.read_rgba())
+        size = self.viewport.size
+        composer.set_reference(cmp.reference_at(t, size), size, (t, size, cmp.generation))
+        tex = composer.compose(cmp.mode, self.viewport.fbo, self.viewport.color, frame=frame,
+                               opacity=cmp.opacity, split=cmp.split,
+                               generation=cmp.generation)
+        self._show_composite(tex)
         self._compare_shown = True
+
+    def _composite_pass(self):
+        if not self._composer_tried:
+            self._composer_tried = True
+            from viewer.render.composite import CompositePass
+            self._composer = CompositePass.create(self.ctx)
+        return self._composer
+
+    def _show_composite(self, tex) -> None:
+        """Show the GPU composite's texture (registered with ImGui when it changes)."""
+        for old in self._composer.take_retired():
+            self.renderer.unregister_texture(old)
+            old.release()
+        if tex is not self.compare_texture:
+            self.compare_texture = tex
+            self.renderer.register_texture(tex)
 
     def _upload_composite(self, image: np.ndarray) -> None:
         h, w = image.shape[:2]
@@ -667,7 +696,9 @@ class ViewerApp:
             imgui.save_ini_settings_to_disk(str(self.ini_path))
         self.grid.release()
         self.viewport.release()
-        if self.compare_texture is not None:
+        if self._composer is not None:
+            self._composer.release()   # owns the composite texture it shows
+        elif self.compare_texture is not None:
             self.compare_texture.release()
         self.renderer.shutdown()
         imgui.destroy_context(self.imgui_context)

@@ -274,6 +274,11 @@ class CompareModel:
         self.figures[frame] = (float(t), fig["mad"], fig["ssim"])
         return fig["mad"], fig["ssim"]
 
+    def wants_measure(self, frame: int) -> bool:
+        """Whether ``frame`` has no figures yet (nor a job measuring it)."""
+        self.collect()
+        return self.track is not None and frame not in self.figures and frame not in self._jobs
+
     def measure_later(self, frame: int, t: float, rendered: np.ndarray) -> None:
         """``measure`` in a worker thread, so the viewer frame never waits on SSIM: the
         figures land in ``figures`` at a later ``collect``. The reference frame is read
