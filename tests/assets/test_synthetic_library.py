@@ -16,6 +16,7 @@ from viewer.dat.records import (
     CreateBlockingParticleHook,
     CreateParticleHook,
     EmitterType,
+    NullHook,
     ParticleType,
     PlayScript,
     ReplaceObjectHook,
@@ -267,7 +268,11 @@ def test_unsorted_script_is_stored_out_of_time_order_and_sorted_as_retail_qsort(
 
 def test_all_hooks_script_has_every_hook_type_and_both_packed_did_forms(records):
     pes = records[S.PES_ALL_HOOKS]
-    assert {int(d.hook.hook_type) for d in pes.script_data} == set(range(27))
+    assert {d.hook.type_number if isinstance(d.hook, NullHook) else int(d.hook.hook_type)
+            for d in pes.script_data} == set(range(27))
+    # the stored AnimationDone is the last entry: as a NULL hook it ends the script, so
+    # every other hook still runs
+    assert isinstance(pes.script_data[-1].hook, NullHook)
     replaces = [d.hook for d in pes.script_data if isinstance(d.hook, ReplaceObjectHook)]
     assert {h.gfxobj_id - 0x01000000 > 0x3FFF for h in replaces} == {True, False}
     blocking = [i for i, d in enumerate(pes.stored_script_data)
@@ -285,7 +290,7 @@ def test_blocking_script_reuses_a_live_logical_id(records):
 def test_scripts_cover_the_requested_hook_kinds(records):
     kinds = {int(d.hook.hook_type) for r in records.values()
              if type(r).__name__ == "PhysicsScript" and r.id != S.PES_ALL_HOOKS
-             for d in r.script_data}
+             for d in r.script_data if not isinstance(d.hook, NullHook)}
     wanted = {AnimationHookType.Luminous, AnimationHookType.Diffuse,
               AnimationHookType.Transparent, AnimationHookType.Scale, AnimationHookType.SetOmega,
               AnimationHookType.TextureVelocity, AnimationHookType.NoDraw,

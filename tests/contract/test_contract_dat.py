@@ -178,11 +178,30 @@ def test_show_physics_script_hooks_in_runtime_order(cli):
 
 def test_show_every_hook_type_by_name(cli):
     obj = _show(cli, SYN, f"0x{S.PES_ALL_HOOKS:08X}")
-    kinds = {d["hook"]["hook_type"] for d in obj["script_data"]}
+    built = [d["hook"] for d in obj["script_data"] if d["hook"] is not None]
+    kinds = {h["hook_type"] for h in built}
     assert {"NoOp", "Sound", "SoundTable", "CreateParticle", "CreateBlockingParticle",
             "CallPES", "SetLight", "TextureVelocityPart", "DefaultScriptPart"} <= kinds
-    assert all(d["hook"]["direction"] in ("Both", "Forward", "Backward", "Unknown")
-               for d in obj["script_data"])
+    assert all(h["direction"] in ("Both", "Forward", "Backward", "Unknown") for h in built)
+
+
+def test_UnPackHook_0x005271D0_show_keeps_a_NULL_hook_entry_faithfully(cli):
+    """A stored type-4 or unknown-type hook: retail builds nothing ("hook": null), but the
+    entry keeps its start time, type number and direction; an Animation frame lists it too."""
+    obj = _show(cli, SYN, f"0x{S.PES_NULL_UNKNOWN:08X}")
+    assert obj["length"] == 0.5
+    null = obj["script_data"][1]
+    assert null == {"start_time": 0.2, "hook": None, "hook_type": S.UNKNOWN_HOOK_TYPE,
+                    "type_number": S.UNKNOWN_HOOK_TYPE, "direction": "Forward"}
+    obj = _show(cli, SYN, f"0x{S.PES_NULL_ANIMATION_DONE:08X}")
+    assert obj["script_data"][1] == {"start_time": 0.3, "hook": None,
+                                     "hook_type": "AnimationDone", "type_number": 4,
+                                     "direction": "Both"}
+    anim = _show(cli, SYN, f"0x{S.ANIM_NULL_HOOKS:08X}")
+    hooks = anim["part_frames"][1]["hooks"]
+    assert [h.get("hook_type") for h in hooks] == [
+        "Sound", "AnimationDone", S.UNKNOWN_HOOK_TYPE, "SoundTable"]
+    assert [h.get("hook", "built") for h in hooks] == ["built", None, None, "built"]
 
 
 def test_show_physics_script_table_keeps_stored_order(cli):
@@ -304,13 +323,21 @@ def test_truncated_record_names_file_DID_and_offset(cli, tmp_path, did):
         assert_input_failure(r, f"cut{cut}.dat", f"0x{did:08X}", "offset")
 
 
-def test_unknown_hook_type_is_an_input_failure(cli, tmp_path):
-    """dat-format.md 3.4: an unknown hook type cannot be sized, so the reader raises."""
+def test_UnPackHook_0x005271D0_unknown_type_reads_the_header_only(cli, tmp_path):
+    """An unknown hook type: retail reads the type and direction words, aligns and builds
+    nothing, so the record decodes; bytes after the header are the next hook (or, with
+    nothing left to read, trailing bytes: an input failure naming file and DID)."""
     # PhysicsScript: u32 id, u32 count=1, f64 start_time, u32 hook_type=99, i32 direction
-    data = struct.pack("<IIdIi", 0x33000001, 1, 0.0, 99, 0)
+    data = struct.pack("<IIdIi", 0x33000001, 1, 0.25, 99, 1)
     path = tmp_path / "hook99.dat"
     write_dat(path, {0x33000001: data})
-    assert_input_failure(cli("dat", "show", path, "0x33000001"), "hook99.dat", "0x33000001")
+    obj = _show(cli, path, "0x33000001")
+    assert obj["script_data"] == [{"start_time": 0.25, "hook": None, "hook_type": 99,
+                                   "type_number": 99, "direction": "Forward"}]
+    payload = tmp_path / "hook99_payload.dat"
+    write_dat(payload, {0x33000001: data + struct.pack("<I", 7)})
+    assert_input_failure(cli("dat", "show", payload, "0x33000001"), "hook99_payload.dat",
+                         "0x33000001")
 
 
 def test_show_vertex_type_enum_by_name(cli):
@@ -379,6 +406,10 @@ def test_show_hook_payload_field_names_as_in_the_spec(cli):
     seen = set()
     for d in obj["script_data"]:
         hook = d["hook"]
+        if hook is None:  # the stored AnimationDone: no payload, retail builds no hook
+            assert set(d) == {"start_time", "hook", "hook_type", "type_number", "direction"}
+            seen.add(d["hook_type"])
+            continue
         assert set(hook) - {"hook_type", "direction"} == set(HOOK_FIELDS[hook["hook_type"]])
         seen.add(hook["hook_type"])
     assert seen == set(HOOK_FIELDS)

@@ -72,9 +72,12 @@ def check_line(ev: dict) -> None:
         assert type(ev["type"]) is int and _num(ev["intensity"])
         assert ev["script"] is None or _did(ev["script"])
     elif kind == "hook":
-        assert type(ev["owner"]) is int and _did(ev["source"])
-        assert type(ev["index"]) is int and ev["index"] >= 0
-        assert ev["type"] in HOOK_NAMES
+        assert ev["type"] in HOOK_NAMES and type(ev["owner"]) is int
+        if ev["source"] is None:  # additions: a hook the runtime makes itself
+            assert ev["type"] == "AnimationDone" and ev["index"] == -1
+        else:
+            assert _did(ev["source"])
+            assert type(ev["index"]) is int and ev["index"] >= 0
     elif kind == "emitter":
         assert ev["action"] in EMITTER_ACTIONS
         assert type(ev["owner"]) is int and type(ev["logical_id"]) is int
@@ -176,7 +179,7 @@ def test_hook_index_is_the_position_in_the_runtime_hook_order(scenario_traces):
     checked = 0
     for evs in scenario_traces.values():
         for ev in evs:
-            if ev["event"] != "hook" or not ev["source"].startswith("0x33"):
+            if ev["event"] != "hook" or not (ev["source"] or "").startswith("0x33"):
                 continue
             did = int(ev["source"], 16)
             script = R.decode(did, dat.read(did))

@@ -55,10 +55,14 @@ def test_show_physics_script_hooks_in_runtime_order(dat, capsys):
     assert obj["type"] == "PhysicsScript" and obj["did"] == "0x33000719"
     times = [d["start_time"] for d in obj["script_data"]]
     assert times == sorted(times)
-    kinds = [d["hook"]["hook_type"] for d in obj["script_data"]]
+    kinds = [d["hook"]["hook_type"] for d in obj["script_data"] if d["hook"] is not None]
     assert "CreateBlockingParticle" in kinds
+    # the stored AnimationDone: retail's UnPackHook 0x005271D0 builds nothing for it
+    (null,) = [d for d in obj["script_data"] if d["hook"] is None]
+    assert (null["hook_type"], null["type_number"], null["direction"]) == (
+        "AnimationDone", 4, "Both")
     cb = next(d["hook"] for d in obj["script_data"]
-              if d["hook"]["hook_type"] == "CreateBlockingParticle")
+              if d["hook"] and d["hook"]["hook_type"] == "CreateBlockingParticle")
     assert cb["emitter_info_id"] == "0x3200078E" and cb["direction"] == "Both"
     assert set(cb["offset"]) == {"origin", "orientation"}
 

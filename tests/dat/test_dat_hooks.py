@@ -49,7 +49,7 @@ CASES = [
     # Attack: u32 part_index, f32 left_x, left_y, right_x, right_y, radius, height (28)
     (3, struct.pack("<I6f", 3, -0.5, 1.0, 0.5, 1.0, 2.5, 1.75),
      R.AttackHook(Dir.Both, 3, -0.5, 1.0, 0.5, 1.0, 2.5, 1.75)),
-    (4, b"", R.AnimationDoneHook(Dir.Both)),
+    (4, b"", R.NullHook(Dir.Both, 4)),
     # ReplaceObject: u8 part, packed DID short form (offset 0x05E8 <= 0x3FFF), pad 1
     (5, bytes([2]) + struct.pack("<H", 0x05E8), R.ReplaceObjectHook(Dir.Both, 2, 0x010005E8)),
     (6, struct.pack("<I", 1), R.EtherealHook(Dir.Both, True)),
@@ -86,7 +86,8 @@ CASES = [
 
 def test_every_hook_type_has_a_fixture():
     assert sorted(c[0] for c in CASES) == list(range(27))
-    assert sorted(R.HOOK_CLASSES) == list(range(27))
+    # CAnimHook::UnPackHook 0x005271D0 builds every type but 4 (AnimationDone)
+    assert sorted(R.HOOK_CLASSES) == [t for t in range(27) if t != 4]
 
 
 @pytest.mark.parametrize("hook_type,payload,expected", CASES,
@@ -95,7 +96,7 @@ def test_hook_fixture_decodes_and_reencodes(hook_type, payload, expected):
     data = pes(hook(hook_type, 0, payload))
     got = one(data)
     assert got == expected
-    assert type(got).hook_type == hook_type
+    assert (got.type_number if isinstance(got, R.NullHook) else type(got).hook_type) == hook_type
     assert R.encode(R.decode(PES, data)) == data
 
 
@@ -120,7 +121,7 @@ def test_CreateBlockingParticle_carries_the_full_40_byte_CreateParticle_payload(
     assert not isinstance(b, R.CreateParticleHook)     # the runtime must tell them apart
     assert (b.emitter_info_id, b.part_index, b.emitter_id) == (0x3200078E, 3, 9)
     assert b.offset == R.Frame((0.5, -1.0, 2.0), (1.0, 0.0, 0.0, 0.0))
-    assert s.script_data[1] == R.PhysicsScriptData(0.5, R.AnimationDoneHook(Dir.Both))
+    assert s.script_data[1] == R.PhysicsScriptData(0.5, R.NullHook(Dir.Both, 4))
 
 
 def test_CreateBlockingParticle_in_an_Animation_frame_then_next_hook():
@@ -163,11 +164,6 @@ def test_unknown_direction_is_kept_as_a_number():
     assert one(pes(hook(0, -2, b""))).direction is Dir.Unknown
 
 
-def test_unknown_hook_type_raises_DatError_at_the_hook_offset():
-    with pytest.raises(DatError) as ei:
-        R.decode(PES, pes(hook(27, 0, b"")))
-    assert ei.value.offset == 16 and ei.value.did == PES
-    assert "27" in str(ei.value)
 
 
 def test_hook_padding_is_required_not_guessed():
@@ -182,3 +178,41 @@ def test_ReplaceObject_part_index_wider_than_a_byte_is_refused_not_truncated():
         0.0, R.ReplaceObjectHook(Dir.Both, 256, 0x01000001))])
     with pytest.raises(DatError):
         R.encode(s)
+
+
+# -- hooks retail does not build (CAnimHook::UnPackHook 0x005271D0 default case) ------------
+@pytest.mark.parametrize("hook_type", [4, 27, 0x63, 0xFFFFFFFF])
+def test_UnPackHook_0x005271D0_type4_and_unknown_types_are_null_header_only(hook_type):
+    """Type 4 and numbers outside the switch: the two header words are read, the cursor is
+    aligned, NULL is returned. No payload is read, so the next hook starts at +8."""
+    tail = hook(19, 1, struct.pack("<If", 0x33000001, 0.5))
+    data = pes(struct.pack("<Ii", hook_type, -1), tail, times=[0.25, 0.5])
+    s = R.decode(PES, data)
+    null = s.stored_script_data[0]
+    assert null == R.PhysicsScriptData(0.25, R.NullHook(Dir.Backward, hook_type))
+    assert s.stored_script_data[1].hook == R.CallPESHook(Dir.Forward, 0x33000001, 0.5)
+    assert R.encode(s) == data                      # every byte accounted, re-encoded as is
+
+
+def test_AnimFrame_UnPack_0x0051F8E0_keeps_null_hooks_stored_but_builds_none():
+    """An Animation frame lists the NULL hooks (for show / re-encode); the frame's runtime
+    list (add_to_list of NULL adds nothing) holds only the built ones, in file order."""
+    data = (struct.pack("<IIII", 0x03000001, 0, 1, 1) + FRAME + struct.pack("<I", 4)
+            + hook(1, 0, struct.pack("<I", 0x0A000001)) + hook(4, 0, b"")
+            + struct.pack("<Ii", 200, 1) + hook(2, 1, struct.pack("<I", 0x0F)))
+    a = R.decode(0x03000001, data)
+    frame = a.part_frames[0]
+    assert frame.hooks[1:3] == (R.NullHook(Dir.Both, 4), R.NullHook(Dir.Forward, 200))
+    assert frame.built_hooks == (R.SoundHook(Dir.Both, 0x0A000001),
+                                 R.SoundTableHook(Dir.Forward, 0x0F))
+    assert R.encode(a) == data
+
+
+def test_PhysicsScript_UnPack_0x005218B0_keeps_the_null_entry_in_sorted_order():
+    """The entry stays with its start time (sorted with the others); length is the last
+    sorted start time whatever the hook."""
+    data = pes(hook(1, 0, struct.pack("<I", 0x0A000001)), hook(4, 0, b""),
+               times=[0.5, 0.75])
+    s = R.decode(PES, data)
+    assert [d.start_time for d in s.script_data] == [0.5, 0.75]
+    assert R.is_null_hook(s.script_data[1].hook) and s.length == 0.75

@@ -6,7 +6,6 @@ import sim_builders as B
 
 from viewer.dat.records.common import AnimationHookType
 from viewer.dat.records.hooks import (
-    AnimationDoneHook,
     DefaultScriptHook,
     DefaultScriptPartHook,
     DiffuseHook,
@@ -167,14 +166,6 @@ def test_ReplaceObjectHook_swaps_the_part_gfxobj():
     w, o = _obj()
     _run(w, o, ReplaceObjectHook(0, 1, 0x01000099))
     assert o.parts[1].gfxobj_id == 0x01000099
-
-
-def test_AnimationDoneHook_notifies_the_motion_controller():
-    w, o = _obj()
-    calls = []
-    o.motion = type("M", (), {"animation_done": lambda self: calls.append(1)})()
-    _run(w, o, AnimationDoneHook(0))
-    assert calls == [1]
 
 
 def test_hook_execution_is_traced_with_source_index_and_type():

@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sim_builders import script
 
-from viewer.dat.records.hooks import NoOpHook, SoundHook
+from viewer.dat.records.hooks import NoOpHook, NullHook, SoundHook
 from viewer.sim.script_manager import ScriptManager
 
 
@@ -113,3 +113,52 @@ def test_ScriptManager_every_hook_fires_once_in_time_order_never_early(scripts, 
     assert fired_keys == [(k, i) for t, k, i in expected if t <= now]
     lookup = {(k, i): t for t, k, i in due}
     assert all(lookup[(d - 0x33000100, i)] <= t for t, d, i in seen)
+
+
+# -- NULL hooks (a stored type 4 / unknown type: UnPackHook 0x005271D0 built nothing) -------
+NULL_MID = script(0x33000003, (0.0, SoundHook(0, 1)), (0.3, NullHook(0, 4)),
+                  (0.6, SoundHook(0, 2)))
+AFTER = script(0x33000004, (0.1, SoundHook(0, 9)))
+
+
+def test_NextHook_0x0051B3F0_UpdateScripts_0x0051B480_null_hook_ends_its_script():
+    """Hand-worked: hooks at 0 (Sound 1), 0.3 (NULL), 0.6 (Sound 2). At 0.29 only Sound 1;
+    at 0.3 NextHook returns the NULL entry and UpdateScripts pops the script: Sound 2
+    never fires, 'finished' is traced at 0.3."""
+    sm, fired, events = _sm()
+    sm.add_script(NULL_MID, 0x33000003, 0.0)
+    sm.update_scripts(0.29)
+    assert [h.wave_id for _, _, h in fired] == [1]
+    assert sm.next_hook_time == 0.3
+    sm.update_scripts(0.3)
+    assert len(sm) == 0 and sm.next_hook_time == -1.0
+    sm.update_scripts(5.0)
+    assert [h.wave_id for _, _, h in fired] == [1]
+    assert [e["action"] for e in events] == ["queued", "started", "finished"]
+
+
+def test_UpdateScripts_0x0051B480_next_script_keeps_its_precomputed_start_after_a_null():
+    """The next node started at tail.start + tail.length = 0 + 0.6 when it was queued
+    (AddScriptInternal 0x0051B310); the early end at 0.3 does not move it: its first hook
+    (at +0.1) fires at 0.7, not 0.4."""
+    sm, fired, _ = _sm()
+    sm.add_script(NULL_MID, 0x33000003, 0.0)
+    node = sm.add_script(AFTER, 0x33000004, 0.0)
+    assert node.start == 0.6
+    sm.update_scripts(0.3)
+    assert sm.next_hook_time == 0.7
+    sm.update_scripts(0.69)
+    assert [h.wave_id for _, _, h in fired] == [1]
+    sm.update_scripts(0.7)
+    assert [(did, i, h.wave_id) for did, i, h in fired] == [(0x33000003, 0, 1),
+                                                           (0x33000004, 0, 9)]
+
+
+def test_UpdateScripts_0x0051B480_null_first_entry_ends_the_script_at_once():
+    sm, fired, events = _sm()
+    sm.add_script(script(0x33000005, (0.0, NullHook(0, 0x63)), (0.1, SoundHook(0, 3))),
+                  0x33000005, 0.0)
+    sm.update_scripts(0.0)
+    assert len(sm) == 0 and events[-1]["action"] == "finished"
+    sm.update_scripts(1.0)
+    assert fired == []

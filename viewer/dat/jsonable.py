@@ -105,8 +105,18 @@ def _hex(v: int) -> str:
     return format_did(int(v))  # motion commands and styles share the DID spelling
 
 
+def _null_hook(h) -> dict:
+    """A stored hook retail builds nothing for: ``"hook": null`` plus what is stored."""
+    return {"hook": None, "hook_type": h.type_name, "type_number": h.type_number,
+            "direction": enum_name(h.direction)}
+
+
 def _special(obj):
     """Per-type shapes for (key, value) tuples; None when the generic path applies."""
+    if isinstance(obj, R.NullHook):
+        return _null_hook(obj)
+    if isinstance(obj, R.PhysicsScriptData) and isinstance(obj.hook, R.NullHook):
+        return {"start_time": json_float(obj.start_time, f64=True), **_null_hook(obj.hook)}
     if isinstance(obj, R.PhysicsScriptTable):
         return {"id": _did(obj.id),
                 "entries": [{"play_script": enum_name(k),

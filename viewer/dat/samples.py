@@ -16,14 +16,15 @@ Q90 = (0.70710677, 0.0, 0.0, 0.70710677)
 
 
 def sample_hooks() -> list[R.AnimationHook]:
-    """One hook of every one of the 27 types, with distinct payload values."""
+    """One hook of every one of the 27 types, with distinct payload values (type 4 is the
+    NullHook retail's unpack leaves it as)."""
     off = Frame((0.5, -1.0, 2.0), Q90)
     return [
         R.NoOpHook(Dir.Both),
         R.SoundHook(Dir.Forward, 0x0A000002),
         R.SoundTableHook(Dir.Forward, 0x0F),
         R.AttackHook(Dir.Both, 3, -0.5, 1.0, 0.5, 1.0, 2.5, 1.75),
-        R.AnimationDoneHook(Dir.Both),
+        R.NullHook(Dir.Both, 4),  # stored AnimationDone: retail builds no hook
         R.ReplaceObjectHook(Dir.Both, 2, 0x010005E8),
         R.EtherealHook(Dir.Backward, True),
         R.TransparentPartHook(Dir.Both, 1, 0.0, 1.0, 0.5),

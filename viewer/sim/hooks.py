@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from viewer.dat.records.common import AnimationHookType as HookType
+from viewer.sim.animation.sequence import ANIM_DONE
 from viewer.sim.frame import EPS
 from viewer.sim.physobj import FPHook, FPHookType, PhysicsObj, to_sim_frame
 
@@ -183,7 +184,6 @@ def _sound_tweaked(world, obj, hook) -> None:
 HOOK_HANDLERS: dict[HookType, Handler] = {
     HookType.Sound: _sound,
     HookType.SoundTable: _sound_table,
-    HookType.AnimationDone: lambda world, obj, hook: world.animation_done(obj),
     HookType.ReplaceObject: _replace_object,
     HookType.Ethereal: lambda world, obj, hook: world.set_ethereal(obj, bool(hook.ethereal)),
     HookType.TransparentPart: _timed_hook(FPHookType.PartTranslucency, part=True),
@@ -212,12 +212,20 @@ HOOK_HANDLERS: dict[HookType, Handler] = {
     HookType.TextureVelocityPart: _texture_velocity_part,
     HookType.SetLight: lambda world, obj, hook: world.set_lights(obj, bool(hook.lights_on)),
     HookType.CreateBlockingParticle: _create_particle,
-    # NoOp and Attack: no visual effect (no handler)
+    # NoOp and Attack: no visual effect (no handler). AnimationDone: no record ever holds
+    # one (UnPackHook builds none); the runtime's own is handled in execute_hook
 }
 
 
 def execute_hook(world: World, obj: PhysicsObj, hook, source: int, index: int) -> None:
     """``<Hook>::Execute`` (CAnimHook.c) against ``obj``; every execution is traced."""
+    if hook is ANIM_DONE:
+        # the runtime's own AnimationDone (CSequence's anim_done_hook, a link ended): no
+        # record holds it, so no source; its effect (CPartArray::AnimationDone 0x00517D30)
+        # was applied when the sequence staged it
+        world.emit({"event": "hook", "owner": obj.id, "source": None, "index": -1,
+                    "type": HookType.AnimationDone.name})
+        return
     t = hook_type_of(hook)
     world.emit({"event": "hook", "owner": obj.id, "source": source, "index": index,
                 "type": HOOK_NAMES.get(t, str(t))})

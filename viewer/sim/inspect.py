@@ -22,6 +22,7 @@ from typing import Protocol
 
 import numpy as np
 
+from viewer.dat.records.hooks import is_null_hook
 from viewer.errors import format_did
 from viewer.sim.frame import Frame
 from viewer.sim.hooks import HOOK_NAMES, hook_type_of
@@ -198,7 +199,9 @@ def script_queue(obj: PhysicsObj) -> list[dict]:
         return []
     out = []
     for i, node in enumerate(sm.queue):
-        hooks = [{"time": float(d.start_time), "type": HOOK_NAMES.get(hook_type_of(d.hook))}
+        # a NULL hook (stored type 4 / unknown) has no type: it ends the script
+        hooks = [{"time": float(d.start_time),
+                  "type": None if is_null_hook(d.hook) else HOOK_NAMES.get(hook_type_of(d.hook))}
                  for d in node.script.script_data]
         entry = {"script": did_str(node.did), "start": node.start,
                  "length": float(node.script.length), "hooks": hooks}

@@ -5,7 +5,10 @@ runtime spec 8.5).
   (or the current time when the queue is empty); duplicates are allowed.
 * ``NextHook`` 0x0051B3F0 / ``UpdateScripts`` 0x0051B480: every hook whose time has come
   fires in the same update, in the script's sorted order; a finished head is popped and
-  the next node's first hook time takes over.
+  the next node's first hook time takes over. An entry whose hook retail never built
+  (a stored type 4 or unknown type: NULL after UnPackHook) is returned by NextHook like any
+  other and ends its script there: the head is popped, its later hooks never fire, and
+  the next node keeps the start time AddScriptInternal gave it.
 
 Hooks are executed through a callback so the owner (``PhysicsObj``) applies them.
 """
@@ -14,6 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+
+from viewer.dat.records.hooks import is_null_hook
 
 
 def _no_event(event: dict) -> None:
@@ -66,7 +71,8 @@ class ScriptManager:
         return float(data[0].start_time) if data else 0.0
 
     def _next_hook(self):
-        """ScriptManager::NextHook 0x0051B3F0: the head's next hook, or None when done."""
+        """ScriptManager::NextHook 0x0051B3F0: the head's next hook, or None when done or
+        when the entry's hook is NULL (next_hook_time is advanced either way)."""
         self.hook_index += 1
         head = self.queue[0]
         data = head.script.script_data
@@ -79,7 +85,8 @@ class ScriptManager:
             self.next_hook_time = nxt.start + self._first_time(nxt)
         else:
             self.next_hook_time = -1.0
-        return data[self.hook_index].hook
+        hook = data[self.hook_index].hook
+        return None if is_null_hook(hook) else hook
 
     def update_scripts(self, now: float) -> None:
         """ScriptManager::UpdateScripts 0x0051B480 (Timer.cur_time)."""

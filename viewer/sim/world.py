@@ -603,12 +603,6 @@ class World:
                    "applied": bool(result) if result is not None else True})
         return True
 
-    def animation_done(self, obj: PhysicsObj) -> None:
-        """[animation] AnimDoneHook::Execute -> CPhysicsObj::Hook_AnimDone 0x0050FDA0."""
-        fn = getattr(obj.motion, "animation_done", None)
-        if fn is not None:
-            fn()
-
     # -- the tick ------------------------------------------------------------------------------
     def tick(self, now) -> bool:
         """One render frame at wall time ``now``: CPhysics::UseTime 0x00509950, then the

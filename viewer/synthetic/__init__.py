@@ -165,6 +165,7 @@ SETUP_ATTACH_POINTS = 0x02000105  # holding locations and connection points for 
 SETUP_MARKER = 0x02000106       # one small part, no spheres: emitter host
 SETUP_SCROLL_PLANE = 0x02000107  # TextureVelocity target
 SETUP_TEXTURE_GALLERY = 0x02000108  # one part per gallery quad: every texture format
+SETUP_NULL_HOOKS = 0x02000109   # one part, DefaultAnimation ANIM_NULL_HOOKS
 
 # Humanoid part indices (Setup part order).
 HUMANOID_PARTS = ("pelvis", "torso", "head", "l_upper_arm", "l_forearm", "r_upper_arm",
@@ -179,6 +180,7 @@ ANIM_HUMANOID_RECALL = 0x03000103   # frame 16: CreateParticle EMIT_RECALL on pa
 ANIM_HOOK_DIRECTIONS = 0x03000104   # hooks with Forward / Backward / Both directions
 ANIM_LANTERN_SWING = 0x03000105     # lantern DefaultAnimation
 ANIM_HUMANOID_READY_TO_WALK = 0x03000106  # short link animation
+ANIM_NULL_HOOKS = 0x03000107        # stored AnimationDone / unknown-type hooks (never run)
 
 MTABLE_HUMANOID = 0x09000101
 
@@ -272,6 +274,10 @@ PES_ARROW_CREATE = 0x33000F20
 PES_ARROW_DESTROY = 0x33000121
 PES_ARROW_DISAPPEAR = 0x33000122
 PES_STRESS = 0x33000123             # ten stress emitters around the object
+PES_NULL_ANIMATION_DONE = 0x33000124  # stored AnimationDone at 0.3 s ends the script
+PES_NULL_UNKNOWN = 0x33000125         # an unknown hook type at 0.2 s ends the script
+#: a hook type number outside retail's UnPackHook switch (stored header only)
+UNKNOWN_HOOK_TYPE = 0x63
 
 # --------------------------------------------------------------------------------------------
 # PhysicsScriptTables (0x34)

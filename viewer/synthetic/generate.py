@@ -511,6 +511,10 @@ def _setups(lib: Library) -> None:
     lib.add("SETUP_MARKER", _setup(S.SETUP_MARKER, [S.GFX_MARKER], sorting=((0, 0, 0.06), 0.2)),
             "one small part, no spheres (no collision sweep): host for emitter tests",
             ISSUE_RUNTIME)
+    lib.add("SETUP_NULL_HOOKS", _setup(S.SETUP_NULL_HOOKS, [S.GFX_MARKER],
+                                       sorting=((0, 0, 0.06), 0.2), anim=S.ANIM_NULL_HOOKS),
+            "one part, DefaultAnimation ANIM_NULL_HOOKS (stored NULL hooks in its frames)",
+            ISSUE_ANIM)
     lib.add("SETUP_SCROLL_PLANE", _setup(S.SETUP_SCROLL_PLANE, [S.GFX_SCROLL_PLANE],
                                          sorting=((0, 0, 1), 1.5)),
             "target of TextureVelocity (PES_TEXTURE_VELOCITY)", ISSUE_RUNTIME)
@@ -611,6 +615,19 @@ def _animations(lib: Library) -> None:
         tuple(AnimationFrame(rest, hooks) for hooks in dirs)),
         "hooks per direction: Both / Forward / Backward / Unknown (-2: never fires); "
         "several hooks in one frame keep file order", ISSUE_ANIM)
+
+    lib.add("ANIM_NULL_HOOKS", Animation(
+        S.ANIM_NULL_HOOKS, AnimationFlags.HasHooks, 1, None, (
+            AnimationFrame((frame(),), ()),
+            AnimationFrame((frame(),), (
+                H.SoundHook(BOTH, S.WAVE_CHIME), H.NullHook(BOTH, 4),
+                H.NullHook(FORWARD, S.UNKNOWN_HOOK_TYPE),
+                H.SoundTableHook(BOTH, S.SOUND_TYPE_LAUNCH))),
+            AnimationFrame((frame(),), (H.NullHook(BOTH, 4),)),
+            AnimationFrame((frame(),), ()))),
+        "stored AnimationDone (4) and unknown-type hooks in frames 1 and 2: retail adds "
+        "nothing for them, so only the Sound and SoundTable of frame 1 ever run "
+        "(runtime hook indices 0 and 1)", ISSUE_ANIM)
 
     swing, pivot = [], (0.0, 0.6, 1.8)
     for k in range(20):
@@ -1019,7 +1036,7 @@ def _scripts(lib: Library) -> None:
     all_hooks = [
         H.NoOpHook(BOTH), H.SoundHook(BOTH, S.WAVE_CHIME),
         H.SoundTableHook(BOTH, S.SOUND_TYPE_LAUNCH),
-        H.AttackHook(BOTH, 6, -0.5, 1.0, 0.5, 1.0, 1.5, 1.8), H.AnimationDoneHook(BOTH),
+        H.AttackHook(BOTH, 6, -0.5, 1.0, 0.5, 1.0, 1.5, 1.8), H.NullHook(BOTH, 4),
         H.ReplaceObjectHook(BOTH, 0, S.GFX_CUBE_SMALL),
         H.EtherealHook(BOTH, True), H.TransparentPartHook(BOTH, 0, 0.0, 0.5, 0.2),
         H.LuminousHook(BOTH, 0.0, 1.0, 0.2), H.LuminousPartHook(BOTH, 0, 0.0, 1.0, 0.2),
@@ -1033,13 +1050,27 @@ def _scripts(lib: Library) -> None:
         H.TextureVelocityPartHook(BOTH, 0, 0.0, 0.1), H.SetLightHook(BOTH, True),
         H.CreateBlockingParticleHook(BOTH, S.EMIT_COLLISION_FLASH, NO_PART, frame(), 12),
     ]
-    assert [h.hook_type.value for h in all_hooks] == list(range(27))
-    entries = [(round(0.1 * i, 1), h) for i, h in enumerate(all_hooks)]
+    assert [getattr(h, "type_number", None) or h.hook_type.value
+            for h in all_hooks] == list(range(27))
+    # the stored AnimationDone (a NULL hook at run time: the end of the script) goes last
+    entries = [(round(0.1 * i, 1), h) for i, h in enumerate(all_hooks) if i != 4]
     entries.append((2.7, H.ReplaceObjectHook(BOTH, 0, S.GALLERY_GFXOBJS[("streak", "INDEX16")])))
+    entries.append((2.8, all_hooks[4]))
     add("PES_ALL_HOOKS", _pes(S.PES_ALL_HOOKS, *entries),
-        "one hook of each of the 27 types (0.1 s apart) + a ReplaceObject whose GfxObj DID "
-        "needs the 4-byte PackedDID form; CreateBlockingParticle followed by another hook",
-        ISSUE_RUNTIME)
+        "one hook of each of the 27 types (0.1 s apart; the stored AnimationDone last, at "
+        "2.8 s) + a ReplaceObject whose GfxObj DID needs the 4-byte PackedDID form; "
+        "CreateBlockingParticle followed by another hook", ISSUE_RUNTIME)
+    add("PES_NULL_ANIMATION_DONE", _pes(
+        S.PES_NULL_ANIMATION_DONE, (0, _cp(S.EMIT_COLLISION_FLASH, emitter_id=1)),
+        (0.3, H.NullHook(BOTH, 4)), (0.6, H.SoundHook(BOTH, S.WAVE_CHIME))),
+        "a stored AnimationDone (type 4) at 0.3 s: retail builds no hook, so the script ends "
+        "there and the Sound at 0.6 s never plays; length stays 0.6", ISSUE_RUNTIME)
+    add("PES_NULL_UNKNOWN", _pes(
+        S.PES_NULL_UNKNOWN, (0, H.SoundHook(BOTH, S.WAVE_CHIME)),
+        (0.2, H.NullHook(FORWARD, S.UNKNOWN_HOOK_TYPE)),
+        (0.5, H.SoundTableHook(BOTH, S.SOUND_TYPE_LAUNCH))),
+        "an unknown hook type (header only) at 0.2 s ends the script; the SoundTable at "
+        "0.5 s never plays", ISSUE_RUNTIME)
     add("PES_EMPTY", _pes(S.PES_EMPTY), "no entries (length 0; a no-op)", ISSUE_RUNTIME)
     gallery = []
     for pt in range(1, 13):

@@ -25,7 +25,8 @@ DID range                record class                      module
 
 Hooks (records/hooks.py): ``AnimationHook`` and one class per AnimationHookType, named
 ``<Type>Hook`` (``CreateParticleHook``, ``CreateBlockingParticleHook``, ``SoundTweakedHook``
-...); ``HOOK_CLASSES[type]``. Shared values (records/common.py): ``Frame(origin=(x,y,z),
+...); ``HOOK_CLASSES[type]`` (the 26 types retail builds); ``NullHook`` (type 4 and unknown
+numbers: stored, but retail builds no hook for them). Shared values (records/common.py): ``Frame(origin=(x,y,z),
 orientation=(w,x,y,z))``, ``Sphere``, ``CylSphere`` and every enum (``PlayScript``,
 ``PixelFormat``, ``SurfaceType``, ...). Enum fields hold the member when known and the
 plain int when not. Absent optional parts are ``None``; lists are tuples in stored order.
@@ -51,7 +52,7 @@ from viewer.dat.records.gfxobj import (  # noqa
     physics_leaf_bsp,
 )
 from viewer.dat.records.hooks import *
-from viewer.dat.records.hooks import HOOK_CLASSES, AnimationHook  # noqa: F401
+from viewer.dat.records.hooks import HOOK_CLASSES, AnimationHook, NullHook, is_null_hook  # noqa: F401
 from viewer.dat.records.iteration import ITERATION_DID, Iteration
 from viewer.dat.records.motion_table import AnimData, MotionData, MotionTable  # noqa: F401
 from viewer.dat.records.particle_emitter import ParticleEmitterInfo

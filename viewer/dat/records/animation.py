@@ -9,15 +9,23 @@ from dataclasses import dataclass
 
 from viewer.dat.binary import Reader, Writer
 from viewer.dat.records.common import AnimationFlags, Frame
-from viewer.dat.records.hooks import AnimationHook, read_hook, write_hook
+from viewer.dat.records.hooks import AnimationHook, NullHook, is_null_hook, read_hook, write_hook
 
 
 @dataclass(frozen=True, slots=True)
 class AnimationFrame:
-    """num_parts part frames, then the hooks of this frame (each followed by align4)."""
+    """num_parts part frames, then the hooks of this frame (each followed by align4).
+
+    ``hooks`` keeps every stored hook (``NullHook`` included) so the frame re-encodes
+    byte for byte; ``built_hooks`` is the frame's hook list as retail holds it."""
 
     frames: tuple[Frame, ...]
-    hooks: tuple[AnimationHook, ...] = ()
+    hooks: tuple[AnimationHook | NullHook, ...] = ()
+
+    @property
+    def built_hooks(self) -> tuple[AnimationHook, ...]:
+        """AnimFrame::UnPack 0x0051F8E0: add_to_list of a NULL hook adds nothing."""
+        return tuple(h for h in self.hooks if not is_null_hook(h))
 
     @classmethod
     def read(cls, r: Reader, num_parts: int) -> AnimationFrame:

@@ -1,8 +1,14 @@
-"""AnimationHook: the 27 hook types of Animation frames and PhysicsScripts (dat-format.md 3.4).
+"""AnimationHook: the hook types of Animation frames and PhysicsScripts (dat-format.md 3.4).
 
 Every hook is ``u32 hook_type, i32 direction``, the type's payload, then align4 measured
 from the record start (CAnimHook::UnPackHook 0x005271D0 always calls PackObj::ALIGN_PTR).
 Part indices are read as signed 32-bit so that the root part reads as -1.
+
+UnPackHook's switch builds 26 of the 27 types. Type 4 (AnimationDone) and any number it
+does not know fall to its default case: the two header words are read, the cursor is
+aligned and NULL is returned (no payload is read). ``read_hook`` gives a ``NullHook`` for
+those, keeping the stored type number and direction so the entry can be shown and
+re-encoded byte for byte; the runtime treats it as retail treats the NULL.
 """
 
 from __future__ import annotations
@@ -97,13 +103,6 @@ class AttackHook(AnimationHook):
     height: float
     hook_type: ClassVar = AnimationHookType.Attack
     _fmt: ClassVar = "i6f"
-
-
-@dataclass(frozen=True, slots=True)
-class AnimationDoneHook(AnimationHook):
-    """Not in the client's UnPackHook switch: no payload, but the align still happens."""
-
-    hook_type: ClassVar = AnimationHookType.AnimationDone
 
 
 @dataclass(frozen=True, slots=True)
@@ -325,30 +324,59 @@ class CreateBlockingParticleHook(AnimationHook):
 
 HOOK_CLASSES: dict[int, type[AnimationHook]] = {
     cls.hook_type.value: cls for cls in (
-        NoOpHook, SoundHook, SoundTableHook, AttackHook, AnimationDoneHook, ReplaceObjectHook,
+        NoOpHook, SoundHook, SoundTableHook, AttackHook, ReplaceObjectHook,
         EtherealHook, TransparentPartHook, LuminousHook, LuminousPartHook, DiffuseHook,
         DiffusePartHook, ScaleHook, CreateParticleHook, DestroyParticleHook, StopParticleHook,
         NoDrawHook, DefaultScriptHook, DefaultScriptPartHook, CallPESHook, TransparentHook,
         SoundTweakedHook, SetOmegaHook, TextureVelocityHook, TextureVelocityPartHook,
         SetLightHook, CreateBlockingParticleHook)
 }
-assert len(HOOK_CLASSES) == 27
+assert len(HOOK_CLASSES) == 26 and AnimationHookType.AnimationDone not in HOOK_CLASSES
 
 
-def read_hook(r: Reader) -> AnimationHook:
-    """CAnimHook::UnPackHook 0x005271D0: header, payload, align4."""
-    start = r.pos
+@dataclass(frozen=True, slots=True)
+class NullHook:
+    """A stored hook retail builds nothing for (CAnimHook::UnPackHook 0x005271D0 default
+    case: type 4 AnimationDone or an unknown number). Header only, no payload.
+
+    Not an ``AnimationHook``: in an Animation frame AnimFrame::UnPack 0x0051F8E0 adds
+    nothing for it; in a PhysicsScript the entry keeps its start time with a NULL hook,
+    which ScriptManager::UpdateScripts 0x0051B480 takes as the end of that script."""
+
+    direction: AnimationHookDir | int
+    type_number: int
+
+    @property
+    def type_name(self) -> str | int:
+        """The type's name where the enum knows it, else the number."""
+        try:
+            return AnimationHookType(self.type_number).name
+        except ValueError:
+            return self.type_number
+
+
+def is_null_hook(hook) -> bool:
+    """Whether retail's UnPackHook returned NULL for this stored hook."""
+    return isinstance(hook, NullHook)
+
+
+def read_hook(r: Reader) -> AnimationHook | NullHook:
+    """CAnimHook::UnPackHook 0x005271D0: header, payload, align4; a type outside the
+    switch (4, unknown) reads no payload and gives a NullHook."""
     hook_type, direction = r.unpack(_HEADER, "AnimationHook header")
     cls = HOOK_CLASSES.get(hook_type)
     if cls is None:
-        # The client creates nothing for an unknown type but cannot know its size either.
-        raise r.error(f"unknown AnimationHook type {hook_type}: payload size unknown", start)
-    hook = cls._read_payload(r, as_enum(AnimationHookDir, direction))
+        hook = NullHook(as_enum(AnimationHookDir, direction), hook_type)
+    else:
+        hook = cls._read_payload(r, as_enum(AnimationHookDir, direction))
     r.align4()
     return hook
 
 
-def write_hook(w: Writer, hook: AnimationHook) -> None:
-    w.pack(_HEADER, hook.hook_type.value, int(hook.direction))
-    hook._write_payload(w)
+def write_hook(w: Writer, hook: AnimationHook | NullHook) -> None:
+    if isinstance(hook, NullHook):
+        w.pack(_HEADER, hook.type_number & 0xFFFFFFFF, int(hook.direction))
+    else:
+        w.pack(_HEADER, hook.hook_type.value, int(hook.direction))
+        hook._write_payload(w)
     w.align4()

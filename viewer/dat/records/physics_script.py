@@ -7,15 +7,16 @@ from dataclasses import dataclass
 from viewer.dat.binary import Reader, Writer
 from viewer.dat.records.common import PlayScript, as_enum
 from viewer.dat.records.crt_qsort import msvc70_qsort
-from viewer.dat.records.hooks import AnimationHook, read_hook, write_hook
+from viewer.dat.records.hooks import AnimationHook, NullHook, read_hook, write_hook
 
 
 @dataclass(frozen=True, slots=True)
 class PhysicsScriptData:
-    """One timed hook of a PhysicsScript (start_time is an f64 on disk)."""
+    """One timed hook of a PhysicsScript (start_time is an f64 on disk). PhysicsScript::UnPack
+    0x005218B0 keeps an entry whose hook UnPackHook left NULL (a ``NullHook`` here)."""
 
     start_time: float
-    hook: AnimationHook
+    hook: AnimationHook | NullHook
 
 
 def physics_script_data_sort(a: PhysicsScriptData, b: PhysicsScriptData) -> int:

@@ -103,11 +103,11 @@ class MotionController:
             offset = Frame((0.0, 0.0, 0.0), offset.orientation)
         fired = []
         for staged in self.sequence.drain_hooks():
-            if staged[0] is ANIM_DONE:
-                if self.manager is not None:  # CPartArray::AnimationDone 0x00517D30
-                    self.manager.animation_done(True)
-            else:
-                fired.append(staged)
+            if staged[0] is ANIM_DONE and self.manager is not None:
+                self.manager.animation_done(True)  # CPartArray::AnimationDone 0x00517D30
+            # ANIM_DONE stays in the queue too: process_hooks traces it (source null) where
+            # retail's CPhysicsObj::process_hooks 0x005114E0 runs its anim_done_hook
+            fired.append(staged)
         if self.manager is not None:  # MotionTableManager::UseTime
             self.manager.check_for_completed_motions()
         return offset, fired

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
+from viewer.dat.records.common import AnimationHookDir, AnimationHookType
 from viewer.errors import ScenarioError
 from viewer.sim.frame import EPS, Frame
 
@@ -25,9 +26,12 @@ StagedHook = tuple[object, int, int]
 
 
 class _AnimDone:
-    """CSequence's static ``anim_done_hook``: staged when a non-cyclic node finishes."""
+    """CSequence's static ``anim_done_hook`` (an AnimDoneHook the runtime owns, never read
+    from a record): staged when a non-cyclic node finishes."""
 
     __slots__ = ()
+    hook_type = AnimationHookType.AnimationDone
+    direction = AnimationHookDir.Both
 
     def __repr__(self) -> str:
         return "ANIM_DONE"
@@ -49,7 +53,7 @@ def hook_offsets(anim) -> tuple[int, ...]:
     n = 0
     for pf in anim.part_frames:
         offs.append(n)
-        n += len(pf.hooks)
+        n += len(pf.built_hooks)
     result = tuple(offs)
     _OFFSETS[id(anim)] = (anim, result)
     return result
@@ -354,12 +358,13 @@ class CSequence:
 
     def _execute_hooks(self, node: AnimSequenceNode, fn: int, direction: int) -> None:
         """CSequence::execute_hooks 0x00524830: stage the frame's hooks whose direction is
-        Both (0) or ``direction``, in file order."""
+        Both (0) or ``direction``, in file order (the frame's list holds no NULL hook:
+        AnimFrame::UnPack 0x0051F8E0 adds nothing for one)."""
         af = node.get_part_frame(fn)
         if af is None or not af.hooks:
             return
         base = hook_offsets(node.anim)[fn]
-        for i, hook in enumerate(af.hooks):
+        for i, hook in enumerate(af.built_hooks):
             d = int(hook.direction)
             if d == 0 or d == direction:
                 self.staged_hooks.append((hook, node.anim_id, base + i))
