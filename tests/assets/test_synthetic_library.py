@@ -268,8 +268,7 @@ def test_unsorted_script_is_stored_out_of_time_order_and_sorted_as_retail_qsort(
 
 def test_all_hooks_script_has_every_hook_type_and_both_packed_did_forms(records):
     pes = records[S.PES_ALL_HOOKS]
-    assert {d.hook.type_number if isinstance(d.hook, NullHook) else int(d.hook.hook_type)
-            for d in pes.script_data} == set(range(27))
+    assert {int(d.hook.hook_type) for d in pes.script_data} == set(range(27))
     # the stored AnimationDone is the last entry: as a NULL hook it ends the script, so
     # every other hook still runs
     assert isinstance(pes.script_data[-1].hook, NullHook)

@@ -1050,8 +1050,7 @@ def _scripts(lib: Library) -> None:
         H.TextureVelocityPartHook(BOTH, 0, 0.0, 0.1), H.SetLightHook(BOTH, True),
         H.CreateBlockingParticleHook(BOTH, S.EMIT_COLLISION_FLASH, NO_PART, frame(), 12),
     ]
-    assert [getattr(h, "type_number", None) or h.hook_type.value
-            for h in all_hooks] == list(range(27))
+    assert [int(h.hook_type) for h in all_hooks] == list(range(27))
     # the stored AnimationDone (a NULL hook at run time: the end of the script) goes last
     entries = [(round(0.1 * i, 1), h) for i, h in enumerate(all_hooks) if i != 4]
     entries.append((2.7, H.ReplaceObjectHook(BOTH, 0, S.GALLERY_GFXOBJS[("streak", "INDEX16")])))

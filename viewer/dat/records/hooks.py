@@ -347,12 +347,15 @@ class NullHook:
     type_number: int
 
     @property
+    def hook_type(self) -> AnimationHookType | int:
+        """The stored type: the enum member where known (AnimationDone), else the number."""
+        return as_enum(AnimationHookType, self.type_number)
+
+    @property
     def type_name(self) -> str | int:
         """The type's name where the enum knows it, else the number."""
-        try:
-            return AnimationHookType(self.type_number).name
-        except ValueError:
-            return self.type_number
+        t = self.hook_type
+        return t.name if isinstance(t, AnimationHookType) else t
 
 
 def is_null_hook(hook) -> bool:
