@@ -236,10 +236,12 @@ def test_DefaultScriptPartHook_plays_the_attached_childs_own_default():
     assert [(e["owner"], e["script"]) for e in q] == [(2, PES)]
 
 
-def test_every_hook_type_but_NoOp_and_Attack_has_a_handler_and_a_trace_name():
-    # <Hook>::Execute (CAnimHook.c): NoOp and Attack do nothing visible
-    assert set(H.HOOK_HANDLERS) == set(AnimationHookType) - {AnimationHookType.NoOp,
-                                                              AnimationHookType.Attack}
+def test_every_hook_type_but_NoOp_Attack_and_AnimationDone_has_a_handler_and_a_trace_name():
+    # <Hook>::Execute (CAnimHook.c): NoOp and Attack do nothing visible; no record holds an
+    # AnimationDone (CAnimHook::UnPackHook 0x005271D0 builds none), the runtime's own is
+    # handled apart (traced with source null)
+    assert set(H.HOOK_HANDLERS) == set(AnimationHookType) - {
+        AnimationHookType.NoOp, AnimationHookType.Attack, AnimationHookType.AnimationDone}
     assert {t.value: t.name for t in AnimationHookType} == H.HOOK_NAMES
 
 
