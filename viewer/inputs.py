@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import stat
 
-#: Scenario JSON (contract section 4): a scenario of thousands of objects and events is a
+#: Scenario JSON (docs/cli.md section 4): a scenario of thousands of objects and events is a
 #: few hundred KiB.
 SCENARIO_MAX_BYTES = 16 << 20
 #: ``--actions`` JSON (``vfxviewer open`` / ``screenshot``).

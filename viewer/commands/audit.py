@@ -1,4 +1,4 @@
-"""``vfxviewer audit DAT_OR_FOLDER... [--json]`` (contract cli.md section 9).
+"""``vfxviewer audit DAT_OR_FOLDER... [--json]`` (docs/cli.md section 9).
 
 Checks the given DAT files (a folder means the DAT files in it) against what the retail
 End-of-Retail client's DATs are known to hold (``viewer.dat.retail_facts``): record

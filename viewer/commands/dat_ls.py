@@ -1,4 +1,4 @@
-"""``vfxviewer dat ls DAT [--type 0xNN] [--json]`` (contract cli.md section 1)."""
+"""``vfxviewer dat ls DAT [--type 0xNN] [--json]`` (docs/cli.md section 1)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``vfxviewer dat show DAT DID`` (contract cli.md section 2): one record as JSON."""
+"""``vfxviewer dat show DAT DID`` (docs/cli.md section 2): one record as JSON."""
 
 from __future__ import annotations
 

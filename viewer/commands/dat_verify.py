@@ -1,4 +1,4 @@
-"""``vfxviewer dat verify DAT... [--type 0xNN] [--json]`` (contract cli.md section 10).
+"""``vfxviewer dat verify DAT... [--type 0xNN] [--json]`` (docs/cli.md section 10).
 
 Decodes every record and accounts for every byte (``viewer.dat.verify``). While it runs, a
 progress bar goes to stderr when stderr is a terminal. Then, per record type: count, ok,

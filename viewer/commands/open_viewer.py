@@ -1,5 +1,5 @@
 """``vfxviewer`` / ``vfxviewer open DAT [--scenario FILE]``: the interactive viewer
-(contract section 8). With no DAT it opens the synthetic default assets and scenario."""
+(docs/cli.md section 8). With no DAT it opens the synthetic default assets and scenario."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from viewer.commands.selection import bounded
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("dat", nargs="?", help="DAT file (default: the synthetic assets)")
-    parser.add_argument("--scenario", help="scenario JSON (contract section 4)")
+    parser.add_argument("--scenario", help="scenario JSON (docs/cli.md section 4)")
     parser.add_argument("--size", type=parse_size, default=(1400, 860), help="window WxH")
     parser.add_argument("--screenshot", default=os.environ.get("VFXVIEWER_SCREENSHOT"),
                         help="save the window to this PNG after --screenshot-after frames, "

@@ -1,4 +1,4 @@
-"""``vfxviewer render DAT (--scenario FILE | --setup DID ...) --out PATH`` (contract section 6).
+"""``vfxviewer render DAT (--scenario FILE | --setup DID ...) --out PATH`` (docs/cli.md section 6).
 
 Renders headless on EGL: ``--out x.png`` writes the last frame, a folder writes
 ``frame_00000.png``..., ``x.gif`` an animated GIF, ``x.mp4`` a video (PyAV and Pillow through

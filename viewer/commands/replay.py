@@ -1,11 +1,11 @@
-"""``vfxviewer replay CAPTURE [--guid 0x...] [--dat DAT] [--json]`` (contract section 7).
+"""``vfxviewer replay CAPTURE [--guid 0x...] [--dat DAT] [--json]`` (docs/cli.md section 7).
 
 Prints one line per decoded message of the kinds in wire.md section 4, in capture time:
 JSON Lines with ``--json``, a readable line otherwise. The printed lines are the same with or
 without ``--dat``. With ``--dat`` the captured objects and effects also drive the simulation:
 ``--gui`` plays them in the viewer, ``--trace`` runs them headless and prints the simulation's
 trace lines instead of the messages, and ``--scenario-out FILE`` saves them as a scenario
-(contract section 4) that ``vfxviewer open DAT --scenario FILE`` plays.
+(docs/cli.md section 4) that ``vfxviewer open DAT --scenario FILE`` plays.
 """
 
 from __future__ import annotations
@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     if args.scenario_out:
         check_output(args.scenario_out, "--scenario-out")
     if args.scenario_out or (args.dat is not None and (args.trace or args.gui)):
-        # "dat" in a scenario is relative to the scenario file (contract section 4): the
+        # "dat" in a scenario is relative to the scenario file (docs/cli.md section 4): the
         # DAT named here (relative to the working folder) is written absolute, and relative
         # to the --scenario-out file's folder when saved
         dat = os.path.abspath(args.dat) if args.dat else None

@@ -37,7 +37,7 @@ parse_out.__name__ = "path"
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("dat", nargs="?", help="DAT file (default: the synthetic assets)")
-    parser.add_argument("--scenario", help="scenario JSON (contract section 4)")
+    parser.add_argument("--scenario", help="scenario JSON (docs/cli.md section 4)")
     parser.add_argument("--out", required=True, type=parse_out, help="PNG to write")
     parser.add_argument("--size", type=parse_size, default=(1280, 720), help="WxH pixels")
     parser.add_argument("--frames", type=bounded(bounds.VIEWER_FRAMES, integer=True),

@@ -2,7 +2,7 @@
 contract's conventions (integers decimal or 0x hex, DIDs, PlayScript names or numbers,
 intensities with nan / inf) and the selection of what to simulate
 (``DAT (--scenario FILE | --setup DID [--table DID] [--script DID]... [--play TYPE:INTENSITY]...)
-[--seconds S] [--fps F] [--seed N]``, contract sections 5 and 6).
+[--seconds S] [--fps F] [--seed N]``, docs/cli.md sections 5 and 6).
 
 ``--script`` and ``--play`` are events at t = 0 on object 1, queued in the order they were
 typed. Bad usage is an ``argparse`` error (exit 2); a DID the DAT lacks is an input failure
@@ -176,7 +176,7 @@ def check_selection(args, prog: str) -> int | None:
 
 
 def build_scenario(args):
-    """The Scenario the selection options describe (contract section 4 semantics)."""
+    """The Scenario the selection options describe (docs/cli.md section 4 semantics)."""
     from viewer.sim.scenario import Scenario
     events = cli_events(args)
     if args.scenario:

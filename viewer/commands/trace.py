@@ -1,4 +1,4 @@
-"""``vfxviewer trace`` (contracts/cli.md section 5): run the simulation headless and print
+"""``vfxviewer trace`` (docs/cli.md section 5): run the simulation headless and print
 JSON Lines, one event per line, in the order things happened."""
 
 from __future__ import annotations

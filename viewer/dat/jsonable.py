@@ -1,4 +1,4 @@
-"""Records to JSON-ready values (contract cli.md section 2).
+"""Records to JSON-ready values (docs/cli.md section 2).
 
 snake_case field names as the records have them; DIDs as ``"0x%08X"`` strings; enums by
 name (flag sets as ``"A|B"``, unknown bits appended in hex, an unknown enum value stays a
@@ -39,7 +39,7 @@ F64_FIELDS = frozenset({"start_time", "birthrate", "total_seconds", "lifespan",
 _F32 = struct.Struct("<f")
 
 #: int fields the spec types as an enum the records keep as a plain int (dat-format.md
-#: section 4): printed by name (contract section 2), an unknown value stays a number
+#: section 4): printed by name (docs/cli.md section 2), an unknown value stays a number
 INT_ENUM_FIELDS = {"vertex_type": {0: "Unknown", 1: "CSWVertex"}}  # VertexType (i32)
 
 
@@ -198,7 +198,7 @@ def record_json(did: int, record) -> dict:
     """The ``dat show`` object: type and DID first, then the record's fields.
 
     ``"type"`` names the record type, except where the record has a field of that name (a
-    Surface's SurfaceType, dat-format.md 3.6): the spec's field wins there (contract section
+    Surface's SurfaceType, dat-format.md 3.6): the spec's field wins there (docs/cli.md section
     2), so ``"record_type"`` always names the record type."""
     body = to_jsonable(record)
     out = {"type": type(record).__name__, "record_type": type(record).__name__,

@@ -1241,7 +1241,7 @@ def _desc(entry: dict, index: int, file) -> ObjectDesc:
 
 def world_from_scenario(entries, file=None, options: AdjustOptions | None = None
                         ) -> CollisionWorld:
-    """Build the collision world from a scenario's ``"world"`` list (contract section 4)."""
+    """Build the collision world from a scenario's ``"world"`` list (docs/cli.md section 4)."""
     if entries is None:
         return CollisionWorld(options=options)
     if not isinstance(entries, list):

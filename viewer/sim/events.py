@@ -1,4 +1,4 @@
-"""Trace events as JSON Lines (contracts/cli.md section 5).
+"""Trace events as JSON Lines (docs/cli.md section 5).
 
 Events are plain dicts produced through ``World.emit``; this module writes them: DID
 fields as ``0x`` + 8 upper-case hex digits, NaN and infinities as ``"nan"``, ``"inf"``,

@@ -1,7 +1,7 @@
 """The playback clock the timeline drives: frame-exact, scrub by re-simulation. No GL, no
 ImGui (the timeline panel only draws it and sends commands).
 
-``Playback`` drives a deterministic runtime one render frame (1/fps s, contract section 4)
+``Playback`` drives a deterministic runtime one render frame (1/fps s, docs/cli.md section 4)
 at a time, frames 0 .. ``last_frame(fps, seconds)`` as ``ScenarioRunner.frames()`` runs
 them. Scrubbing never interpolates: going to frame ``n`` restores the newest snapshot at or
 before ``n`` (the initial state is always one) and re-simulates forward, so every frame

@@ -100,7 +100,7 @@ def holding_location(setup, location: int):
 
 
 def pose_events(t: float, owner: int, poses: PartPoses) -> list[dict]:
-    """Trace lines for ``--poses`` (contract section 5): the root (part -1), then each part,
+    """Trace lines for ``--poses`` (docs/cli.md section 5): the root (part -1), then each part,
     world origin and unit quaternion (w, x, y, z)."""
     out = [_pose_event(t, owner, ROOT_PART, poses.root)]
     for i, f in enumerate(poses.parts):

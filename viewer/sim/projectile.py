@@ -8,7 +8,7 @@ the deletion. The harness plays that server side after a configurable delay so a
 show a whole flight. Trails are ordinary Launch-script emitters: their per-metre emission is
 driven by the flight itself (ParticleEmitter::UpdateParticles reads the moving frame).
 
-Scenario event (contract section 4 welcomes extra kinds)::
+Scenario event (docs/cli.md section 4 welcomes extra kinds)::
 
     {"t": 0.5, "object": 2, "launch": {"velocity": [20, 0, 0]}, "intensity": 0.5}
     {"t": 0.5, "object": 3, "launch": {"target": [8, 0, 1], "speed": 25,

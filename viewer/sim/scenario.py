@@ -1,4 +1,4 @@
-"""Scenario files (contracts/cli.md section 4) and the runner that plays them.
+"""Scenario files (docs/cli.md section 4) and the runner that plays them.
 
 A scenario names DATs, a seed, the render-frame clock (``fps``), a duration, objects and
 timed events. ``ScenarioRunner`` builds a ``World`` and steps it one render frame at a
@@ -304,7 +304,7 @@ class Scenario:
 
     def save(self, path: str | Path) -> None:
         """Write the scenario to ``path``. ``dat`` paths (and a ``"reference"`` entry's
-        path) are relative to the scenario file (contract section 4), so relative ones are
+        path) are relative to the scenario file (docs/cli.md section 4), so relative ones are
         rewritten relative to the new file's folder; absolute ones stay absolute. The
         scenario in memory is unchanged (its paths stay relative to ``self.path``)."""
         path = Path(path)

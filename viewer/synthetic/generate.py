@@ -7,7 +7,7 @@ Writes, deterministically (same bytes on every run and machine):
   our DAT writer (``viewer.dat.writer.build_dat``);
 * ``assets_synthetic/MANIFEST.md``: every DID, its type, what it exercises, and which tests
   use it (found by scanning ``tests/`` for the constant's name) or which issue will;
-* ``assets_synthetic/default.scenario.json``: the scene ``./run`` opens (contract section 4);
+* ``assets_synthetic/default.scenario.json``: the scene ``./run`` opens (docs/cli.md section 4);
 * ``assets_synthetic/gallery.scenario.json``: a tour of every texture format, particle type
   and hook script.
 
@@ -1219,7 +1219,7 @@ def build_dat_bytes(lib: Library | None = None) -> bytes:
 
 
 # ---------------------------------------------------------------------------------------------
-# Default scenario (contract section 4)
+# Default scenario (docs/cli.md section 4)
 # ---------------------------------------------------------------------------------------------
 
 def did_str(did: int) -> str:
@@ -1391,7 +1391,7 @@ def manifest_text(lib: Library, root: Path) -> str:
         "",
         f"{len(lib.assets)} records.",
         "",
-        "Scenarios (contract section 4, `dat` relative to the scenario file):",
+        "Scenarios (docs/cli.md section 4, `dat` relative to the scenario file):",
         "",
         "- `default.scenario.json`: what `./run` opens. The humanoid performs the recall-like",
         "  action (motion 0x10000153: emitter 19 on the root at frame 16, sounds later), the",

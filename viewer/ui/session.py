@@ -1,6 +1,6 @@
 """The session: what the viewer has loaded and the runtime adapter the panels talk to.
 
-A ``Session`` holds the asset database, the scenario (contract section 4) and a
+A ``Session`` holds the asset database, the scenario (docs/cli.md section 4) and a
 ``Playback`` of ``viewer.sim.scenario.ScenarioRunner`` (frame 0 is the state after the
 runner's first frame, t = 0). Loading runs the whole duration once, which records the event
 log the timeline draws and the snapshots scrubbing restores. Panel edits (play a script,

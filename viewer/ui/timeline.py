@@ -1,7 +1,7 @@
 """Timeline: the tracks the playback clock (``viewer.sim.playback.Playback``) is drawn with.
 
 ``TimelineTracks`` is built from the runtime's event log, in the shape of the ``trace``
-JSON Lines (contract section 5): hook markers per owner and source, emitter lifetime bars
+JSON Lines (docs/cli.md section 5): hook markers per owner and source, emitter lifetime bars
 (created, stopped, last particle dead) and CallPES delay windows.
 
 ``draw_timeline`` is the ImGui view; it returns commands and holds no state of its own.

@@ -1,4 +1,4 @@
-"""Capture replay in plain forms: JSON lines (contract section 7) and scenario events.
+"""Capture replay in plain forms: JSON lines (docs/cli.md section 7) and scenario events.
 
 * ``message_json(item)`` - one decoded message as the JSON object ``vfxviewer replay --json``
   prints: ``t`` (seconds from the first packet), ``opcode`` (hex), ``dir``, ``name`` and the
@@ -6,7 +6,7 @@
 * ``message_text(item)`` - the same on one readable line.
 * ``replay_events(path, guid=None)`` - runs the object-event layer (``smartbox``) over the
   capture and returns ``{"objects": [...], "events": [...], "stats": {...}}`` in the scenario
-  vocabulary of contract section 4, for the runtime to build a timeline from.
+  vocabulary of docs/cli.md section 4, for the runtime to build a timeline from.
 """
 
 from __future__ import annotations
@@ -272,7 +272,7 @@ def world_xyz(pos: Position) -> tuple[float, float, float]:
 def capture_scenario(path: str | Path, guid: int | None = None, *,
                      dat: list[str] | None = None,
                      stand_in: tuple[int, int | None] | None = None) -> dict:
-    """The capture as a scenario (contract section 4) for the simulation: every object
+    """The capture as a scenario (docs/cli.md section 4) for the simulation: every object
     created in the capture (or only ``guid``) appears at its capture time with the Setup,
     PhysicsScriptTable (``null`` when the PhysicsDesc has none: the network table replaces the
     Setup's, seed 001 section 2), state, velocity and position of its CreateObject; its
