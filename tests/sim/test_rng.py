@@ -33,3 +33,28 @@ def test_RollDice_0x0042C600_equal_bounds_no_draw_and_swapped_bounds():
     assert r.roll_dice(2.5, 2.5) == 2.5 and r.draws == 0
     x = r.roll_dice(1.0, -1.0)
     assert -1.0 <= x <= 1.0 and r.draws == 1
+
+
+def test_Random_rand_0x0042C4C0_literal_constants_match_the_named_ones():
+    """rand() spells the ran2 constants as literals (speed); the stream equals the one the
+    module's named constants give, the client's int(s / IQ) division included."""
+    import viewer.sim.rng as R
+
+    def reference(rng, n):
+        out = []
+        for _ in range(n):
+            s = R._IA1 * rng._seed - R._IM1 * int(rng._seed / R._IQ1)
+            rng._seed = s + R._IM1 if s < 0 else s
+            v = R._IA2 * rng._idum2 - R._IM2 * int(rng._idum2 / R._IQ2)
+            rng._idum2 = v + R._IM2 if v < 0 else v
+            j = rng._iy // R._NDIV
+            iy = rng._iv[j] - rng._idum2
+            rng._iv[j] = rng._seed
+            rng._iy = iy + R._IM1 - 1 if iy < 1 else iy
+            out.append(min(rng._iy * R._AM, R.RNMX))
+        return out
+
+    for seed in (0, 7, 2**31 - 2):
+        fast, ref = R.RetailRandom(seed), R.RetailRandom(seed)
+        assert [fast.rand() for _ in range(5000)] == reference(ref, 5000)
+        assert fast.state()[:4] == ref.state()[:4]

@@ -15,6 +15,7 @@ _IQ1 = 53668
 _IQ2 = 52774
 _NTAB = 32
 _NDIV = 1 + (_IM1 - 1) // _NTAB  # 67108862
+# rand() spells these constants as literals; a test holds them equal
 _AM = 4.656613057391769e-10
 RNMX = 0.99999988
 
@@ -47,26 +48,29 @@ class RetailRandom:
 
     def rand(self) -> float:
         """Random::rand 0x0042C4C0: a double in [0, 0.99999988]."""
-        s = self._seed  # Schrage steps written as the client does (no 32-bit overflow)
-        s = _IA1 * s - _IM1 * int(s / _IQ1)
+        # Schrage steps written as the client does (no 32-bit overflow); the state is never
+        # negative here, so s // IQ equals the client's int(s / IQ). Literals, not module
+        # constants: this is the hottest function of a busy tick.
+        s = self._seed
+        s = 40014 * s - 2147483563 * (s // 53668)          # _IA1, _IM1, _IQ1
         if s < 0:
-            s += _IM1
-        self._seed = s
+            s += 2147483563
         v = self._idum2
-        v = _IA2 * v - _IM2 * int(v / _IQ2)
+        v = 40692 * v - 2147483399 * (v // 52774)          # _IA2, _IM2, _IQ2
         if v < 0:
-            v += _IM2
+            v += 2147483399
+        self._seed = s
         self._idum2 = v
         iv = self._iv
-        j = self._iy // _NDIV
+        j = self._iy // 67108862                           # _NDIV
         iy = iv[j] - v
         iv[j] = s
         if iy < 1:
-            iy += _IM1 - 1
+            iy += 2147483562                               # _IM1 - 1
         self._iy = iy
         self.draws += 1
-        r = iy * _AM
-        return min(r, RNMX)
+        r = iy * 4.656613057391769e-10                     # _AM
+        return r if r < 0.99999988 else 0.99999988         # RNMX
 
     def roll_dice(self, lower: float, upper: float) -> float:
         """Random::RollDice(float, float) 0x0042C600: no draw when the bounds are equal."""
