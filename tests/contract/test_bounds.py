@@ -383,6 +383,18 @@ def test_a_motion_speed_of_1e38_names_the_scenario_field_not_the_DAT(tmp_path):
     assert "DID" not in r.err
 
 
+def test_a_directory_entry_with_a_negative_record_offset_names_no_negative_offset():
+    """BTEntry's offset is a signed field: -4096 is no place in the file, so the error
+    names the DAT and the DID and says what the field holds (never "0x-1000")."""
+    from viewer.dat.container import DatEntry, DatFile
+    with DatFile(SYN) as dat:
+        with pytest.raises(DatError) as err:
+            dat.read_entry(DatEntry(S.SETUP_HUMANOID, -4096, 64, 0, 0, 0))
+    text = str(err.value)
+    assert "0x-" not in text and err.value.offset is None
+    assert text.startswith(f"{SYN}: DID {HUMANOID}: record offset -4096 (0xFFFFF000)")
+
+
 def test_a_negative_offset_prints_its_sign_before_0x():
     text = str(DatError("bad", file="x.dat", offset=-4096))
     assert text == "x.dat: offset -4096 (-0x1000): bad" and "0x-" not in text

@@ -284,8 +284,10 @@ class DatFile:
 
     def read_entry(self, e: DatEntry) -> bytes:
         if e.size and (e.offset <= 0 or e.offset >= self._len):
-            raise self._err(f"record offset 0x{e.offset & 0xFFFFFFFF:X} lies outside the file",
-                            did=e.did, offset=e.offset)
+            # the stored offset is no place in the file: say what it holds, point nowhere
+            # (a negative offset would print as "0x-1000")
+            raise self._err(f"record offset {e.offset} (0x{e.offset & 0xFFFFFFFF:08X}) lies "
+                            f"outside the {self._len}-byte file", did=e.did)
         raw = self.read_chain(e.offset, e.size, did=e.did)
         if not e.compressed:
             return raw
