@@ -92,8 +92,12 @@ WORLD_SHAPES = Bound("world", 0, 10_000, "shapes",
                      "every moving sphere is tested against every shape", integer=True)
 
 # -- object and event numbers -----------------------------------------------------------------
-COORDINATE = Bound("position / velocity / omega component", -F32_MAX, F32_MAX, "",
-                   "retail holds positions, velocities and angles as 32-bit floats")
+POSITION = Bound("position component", -1e6, 1e6, "m",
+                 "a thousand kilometres from the origin; retail's world is about fifty "
+                 "across, and the GPU's 32-bit floats still step a few centimetres here")
+VELOCITY = Bound("velocity / omega component", -1e6, 1e6, "m/s or rad/s",
+                 "far past retail's own limit (it clamps velocities to 50 m/s); the "
+                 "square of an f32-sized value leaves the float range")
 SCALE = Bound("scale", 0.001, 1000, "",
               "an object's size factor; a smaller sphere makes the collision sweep take "
               "more steps per metre, a larger one covers the whole world")
@@ -111,7 +115,7 @@ FOV = Bound("--fov", 1, 179, "degrees",
 CAMERA_DISTANCE = Bound("--distance", 0.05, 5000, "m",
                         "the viewer's own zoom limits (the near and far planes)")
 CAMERA_COORDINATE = Bound("--target / --camera component", -1e6, 1e6, "m",
-                          "a thousand kilometres; retail's world is about fifty across")
+                          "the range of an object's position")
 
 # -- images and viewer frames -----------------------------------------------------------------
 RENDER_SIZE = Bound("--size (render, compare)", 1, 8192, "pixels",
@@ -144,7 +148,7 @@ JSON_DEPTH = Bound("JSON nesting", 0, 64, "levels",
 INDENT = Bound("--indent", 0, 16, "spaces", "a readable indentation", integer=True)
 
 #: every bound, in the order docs/bounds.md lists them
-ALL = (FPS, SECONDS, EVENT_TIME, OBJECTS, EVENTS, WORLD_SHAPES, COORDINATE, SCALE,
+ALL = (FPS, SECONDS, EVENT_TIME, OBJECTS, EVENTS, WORLD_SHAPES, POSITION, VELOCITY, SCALE,
        MOTION_SPEED, LAUNCH_SPEED, LAUNCH_TIME, FOV, CAMERA_DISTANCE, CAMERA_COORDINATE,
        RENDER_SIZE, VIEWER_SIZE, VIEWER_FRAMES, REFERENCE_FPS, REFERENCE_OFFSET,
        REFERENCE_RATE, UNIT_FRACTION, CROP_ORIGIN, CROP_SIZE, JSON_DEPTH, INDENT)

@@ -340,6 +340,15 @@ def test_a_world_plane_normal_with_nan_is_one_line(tmp_path):
                 "world[0]", "plane normal")
 
 
+def test_an_object_at_an_f32_sized_position_is_one_line_not_a_nan_camera(tmp_path):
+    """3e38 is an f32 but the camera's maths squares it (NaN picture, exit 0 before)."""
+    sc = scenario(tmp_path, objects=[{"id": 1, "setup": HUMANOID,
+                                      "position": [3e38, 3e38, 3e38]}])
+    input_error(vfx("render", "--scenario", sc, "--size", "16x16", "--out",
+                    tmp_path / "x.png"), "s.json", "objects[0].position[0]")
+    assert not (tmp_path / "x.png").exists()
+
+
 def test_render_out_empty_is_a_usage_error_and_writes_nothing(tmp_path):
     usage_error(vfx("render", SYN, "--setup", HUMANOID, "--seconds", "0", "--out", "",
                     cwd=tmp_path), "--out")
@@ -387,9 +396,8 @@ def test_a_directory_entry_with_a_negative_record_offset_names_no_negative_offse
     """BTEntry's offset is a signed field: -4096 is no place in the file, so the error
     names the DAT and the DID and says what the field holds (never "0x-1000")."""
     from viewer.dat.container import DatEntry, DatFile
-    with DatFile(SYN) as dat:
-        with pytest.raises(DatError) as err:
-            dat.read_entry(DatEntry(S.SETUP_HUMANOID, -4096, 64, 0, 0, 0))
+    with DatFile(SYN) as dat, pytest.raises(DatError) as err:
+        dat.read_entry(DatEntry(S.SETUP_HUMANOID, -4096, 64, 0, 0, 0))
     text = str(err.value)
     assert "0x-" not in text and err.value.offset is None
     assert text.startswith(f"{SYN}: DID {HUMANOID}: record offset -4096 (0xFFFFF000)")

@@ -142,8 +142,17 @@ def test_vectors_are_three_finite_f32(field, value, path):
 
 
 def test_vectors_accept_numbers_and_numeric_strings():
-    o = Scenario.from_json(_obj(position=[1, "2.5", -3e38])).objects[0]
-    assert o.position == (1.0, 2.5, -3e38)
+    o = Scenario.from_json(_obj(position=[1, "2.5", -1e6])).objects[0]
+    assert o.position == (1.0, 2.5, -1e6)
+
+
+@pytest.mark.parametrize("field", ["position", "velocity", "omega"])
+def test_vectors_stop_at_a_million(field):
+    """viewer/bounds.py POSITION / VELOCITY: a thousand kilometres (metres per second);
+    3e38 is an f32 but its squares leave the float range (NaN camera, NaN sweep)."""
+    Scenario.from_json(_obj(**{field: [1e6, -1e6, 0]}))
+    err = _fails(_obj(**{field: [0, 1000000.5, 0]}), f"objects[0].{field}[1]")
+    assert "outside -1000000..1000000" in err.message
 
 
 @pytest.mark.parametrize("field, value", [

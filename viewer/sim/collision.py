@@ -1209,19 +1209,19 @@ def _object_shapes_of(obj) -> list[Shape]:
 
 # -- scenario "world" -----------------------------------------------------------------------------
 def _vec(value, what: str, file) -> Vec3:
-    """Three finite numbers in the f32 range (viewer/bounds.py COORDINATE): NaN would make
-    every impact and pose "nan", an integer beyond the float range no float at all."""
+    """Three finite numbers in the position range (viewer/bounds.py POSITION): NaN would
+    make every impact and pose "nan", an integer beyond the float range no float at all."""
     if (not isinstance(value, (list, tuple)) or len(value) != 3
-            or not all(bounds.COORDINATE.contains(c) for c in value)):
+            or not all(bounds.POSITION.contains(c) for c in value)):
         raise ScenarioError(f"world: {what} must be a list of three finite numbers within "
-                            f"{bounds.COORDINATE.span()}, not {value!r}", file=file)
+                            f"{bounds.POSITION.span()}, not {value!r}", file=file)
     return (float(value[0]), float(value[1]), float(value[2]))
 
 
 def _num(value, what: str, file) -> float:
-    if not bounds.COORDINATE.contains(value):
+    if not bounds.POSITION.contains(value):
         raise ScenarioError(f"world: {what} must be a finite number within "
-                            f"{bounds.COORDINATE.span()}, not {value!r}", file=file)
+                            f"{bounds.POSITION.span()}, not {value!r}", file=file)
     return float(value)
 
 

@@ -47,13 +47,13 @@ DEFAULT_DELETE_AFTER = 5.0   # seconds from the answer to DeleteObject (ACE's 5 
 DEFAULT_SPEED = 20.0
 
 
-def _vec(value, what: str) -> Vec3:
-    """Three numbers inside the f32 range (viewer/bounds.py COORDINATE; an integer beyond
-    the float range is refused here, never an OverflowError)."""
+def _vec(value, what: str, bound: bounds.Bound = bounds.POSITION) -> Vec3:
+    """Three numbers inside ``bound`` (viewer/bounds.py; an integer beyond the float range
+    is refused here, never an OverflowError)."""
     if (not isinstance(value, (list, tuple)) or len(value) != 3
-            or not all(bounds.COORDINATE.contains(c) for c in value)):
+            or not all(bound.contains(c) for c in value)):
         raise ScenarioError(f"launch: {what} must be three finite numbers within "
-                            f"{bounds.COORDINATE.span()}, not {value!r}")
+                            f"{bound.span()}, not {value!r}")
     return (float(value[0]), float(value[1]), float(value[2]))
 
 
@@ -107,7 +107,7 @@ class LaunchSpec:
         if ("velocity" in data) == ("target" in data):
             raise ScenarioError("launch needs exactly one of velocity or target")
         if "velocity" in data:
-            spec.velocity = _vec(data["velocity"], "velocity")
+            spec.velocity = _vec(data["velocity"], "velocity", bounds.VELOCITY)
         else:
             spec.target = _vec(data["target"], "target")
             spec.speed = _num(data.get("speed", DEFAULT_SPEED), "speed", bounds.LAUNCH_SPEED)

@@ -158,11 +158,12 @@ class _Fields:
             raise self.fail(path, problem)
         return x
 
-    def vec3(self, value, path: str) -> tuple[float, float, float]:
-        """[x, y, z]: three finite f32-range numbers."""
+    def vec3(self, value, path: str, bound: B.Bound = B.POSITION
+             ) -> tuple[float, float, float]:
+        """[x, y, z]: three finite numbers inside ``bound`` (viewer/bounds.py)."""
         if not isinstance(value, (list, tuple)) or len(value) != 3:
             raise self.fail(path, f"expected [x, y, z], got {value!r}")
-        return tuple(self.finite(c, f"{path}[{k}]", f32=True)  # type: ignore[return-value]
+        return tuple(self.bounded(c, f"{path}[{k}]", bound)  # type: ignore[return-value]
                      for k, c in enumerate(value))
 
     def flag(self, value, path: str) -> bool:
@@ -435,9 +436,9 @@ def _object_placement(f: _Fields, o, at: str, obj: ScenarioObject) -> None:
     if "heading_deg" in o:
         obj.heading_deg = f.finite(o["heading_deg"], f"{at}.heading_deg", f32=True)
     if "velocity" in o:
-        obj.velocity = f.vec3(o["velocity"], f"{at}.velocity")
+        obj.velocity = f.vec3(o["velocity"], f"{at}.velocity", B.VELOCITY)
     if "omega" in o:
-        obj.omega = f.vec3(o["omega"], f"{at}.omega")
+        obj.omega = f.vec3(o["omega"], f"{at}.omega", B.VELOCITY)
     if "state" in o:
         obj.state = f.u32(o["state"], f"{at}.state", what="a state")
     if "scale" in o:
@@ -530,7 +531,8 @@ _EVENT_VALUE = {
     "motion": _motion_event,
     "create": _create_event,
     "destroy": _destroy_event,
-    "set_velocity": lambda f, e, value, at, obj: (f.vec3(value, f"{at}.set_velocity"), 1.0),
+    "set_velocity": lambda f, e, value, at, obj: (f.vec3(value, f"{at}.set_velocity",
+                                                          B.VELOCITY), 1.0),
     "set_hidden": lambda f, e, value, at, obj: (f.flag(value, f"{at}.set_hidden"), 1.0),
     "launch": _launch_event,
 }
