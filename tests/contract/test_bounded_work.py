@@ -83,3 +83,50 @@ def test_two_hundred_falling_arrows_complete(tmp_path):
     r = run_bounded(["trace", "--scenario", path], timeout=600)
     assert r.rc == 0 and not r.timed_out, r
     assert r.out.count('"event": "impact"') >= 200
+
+
+# --- the viewer loads lazily: the first frame at once, the rest on demand ---------------------
+def _long_scenario(tmp_path, seconds=600.0):
+    sc = json.loads(S.DEFAULT_SCENARIO.read_text())
+    sc["dat"] = [str(S.SYNTHETIC_DAT)]
+    sc["seconds"] = seconds
+    path = tmp_path / "long.json"
+    path.write_text(json.dumps(sc))
+    return path
+
+
+def test_opening_a_600_s_scenario_simulates_only_the_first_frames(tmp_path):
+    from viewer.ui import commands as c
+    from viewer.ui.session import EXPLORE_PER_TICK, LOAD_FRAMES, open_session
+    s = open_session(scenario=str(_long_scenario(tmp_path)))
+    pb = s.playback
+    assert pb.total_frames == 18000 and pb.frame == 0
+    assert pb.frames_simulated == LOAD_FRAMES and not pb.explored
+    s.tick(1 / 60)
+    assert pb.frames_simulated == LOAD_FRAMES + EXPLORE_PER_TICK and pb.frame == 0
+    s.apply(c.Seek(30.0))                         # on demand: up to the frame asked for
+    assert pb.frame == 900 and pb.frames_simulated < 900 + LOAD_FRAMES + EXPLORE_PER_TICK
+    assert s.events()[-1]["t"] >= 30.0 - 1e-9
+
+
+def test_jump_to_a_hook_beyond_what_was_simulated_explores_to_it(tmp_path, monkeypatch):
+    import viewer.ui.session as session
+    from viewer.ui import commands as c
+    monkeypatch.setattr(session, "LOAD_FRAMES", 1)
+    s = session.open_session(scenario=str(_long_scenario(tmp_path, 5.0)))
+    assert not s.tracks.markers or s.tracks.markers[-1].t <= 1 / 30
+    s.apply(c.JumpHook(+1))
+    assert s.playback.frame > 0 and s.tracks.markers
+    full = session.open_session(scenario=str(_long_scenario(tmp_path, 5.0)))
+    full.playback.explore(10**6)
+    assert s.playback.time == full.tracks.next_marker(0.0, +1)
+
+
+def test_screenshot_of_a_600_s_scenario_is_quick_and_small(tmp_path):
+    out = tmp_path / "x.png"
+    r = run_bounded(["screenshot", "--scenario", _long_scenario(tmp_path), "--out", out,
+                     "--size", "320x240"], timeout=300)
+    assert r.rc == 0 and not r.timed_out, r
+    assert out.stat().st_size > 0
+    # simulating 600 s to load (18000 frames, a snapshot every 15) took 470 MB more
+    assert r.maxrss < 320 * (1 << 20), r

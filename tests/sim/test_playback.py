@@ -201,3 +201,35 @@ def test_runner_handle_steps_frames_and_restores_from_a_snapshot():
     h.step()
     h.restore(snap)
     assert h.runner.frame == 1 and h.step()[0] * 30 == 2
+
+
+# --- issue 14: bounded snapshots, exploring ahead without moving the world shown -------------
+def test_snapshots_stay_under_the_cap_and_scrubbing_stays_exact(monkeypatch):
+    import viewer.sim.playback as playback
+    monkeypatch.setattr(playback, "MAX_SNAPSHOTS", 8)
+    pb = make(seconds=20.0, every=1)            # 600 frames, a snapshot every frame at first
+    pb.seek_frame(600)
+    assert len(pb.snapshot_frames) <= 8 and pb.snapshot_frames[0] == 0
+    assert pb.snapshot_every >= 600 // 8
+    for n in (599, 3, 300, 150, 451, 0, 600):
+        pb.seek_frame(n)
+        assert pb.world.value == straight(n), n
+
+
+def test_explore_runs_ahead_without_moving_the_world_shown():
+    log, straight_log = [], []
+    pb = make(seconds=2.0, every=10, log=log)
+    pb.seek_frame(5)
+    value = pb.world.value
+    assert pb.explore(20) == 20 and pb.horizon == 25 and not pb.explored
+    assert pb.frame == 5 and pb.world.value == value
+    pb.explore(10**6)
+    assert pb.explored and pb.horizon == pb.total_frames == 60
+    ref = make(seconds=2.0, log=straight_log)
+    ref.prepass()
+    firsts = {}
+    for ev in log:                               # each frame's events, as first simulated
+        firsts.setdefault(ev["index"], ev)
+    assert list(firsts.values()) == straight_log
+    pb.seek_frame(47)                            # from the explorer's snapshot at 40
+    assert pb.world.value == straight(47)

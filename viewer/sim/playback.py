@@ -6,7 +6,14 @@ at a time, frames 0 .. ``last_frame(fps, seconds)`` as ``ScenarioRunner.frames()
 them. Scrubbing never interpolates: going to frame ``n`` restores the newest snapshot at or
 before ``n`` (the initial state is always one) and re-simulates forward, so every frame
 shown is exactly the frame a straight run would produce. Snapshots are taken every
-``snapshot_every`` frames while simulating forward.
+``snapshot_every`` frames while simulating forward; there are never more than
+``MAX_SNAPSHOTS`` of them: past that the spacing doubles and the snapshots off it are
+dropped (frame 0 stays), so memory does not grow with the scenario's length.
+
+Nothing is simulated ahead unless asked: ``explore(n)`` runs up to ``n`` frames beyond the
+furthest frame simulated so far (``horizon``) on a world of its own, so the world shown
+does not move while the event log and the snapshots fill in (the viewer explores a few
+frames per drawn frame, after showing the first one at once).
 
 ``RunnerHandle`` is the runtime the viewer plays: a ``ScenarioRunner`` stepped through its
 ``frames()`` generator, behind the ``snapshot()`` / ``restore()`` pair Playback uses.
@@ -49,6 +56,9 @@ class RunnerHandle:
         return self.runner.world
 
 
+MAX_SNAPSHOTS = 64
+
+
 class Playback:
     """Frame-exact playback of a runtime made by ``make_world()`` and advanced by
     ``advance(world)`` (one render frame; returns that frame's events, trace-shaped dicts).
@@ -76,6 +86,8 @@ class Playback:
         self.frames_simulated = 0     # work counter (bench and tests)
         self.world = make_world()
         self.frame = 0
+        self.horizon = 0              # the furthest frame simulated so far
+        self._explorer = None         # (world, frame): explore()'s own runtime
         self._snapshots: dict[int, object] = {}
         self._snap_frames: list[int] = []
         self._store(0)
@@ -93,10 +105,18 @@ class Playback:
             return world
         return copy.deepcopy(snap)
 
-    def _store(self, frame: int) -> None:
-        if frame not in self._snapshots:
-            self._snapshots[frame] = self._copy_out(self.world)
-            bisect.insort(self._snap_frames, frame)
+    def _store(self, frame: int, world=None) -> None:
+        if frame in self._snapshots or frame % self.snapshot_every:
+            return
+        self._snapshots[frame] = self._copy_out(self.world if world is None else world)
+        bisect.insort(self._snap_frames, frame)
+        while len(self._snap_frames) > MAX_SNAPSHOTS:   # thin out: double the spacing
+            self.snapshot_every *= 2
+            keep = [f for f in self._snap_frames if f % self.snapshot_every == 0]
+            for f in self._snap_frames:
+                if f % self.snapshot_every:
+                    del self._snapshots[f]
+            self._snap_frames = keep
 
     @property
     def snapshot_frames(self) -> list[int]:
@@ -110,6 +130,8 @@ class Playback:
         self._snap_frames.clear()
         self.world = self.make_world()
         self.frame = 0
+        self.horizon = 0
+        self._explorer = None
         self._store(0)
         self.seek_frame(target)
 
@@ -118,10 +140,50 @@ class Playback:
         events = self._advance(self.world) or []
         self.frame += 1
         self.frames_simulated += 1
+        self.horizon = max(self.horizon, self.frame)
         if self.on_events is not None:
             self.on_events(self.frame, events)
-        if self.frame % self.snapshot_every == 0:
-            self._store(self.frame)
+        self._store(self.frame)
+
+    @property
+    def explored(self) -> bool:
+        """Every frame has been simulated once (the event log is complete)."""
+        return self.horizon >= self.total_frames
+
+    def explore(self, max_frames: int) -> int:
+        """Simulate up to ``max_frames`` frames towards the end beyond ``horizon`` without
+        moving the world shown (a runtime of its own, started from the newest snapshot at
+        or before the horizon), reporting their events and storing snapshots. Returns the
+        frames simulated."""
+        done = 0
+        while done < max_frames and self.horizon < self.total_frames:
+            if self._explorer is None or self._explorer[1] != self.horizon:
+                if self.frame == self.horizon:     # the world shown is at the horizon
+                    start, base = self.frame, self._copy_out(self.world)
+                else:
+                    start = self._snap_frames[bisect.bisect_right(self._snap_frames,
+                                                                  self.horizon) - 1]
+                    base = self._snapshots[start]
+                self._explorer = [self._fresh(base), start]
+            world = self._explorer[0]
+            events = self._advance(world) or []
+            self._explorer[1] += 1
+            frame = self._explorer[1]
+            done += 1
+            self.frames_simulated += 1
+            self.horizon = max(self.horizon, frame)
+            if self.on_events is not None:
+                self.on_events(frame, events)
+            self._store(frame, world)
+        return done
+
+    def _fresh(self, snap):
+        """A runtime of its own from a snapshot (the snapshot stays untouched)."""
+        if callable(getattr(self.world, "restore", None)):
+            world = self.make_world()
+            world.restore(snap)
+            return world
+        return copy.deepcopy(snap)
 
     def seek_frame(self, n: int) -> None:
         n = min(max(int(n), 0), self.total_frames)

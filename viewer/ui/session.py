@@ -2,8 +2,12 @@
 
 A ``Session`` holds the asset database, the scenario (docs/cli.md section 4) and a
 ``Playback`` of ``viewer.sim.scenario.ScenarioRunner`` (frame 0 is the state after the
-runner's first frame, t = 0). Loading runs the whole duration once, which records the event
-log the timeline draws and the snapshots scrubbing restores. Panel edits (play a script,
+runner's first frame, t = 0). Loading shows frame 0 at once: it simulates at most
+``LOAD_FRAMES`` frames ahead (all of a short scenario), and each ``tick`` explores
+``EXPLORE_PER_TICK`` more (``Playback.explore``: the world shown does not move), so the
+event log the timeline draws and the snapshots scrubbing restores fill in as the viewer
+runs; seeking, playing or jumping to a hook simulates what it needs on demand. Memory
+stays bounded (Playback's snapshot cap) however long the scenario. Panel edits (play a script,
 a typed effect, a state, a motion) become scenario events at the current time; the
 playback then re-simulates from the start so what is shown is what a straight run of the
 saved scenario shows.
@@ -25,6 +29,10 @@ from viewer.ui import commands as c
 from viewer.ui.timeline import TimelineTracks, TimelineView
 
 DEFAULT_SECONDS = 5.0
+#: Frames simulated ahead when a scenario is loaded (the rest: on demand and per tick).
+LOAD_FRAMES = 300
+#: Frames explored ahead per viewer frame (Session.tick).
+EXPLORE_PER_TICK = 8
 PS_LAUNCH = 0x04   # PlayScript.Launch
 
 
@@ -61,22 +69,24 @@ class Session:
         return events
 
     def _record(self, frame: int, events: list) -> None:
-        if frame not in self._frame_events:
-            self._frame_events[frame] = events
-            self._events_cache = None
+        """A simulated frame's events: frames reach the log in order, the first time each
+        is simulated (a frame is simulated first only right after the previous one)."""
+        if frame == self._logged + 1:
+            self._logged = frame
+            self._events.extend(events)
+            self.tracks.extend(events)
 
     def _build(self, prepass: bool) -> None:
-        self._frame_events: dict[int, list] = {}
-        self._events_cache: list[dict] | None = None
+        self._events: list[dict] = []
+        self._logged = -1
+        self.tracks = TimelineTracks()
         self.playback = Playback(self._make, self._advance, self.scenario.fps,
                                  self.scenario.seconds, snapshot_every=self.snapshot_every,
                                  on_events=self._record)
-        self._frame_events[0] = self._frame0_events
-        self._events_cache = None
+        self._record(0, self._frame0_events)
         self.playback.loop = bool(self.scenario.extra.get("loop", False))
         if prepass:
-            self.playback.prepass()
-        self.tracks = TimelineTracks.from_events(self.events())
+            self.playback.explore(LOAD_FRAMES)
         self.generation += 1
 
     def rebuild(self) -> None:
@@ -94,12 +104,9 @@ class Session:
         return self.playback.world.world
 
     def events(self) -> list[dict]:
-        """The event log of every frame simulated so far, in order (cached; panels read
-        it every frame)."""
-        if self._events_cache is None:
-            self._events_cache = [ev for f in sorted(self._frame_events)
-                                  for ev in self._frame_events[f]]
-        return self._events_cache
+        """The event log of every frame simulated so far, in order (panels read it every
+        frame: it grows as frames are simulated, never rebuilt)."""
+        return self._events
 
     def stats(self) -> dict:
         t = inspect.totals(self.world)
@@ -139,6 +146,17 @@ class Session:
 
     def tick(self, dt: float) -> None:
         self.playback.tick(dt)
+        self.playback.explore(EXPLORE_PER_TICK)
+
+    def _next_marker(self, direction: int) -> float | None:
+        """The next hook time from now; forwards, frames not simulated yet are explored
+        until one appears or the scenario ends."""
+        pb = self.playback
+        t = self.tracks.next_marker(pb.time, direction)
+        while t is None and direction > 0 and not pb.explored:
+            pb.explore(LOAD_FRAMES)
+            t = self.tracks.next_marker(pb.time, direction)
+        return t
 
     # -- edits ----------------------------------------------------------------------------
     def _now_t(self) -> float:
@@ -275,7 +293,7 @@ class Session:
                 pb.pause()
                 pb.seek_frame(0)
             case c.JumpHook(direction):
-                t = self.tracks.next_marker(pb.time, direction)
+                t = self._next_marker(direction)
                 if t is not None:
                     pb.pause()
                     pb.seek(t)

@@ -70,25 +70,32 @@ class TimelineTracks:
     def from_events(cls, events) -> TimelineTracks:
         """``events``: trace-shaped dicts in the order they happened."""
         tracks = cls()
+        tracks.extend(events)
+        return tracks
+
+    def extend(self, events) -> None:
+        """Add the events of the next frames simulated (in the order they happened)."""
+        markers = self.markers
+        first_new = len(markers)
         for ev in events:
             kind = ev.get("event")
             t = float(ev.get("t", 0.0))
             if kind == "hook":
-                tracks.markers.append(Marker(t, int(ev.get("owner", 0)), _did(ev.get("source")),
-                                             int(ev.get("index", -1)), str(ev.get("type", "?"))))
+                markers.append(Marker(t, int(ev.get("owner", 0)), _did(ev.get("source")),
+                                      int(ev.get("index", -1)), str(ev.get("type", "?"))))
             elif kind == "callpes":
-                tracks.pes_windows.append(PesWindow(t, int(ev.get("owner", 0)),
-                                                    _did(ev.get("script")),
-                                                    float(ev.get("delay", 0.0))))
+                self.pes_windows.append(PesWindow(t, int(ev.get("owner", 0)),
+                                                  _did(ev.get("script")),
+                                                  float(ev.get("delay", 0.0))))
             elif kind == "emitter":
                 handle = int(ev.get("handle", -1))
                 action = ev.get("action")
                 if action in ("created", "replaced"):
-                    tracks.bars[handle] = EmitterBar(
+                    self.bars[handle] = EmitterBar(
                         handle, int(ev.get("owner", 0)), _did(ev.get("info")),
                         int(ev.get("logical_id", 0)), int(ev.get("part", -1)), t)
-                elif handle in tracks.bars:
-                    bar = tracks.bars[handle]
+                elif handle in self.bars:
+                    bar = self.bars[handle]
                     if action == "stopped" and bar.stopped is None:
                         bar.stopped = t
                     elif action in ("finished", "destroyed") and bar.finished is None:
@@ -96,13 +103,15 @@ class TimelineTracks:
                         if bar.stopped is None:
                             bar.stopped = t
             elif kind == "state":
-                tracks.states.append((t, int(ev.get("owner", 0)), _did(ev.get("state")),
-                                      bool(ev.get("hidden"))))
+                self.states.append((t, int(ev.get("owner", 0)), _did(ev.get("state")),
+                                    bool(ev.get("hidden"))))
             elif kind == "script":
-                tracks.scripts.append((t, str(ev.get("action")), int(ev.get("owner", 0)),
-                                       _did(ev.get("script"))))
-        tracks.markers.sort(key=lambda m: m.t)
-        return tracks
+                self.scripts.append((t, str(ev.get("action")), int(ev.get("owner", 0)),
+                                     _did(ev.get("script"))))
+        if len(markers) > first_new:   # as one stable sort of them all would order them
+            markers[first_new:] = sorted(markers[first_new:], key=lambda m: m.t)
+            if first_new and markers[first_new].t < markers[first_new - 1].t:
+                markers.sort(key=lambda m: m.t)
 
     def marker_times(self) -> list[float]:
         return sorted({m.t for m in self.markers})
