@@ -11,7 +11,7 @@ import zlib
 
 import pytest
 
-from tests.bounded import GiB, MiB, run_bounded
+from tests.bounded import ROOT, GiB, MiB, run_bounded
 from viewer import synthetic as S
 from viewer.dat.container import MAX_INFLATED_SIZE, DatFile
 from viewer.dat.writer import build_dat
@@ -194,3 +194,21 @@ def test_a_render_that_fails_midway_leaves_no_file(tmp_path, name):
     r, out = _render_gif(tmp_path, name, "2.5", size="64x64", scenario=path)
     _one_line_error(r, "object 99 does not exist")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["fails.json"]
+
+
+def test_the_byte_caps_are_the_ones_docs_bounds_md_gives():
+    from viewer.dat.container import MAX_INFLATED_SIZE
+    from viewer.media import LazyFrames
+    from viewer.sim.playback import MAX_SNAPSHOTS
+    from viewer.ui.session import LOAD_FRAMES
+    doc = (ROOT / "docs" / "bounds.md").read_text(encoding="utf-8")
+    for row, value in (("scenario file", SCENARIO_MAX_BYTES),
+                       ("`--actions` file", ACTIONS_MAX_BYTES),
+                       ("capture (`replay`)", CAPTURE_MAX_BYTES),
+                       ("a compressed DAT record, inflated", MAX_INFLATED_SIZE),
+                       ("reference recording frames kept decoded", LazyFrames.CACHE_BYTES)):
+        assert f"| {row} | {value} bytes" in doc, row
+    prose = " ".join(doc.split())
+    assert f"and {LazyFrames.CACHE} frames" in prose
+    assert f"at most {MAX_SNAPSHOTS} scrub snapshots" in prose
+    assert f"at most {LOAD_FRAMES} frames ahead" in prose
