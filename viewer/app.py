@@ -286,7 +286,11 @@ class ViewerApp:
         if cmp.wants_measure(frame):   # read back only a frame not measured yet
             cmp.measure_later(frame, t, self.viewport.read_rgba())
         size = self.viewport.size
-        composer.set_reference(cmp.reference_at(t, size), size, (t, size, cmp.generation))
+        # the recording frame shown, at this size and these settings: cropped and resized
+        # (Pillow) and uploaded only when that changes (paused, or a slower recording)
+        key = (cmp.track.index_at(t), size, cmp.generation)
+        if key != composer.reference_key:
+            composer.set_reference(cmp.reference_at(t, size), size, key)
         tex = composer.compose(cmp.mode, self.viewport.fbo, self.viewport.color, frame=frame,
                                opacity=cmp.opacity, split=cmp.split,
                                generation=cmp.generation)

@@ -40,7 +40,7 @@ class CompositePass:
         self.fbo = None
         self.retired: list = []                # replaced composite textures, still alive
         self._ref = None
-        self._ref_key = None
+        self.reference_key = None
         self._prev: dict[int, object] = {}   # frame -> texture copy of that view
         self._generation = None
 
@@ -59,7 +59,7 @@ class CompositePass:
     def set_reference(self, ref: np.ndarray | None, size, key) -> None:
         """The reference frame (top-down HxWx3 uint8, at the view size; None: black),
         uploaded only when ``key`` (its time and size) changes."""
-        if key == self._ref_key and self._ref is not None:
+        if key == self.reference_key and self._ref is not None:
             return
         w, h = size
         rgba = np.zeros((h, w, 4), np.uint8)
@@ -73,7 +73,7 @@ class CompositePass:
             self._ref = self.ctx.texture((w, h), 4, data)
         else:
             self._ref.write(data)
-        self._ref_key = key
+        self.reference_key = key
 
     def _remember(self, frame: int | None, view, generation) -> list:
         """Copy the view for later onion skins; the earlier views before ``frame`` (newest
