@@ -165,20 +165,51 @@ def _replace_object(world, obj, hook) -> None:
         p.gfxobj_id = int(hook.gfxobj_id)
 
 
+def _play(world, obj, event: dict, wave: int, volume: float) -> None:
+    """PlaySoundInternal from the owner's position at play time (viewer.sim.sound)."""
+    event.update(wave=int(wave), volume=float(volume), start=world.timer_now)
+    event.update(world.sound.play_internal(obj.frame.origin, world.viewer_position, volume))
+    world.emit(event)
+
+
 def _sound(world, obj, hook) -> None:
-    world.emit({"event": "sound", "owner": obj.id, "type": HookType.Sound.name,
-                "wave": int(hook.wave_id)})
+    # SoundHook::Execute 0x00526A20 -> SoundManager::PlaySound(gid, obj) 0x00550730
+    _play(world, obj, {"event": "sound", "owner": obj.id, "type": HookType.Sound.name},
+          hook.wave_id, world.sound.effect_volume)
+
+
+def _not_played(world, event: dict) -> None:
+    event.update(played=False, start=world.timer_now, gain=0.0, voice=None)
+    world.emit(event)
 
 
 def _sound_table(world, obj, hook) -> None:
-    world.emit({"event": "sound", "owner": obj.id, "type": HookType.SoundTable.name,
-                "sound_type": int(hook.sound_type)})
+    # SoundTableHook::Execute 0x00526AB0 -> SoundManager::PlaySound(type, obj) 0x00550B70
+    ev = {"event": "sound", "owner": obj.id, "type": HookType.SoundTable.name,
+          "sound_type": int(hook.sound_type), "wave": 0}
+    table = world.sound_table(obj)
+    chosen = world.sound.get_sound(world.rng, table.get(int(hook.sound_type))
+                                   if table is not None else None)
+    if chosen is None:
+        return _not_played(world, ev)
+    index, entry = chosen
+    ev.update(entry=index, priority=float(entry.priority),
+              probability=float(entry.probability))
+    if not world.sound.play_probability(float(entry.probability)):
+        ev.update(wave=int(entry.wave_id), volume=float(entry.volume))
+        return _not_played(world, ev)
+    _play(world, obj, ev, entry.wave_id, entry.volume)
 
 
 def _sound_tweaked(world, obj, hook) -> None:
-    world.emit({"event": "sound", "owner": obj.id, "type": HookType.SoundTweaked.name,
-                "wave": int(hook.wave_id), "priority": float(hook.priority),
-                "probability": float(hook.probability), "volume": float(hook.volume)})
+    # SoundTweakedHook::Execute 0x00526A80 -> PlaySound(gid, obj, prio, prob, vol)
+    # 0x005507A0: one PlayProbability roll; prio is passed but never used
+    ev = {"event": "sound", "owner": obj.id, "type": HookType.SoundTweaked.name,
+          "wave": int(hook.wave_id), "priority": float(hook.priority),
+          "probability": float(hook.probability), "volume": float(hook.volume)}
+    if not world.sound.play_probability(float(hook.probability)):
+        return _not_played(world, ev)
+    _play(world, obj, ev, hook.wave_id, hook.volume)
 
 
 HOOK_HANDLERS: dict[HookType, Handler] = {

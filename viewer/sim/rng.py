@@ -82,3 +82,25 @@ class RetailRandom:
 
     def state(self) -> tuple:
         return (self._seed, self._idum2, self._iy, tuple(self._iv), self.draws)
+
+
+class CrtRand:
+    """The C runtime's ``rand()`` (MSVC: ``holdrand = holdrand * 214013 + 2531011``, the
+    result is bits 16..30). The sound manager rolls its play probabilities with it
+    (SoundManager::PlayProbability 0x005500E0), a generator separate from ``Random``.
+    Retail seeds it with ``srand(time(0))`` in SoundManager::Init 0x00550640; we seed it
+    from the scenario so runs are reproducible."""
+
+    RAND_MAX = 0x7FFF
+
+    def __init__(self, seed: int = 1) -> None:
+        self.srand(seed)
+
+    def srand(self, seed: int) -> None:
+        self._holdrand = int(seed) & 0xFFFFFFFF
+        self.draws = 0
+
+    def rand(self) -> int:
+        self._holdrand = (self._holdrand * 214013 + 2531011) & 0xFFFFFFFF
+        self.draws += 1
+        return (self._holdrand >> 16) & 0x7FFF

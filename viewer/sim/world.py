@@ -69,11 +69,13 @@ from viewer.sim.physobj import ChildLink, LightState, PhysicsObj, to_sim_frame
 from viewer.sim.rng import RetailRandom
 from viewer.sim.script_manager import ScriptManager
 from viewer.sim.script_table import get_script
+from viewer.sim.sound import SoundManager
 from viewer.sim.state import PhysicsState, TransientState, state_hex
 
 # the field that tells a record of each kind apart (wrong-type DIDs are caught early)
 _SHAPE = {"Setup": "parts", "PhysicsScript": "script_data",
-          "PhysicsScriptTable": "entries", "ParticleEmitterInfo": "particle_type"}
+          "PhysicsScriptTable": "entries", "ParticleEmitterInfo": "particle_type",
+          "SoundTable": "root"}
 PS_UNHIDE = 0x75
 PS_HIDDEN = 0x76
 GRAVITY = physics.GRAVITY  # PhysicsGlobals::gravity, the float -9.8 (one constant)
@@ -85,6 +87,7 @@ class World:
         self.db = db
         self.seed = seed
         self.rng = RetailRandom(seed)
+        self.sound = SoundManager(seed)  # the voice ring and the C runtime's rand()
         self.pool = ParticlePool()
         self.objects: dict[int, PhysicsObj] = {}
         # CPhysics::static_animating_objects: ids, in the list's own order
@@ -253,6 +256,13 @@ class World:
         table = self._get(did, "PhysicsScriptTable", user=user)
         obj.table = table
         obj.table_did = did if table is not None else 0
+
+    def sound_table(self, obj: PhysicsObj):
+        """The owner's SoundTable (CPhysicsObj::sound_table, from Setup.default_sound_table
+        in InitDefaults 0x005139D0), or None (an absent one is traced)."""
+        if not obj.sound_table_did:
+            return None
+        return self._get(obj.sound_table_did, "SoundTable")
 
     def _attach_motion(self, obj: PhysicsObj) -> None:
         """[animation] Install the Setup's motion table / DefaultAnimation controller as
