@@ -221,7 +221,7 @@ def test_explore_runs_ahead_without_moving_the_world_shown():
     pb = make(seconds=2.0, every=10, log=log)
     pb.seek_frame(5)
     value = pb.world.value
-    assert pb.explore(20) == 20 and pb.horizon == 25 and not pb.explored
+    assert pb.explore(20) == 20 and pb.horizon == 20 and not pb.explored   # from frame 0
     assert pb.frame == 5 and pb.world.value == value
     pb.explore(10**6)
     assert pb.explored and pb.horizon == pb.total_frames == 60
@@ -233,3 +233,12 @@ def test_explore_runs_ahead_without_moving_the_world_shown():
     assert list(firsts.values()) == straight_log
     pb.seek_frame(47)                            # from the explorer's snapshot at 40
     assert pb.world.value == straight(47)
+
+
+def test_explore_leaves_the_frontier_to_a_world_playing_there():
+    pb = make(seconds=2.0, every=10)
+    pb.play()
+    pb.tick(1 / 30)                              # the world shown is at the horizon
+    assert pb.frame == pb.horizon == 1 and pb.explore(5) == 0
+    pb.pause()
+    assert pb.explore(5) == 5 and pb.horizon == 5 and pb.frame == 1   # from frame 0

@@ -154,17 +154,17 @@ class Playback:
         """Simulate up to ``max_frames`` frames towards the end beyond ``horizon`` without
         moving the world shown (a runtime of its own, started from the newest snapshot at
         or before the horizon), reporting their events and storing snapshots. Returns the
-        frames simulated."""
+        frames simulated. While the world shown plays at the horizon it explores nothing
+        (that world is extending the horizon itself)."""
         done = 0
         while done < max_frames and self.horizon < self.total_frames:
-            if self._explorer is None or self._explorer[1] != self.horizon:
-                if self.frame == self.horizon:     # the world shown is at the horizon
-                    start, base = self.frame, self._copy_out(self.world)
-                else:
-                    start = self._snap_frames[bisect.bisect_right(self._snap_frames,
-                                                                  self.horizon) - 1]
-                    base = self._snapshots[start]
-                self._explorer = [self._fresh(base), start]
+            behind = self._explorer is None or self._explorer[1] < self.horizon
+            if behind and self.playing and self.frame == self.horizon:
+                break          # the world shown is simulating the frontier itself
+            start = self._snap_frames[bisect.bisect_right(self._snap_frames,
+                                                          self.horizon) - 1]
+            if self._explorer is None or self._explorer[1] < start:   # from the newest
+                self._explorer = [self._fresh(self._snapshots[start]), start]
             world = self._explorer[0]
             events = self._advance(world) or []
             self._explorer[1] += 1
