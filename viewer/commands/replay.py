@@ -141,7 +141,10 @@ def _trace(args: argparse.Namespace, scenario: dict) -> int:
     from viewer.dat.database import AssetDatabase
     from viewer.sim.scenario import Scenario
 
-    sc = Scenario.from_json(scenario)
+    try:  # a value the capture holds outside its range (a position of 3e38): the capture
+        sc = Scenario.from_json(scenario)
+    except ViewerError as err:
+        raise err.located(file=args.capture) from err
     try:
         with AssetDatabase([args.dat]) as db:
             trace_lines(sc, db)
