@@ -63,7 +63,14 @@ from viewer.ui.launch_panel import LaunchPanelState, LaunchView, draw_launch_pan
 from viewer.ui.object_panel import ObjectPanelState, draw_object_panel
 from viewer.ui.script_table_panel import ScriptTableView, draw_script_table_panel
 from viewer.ui.session import open_session
-from viewer.ui.shortcuts import read_pressed, shortcut_commands
+from viewer.ui.shortcuts import (
+    ESCAPE,
+    QUIT,
+    SAVE,
+    focused_window,
+    held_repeats,
+    press_actions,
+)
 from viewer.ui.stats_panel import FrameStats, draw_stats_panel
 from viewer.ui.timeline import draw_timeline
 from viewer.ui.viewport_panel import (
@@ -92,7 +99,9 @@ class ViewerApp:
         self.imgui_context = imgui.create_context()
         io = imgui.get_io()
         io.config_flags |= imgui.ConfigFlags_.docking_enable
-        io.config_flags |= imgui.ConfigFlags_.nav_enable_keyboard
+        # No keyboard navigation: the arrow keys and Space are the timeline's (they must not
+        # also walk ImGui's focus across the Timeline's buttons); Tab still moves between
+        # text fields.
         # A panel that fails half-way (say inside a table) must not take the viewer down:
         # ImGui unwinds its stacks at end of frame instead of asserting.
         io.config_error_recovery = True
@@ -142,7 +151,13 @@ class ViewerApp:
         self.frame_count = 0
         self._want_viewport = self.viewport.size
         self._layout_done = False
+        self._reset_layout = False
         self.show_demo = False
+        # quitting: the window's close button / Ctrl+Q / File > Quit ask first when the
+        # scenario has unsaved changes (save / discard / cancel); Esc never quits
+        self.should_close = False
+        self.quit_prompt = False
+        self._quit_after_save = False
 
     # --- session ----------------------------------------------------------------------------
     @property
@@ -425,24 +440,113 @@ class ViewerApp:
         dock_id = imgui.dock_space_over_viewport()
         if not self._layout_done:
             node = imgui.internal.dock_builder_get_node(dock_id)
-            if node is None or not node.is_split_node():
+            self._front = layout.SAVED_FRONT   # a saved layout: the Timeline in front
+            if self._reset_layout or node is None or not node.is_split_node():
                 layout.build_default_layout(dock_id, self.display_size)
-                self._focus_defaults = 2
+                self._front = layout.FRONT
+            self._focus_defaults = 2
             self._layout_done = True
+            self._reset_layout = False
         for name, panel in self.panels():
             self._run_panel(name, panel)
-        pressed, ctrl = read_pressed()
-        if ctrl and "s" in pressed:
-            self.file_dialog = ("save", self._default_path("save"))
-        elif self.session is not None:
-            self.controller.apply_all(shortcut_commands(pressed, ctrl), "shortcut")
+        if self._focus_defaults:
+            imgui.set_window_focus("Viewport")   # the layout settles with the view focused
+        self._keys()
+        self._quit_popup()
         if self._focus_defaults:
             # A fresh layout shows the main tab of each dock node.
             self._focus_defaults -= 1
             if self._focus_defaults == 0:
-                layout.bring_to_front(layout.FRONT)
+                layout.bring_to_front(self._front)
         if self.show_demo:
             self.show_demo = imgui.show_demo_window(True) or False
+
+    def _keys(self) -> None:
+        """The key presses queued since the last frame, one action each, in order."""
+        io = imgui.get_io()
+        focus = focused_window()
+        actions = press_actions(self.input.take_presses(), text_input=io.want_text_input,
+                                focus=focus)
+        actions += held_repeats(text_input=io.want_text_input, focus=focus)
+        for action in actions:
+            if action == SAVE:
+                self.save_or_ask()
+            elif action == QUIT:
+                self.request_quit()
+            elif action == ESCAPE:
+                self.escape()
+            elif self.session is not None:
+                self.controller.apply(action, "shortcut")
+
+    def escape(self) -> None:
+        """Esc: close the quit prompt, else the file dialog; never quits."""
+        if self.quit_prompt:
+            self.quit_prompt = self._quit_after_save = False
+        elif self.file_dialog is not None:
+            self.file_dialog = None
+
+    @property
+    def modified(self) -> bool:
+        return self.session is not None and self.session.modified
+
+    def request_quit(self) -> None:
+        """The window's close button, Ctrl+Q, File > Quit: close now, or ask first when
+        the scenario has unsaved changes."""
+        if self.modified:
+            self.quit_prompt = True
+        else:
+            self.should_close = True
+
+    def save_or_ask(self) -> bool:
+        """Save to the scenario's file; with none yet, open the Save dialog. True when
+        saved now."""
+        s = self.session
+        if s is not None and s.file is not None:
+            return self.controller.apply(c.SaveScenario(str(s.file)), "Save scenario")
+        self.file_dialog = ("save", self._default_path("save"))
+        return False
+
+    def _quit_popup(self) -> None:
+        if self.quit_prompt and not imgui.is_popup_open("Unsaved changes"):
+            imgui.open_popup("Unsaved changes")
+        if not imgui.begin_popup_modal("Unsaved changes", None,
+                                       imgui.WindowFlags_.always_auto_resize)[0]:
+            return
+        try:
+            if not self.quit_prompt:
+                imgui.close_current_popup()
+                return
+            s = self.session
+            name = "the scenario" if s is None or s.file is None else Path(s.file).name
+            imgui.text(f"Save the changes to {name} before quitting?")
+            if imgui.button("Save"):
+                self.quit_prompt = False
+                if self.save_or_ask():
+                    self.should_close = not self.modified
+                else:
+                    self._quit_after_save = True
+                imgui.close_current_popup()
+            imgui.same_line()
+            if imgui.button("Discard"):
+                self.quit_prompt = False
+                self.should_close = True
+                imgui.close_current_popup()
+            imgui.same_line()
+            if imgui.button("Cancel"):
+                self.quit_prompt = False
+                imgui.close_current_popup()
+        finally:
+            imgui.end_popup()
+
+    def title(self) -> str:
+        """The window title: scenario, DAT(s), a * while there are unsaved changes."""
+        s = self.session
+        if s is None:
+            return "AC VFX Viewer"
+        path = s.file or s.scenario.path
+        scenario = "untitled" if path is None else Path(path).name
+        dats = ", ".join(Path(p).name for p in s.dat_paths) or "no DAT"
+        return f"{scenario}{'*' if s.modified else ''} \u2014 {dats} \u2014 AC VFX Viewer"
 
     def _run_panel(self, name, panel) -> None:
         try:
@@ -633,6 +737,20 @@ class ViewerApp:
                         self.file_dialog = (kind, self._default_path(kind))
                 if imgui.menu_item("Audit open DATs", "", False)[0]:
                     self.controller.apply(c.RunAudit(), "Audit")
+                imgui.separator()
+                if imgui.menu_item("Quit", "Ctrl+Q", False)[0]:
+                    self.request_quit()
+                imgui.end_menu()
+            if imgui.begin_menu("Edit"):
+                h = None if self.session is None else self.session.history
+                undo = h.undo_label() if h is not None else None
+                redo = h.redo_label() if h is not None else None
+                if imgui.menu_item(f"Undo {undo or ''}".strip(), "Ctrl+Z", False,
+                                   undo is not None)[0]:
+                    self.controller.apply(c.Undo(), "Undo")
+                if imgui.menu_item(f"Redo {redo or ''}".strip(), "Ctrl+Shift+Z", False,
+                                   redo is not None)[0]:
+                    self.controller.apply(c.Redo(), "Redo")
                 imgui.end_menu()
             if imgui.begin_menu("View"):
                 for name in ("perspective", "front", "side", "top"):
@@ -640,6 +758,8 @@ class ViewerApp:
                         self.controller.apply(c.CameraPreset(name))
                 if imgui.menu_item("Camera: retail", "", False)[0]:
                     self.controller.apply(c.CameraRetail())
+                if imgui.menu_item("Reset layout", "", False)[0]:
+                    self._layout_done, self._reset_layout = False, True
                 _, self.show_demo = imgui.menu_item("ImGui demo", "", self.show_demo)
                 imgui.end_menu()
             imgui.end_main_menu_bar()
@@ -663,13 +783,18 @@ class ViewerApp:
         _, keep = imgui.begin(f"{title}###filepath", True)
         try:
             imgui.set_next_item_width(-1)
-            _, text = imgui.input_text("##path", text)
+            if imgui.is_window_appearing():
+                imgui.set_keyboard_focus_here()   # type the path at once; Enter is OK
+            entered, text = imgui.input_text("##path", text,
+                                             imgui.InputTextFlags_.enter_returns_true)
             self.file_dialog = (kind, text)
-            if imgui.button("OK") and text.strip():
+            if (imgui.button("OK") or entered) and text.strip():
                 cmd = {"dat": lambda p: c.OpenDat((p,)), "load": c.LoadScenario,
                        "save": c.SaveScenario, "reference": c.LoadReference}[kind](text.strip())
                 self.controller.apply(cmd, title)
                 keep = False
+                if kind == "save" and self._quit_after_save:
+                    self.should_close = not self.modified
             imgui.same_line()
             if imgui.button("Cancel"):
                 keep = False
@@ -677,6 +802,7 @@ class ViewerApp:
             imgui.end()
         if not keep:
             self.file_dialog = None
+            self._quit_after_save = False
 
     # --- capture / teardown -----------------------------------------------------------------
     def capture(self, size, frames: int = 4, dt: float = HEADLESS_DT,
@@ -808,8 +934,12 @@ def session_state(app: ViewerApp) -> dict:
     out["compare"] = {"mode": cmp.mode, "figures": len(cmp.figures),
                       "reference": cmp.settings_json(),
                       "frames": 0 if cmp.track is None else len(cmp.track.frames)}
+    out["title"] = app.title()
+    out["quit_prompt"] = app.quit_prompt
     if s is not None:
         out.update(s.stats())
+        out["modified"] = s.modified
+        out["undo"] = len(s.history.undo_stack)
         out["playing"] = s.playback.playing
         out["objects"] = sorted(inspect.owners(s.world))
         out["events"] = len(s.events())
@@ -841,10 +971,17 @@ def run_window(size=(1400, 860), *, session=None, screenshot: str | None = None,
     last = time.perf_counter()
     rc = 0
     pending = sorted(actions, key=lambda a: a[0])
+    min_dt = _frame_interval(os.environ.get("VFXVIEWER_MAX_FPS"))
+    title = None
     try:
-        while not wnd.is_closing:
+        while not wnd.is_closing and not app.should_close:
             now = time.perf_counter()
+            if now - last < min_dt:          # VFXVIEWER_MAX_FPS: a slow machine, for tests
+                time.sleep(min_dt - (now - last))
+                now = time.perf_counter()
             dt, last = now - last, now
+            if app.title() != title:
+                title = wnd.title = app.title()
             while pending and pending[0][0] <= app.frame_count:
                 app.controller.apply(pending.pop(0)[1], "actions")
             wnd.use()
@@ -867,8 +1004,26 @@ def run_window(size=(1400, 860), *, session=None, screenshot: str | None = None,
     return rc
 
 
+def _frame_interval(max_fps) -> float:
+    """Seconds per frame at most ``max_fps`` (env VFXVIEWER_MAX_FPS; unset: no limit)."""
+    try:
+        fps = float(max_fps) if max_fps else 0.0
+    except ValueError:
+        raise ScenarioError(f"VFXVIEWER_MAX_FPS must be a number, not {max_fps!r}") from None
+    return 1.0 / fps if fps > 0 and math.isfinite(fps) else 0.0
+
+
 def _bind_window_events(wnd, app: ViewerApp) -> None:
     inp = app.input
+    # Esc never closes the viewer, and the close button asks first when there are unsaved
+    # changes (ViewerApp.request_quit).
+    wnd.exit_key = None
+    native = getattr(wnd, "_window", None)
+    if native is not None and hasattr(native, "push_handlers"):   # pyglet
+        def on_close():
+            app.request_quit()
+            return True   # pyglet.event.EVENT_HANDLED: the window stays open
+        native.push_handlers(on_close=on_close)
     buttons = {wnd.mouse.left: 0, wnd.mouse.right: 1, wnd.mouse.middle: 2}
 
     def mods():

@@ -159,15 +159,28 @@ def test_tracks_empty_log():
     assert t.lanes() == [] and t.next_marker(0.0, 1) is None
 
 
-def test_shortcuts_map_to_timeline_commands():
-    from viewer.ui.shortcuts import shortcut_commands
-    assert shortcut_commands(frozenset({"space"})) == [c.TogglePlay()]
-    assert shortcut_commands(frozenset({"left_arrow"})) == [c.Step(-1)]
-    assert shortcut_commands(frozenset({"right_arrow"})) == [c.Step(1)]
-    assert shortcut_commands(frozenset({"home"})) == [c.Restart()]
-    assert shortcut_commands(frozenset({"page_up", "page_down"})) == [c.JumpHook(-1),
-                                                                       c.JumpHook(1)]
-    assert shortcut_commands(frozenset({"space"}), ctrl=True) == []
+def test_shortcuts_map_each_press_to_one_action_in_order():
+    from viewer.ui.shortcuts import ESCAPE, QUIT, SAVE, KeyPress, press_actions
+    keys = [KeyPress("space"), KeyPress("left_arrow"), KeyPress("right_arrow"),
+            KeyPress("right_arrow"), KeyPress("home"), KeyPress("page_up"),
+            KeyPress("page_down")]
+    assert press_actions(keys, text_input=False, focus="Viewport") == [
+        c.TogglePlay(), c.Step(-1), c.Step(1), c.Step(1), c.Restart(), c.JumpHook(-1),
+        c.JumpHook(1)]
+    # twenty presses between two frames: twenty steps
+    assert press_actions([KeyPress("right_arrow")] * 20, text_input=False,
+                         focus=None) == [c.Step(1)] * 20
+    # timeline keys only with the Viewport / Timeline (or nothing) focused
+    assert press_actions(keys, text_input=False, focus="Assets") == []
+    assert press_actions(keys, text_input=False, focus="Timeline") != []
+    # a text field takes every key, Esc included
+    assert press_actions(keys + [KeyPress("escape"), KeyPress("z", ctrl=True)],
+                         text_input=True, focus="Viewport") == []
+    mods = [KeyPress("z", ctrl=True), KeyPress("z", ctrl=True, shift=True),
+            KeyPress("y", ctrl=True), KeyPress("s", ctrl=True), KeyPress("q", ctrl=True),
+            KeyPress("escape"), KeyPress("space", ctrl=True)]
+    assert press_actions(mods, text_input=False, focus="Assets") == [
+        c.Undo(), c.Redo(), c.Redo(), SAVE, QUIT, ESCAPE]
 
 
 def test_live_emitters_builds_particle_rows_only_for_the_asked_handle(db):

@@ -111,6 +111,16 @@ class PlayMotion(Command):
     motion: int
 
 
+@dataclass(frozen=True)
+class Undo(Command):
+    """Put the scenario back as it was before the last edit (a Setup load included)."""
+
+
+@dataclass(frozen=True)
+class Redo(Command):
+    """Apply again the edit the last Undo took back."""
+
+
 # --- selection / inspection ------------------------------------------------------------------
 @dataclass(frozen=True)
 class Select(Command):

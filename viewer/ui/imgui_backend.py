@@ -23,6 +23,8 @@ import warnings
 import moderngl
 from imgui_bundle import imgui
 
+from viewer.ui.shortcuts import KeyPress
+
 with warnings.catch_warnings():
     # moderngl_window's package import pulls in its scene module, which imports PyGLM by
     # its deprecated name; not our code.
@@ -79,9 +81,17 @@ class ImGuiInput:
 
     def __init__(self, keymap: dict | None = None) -> None:
         self.keymap = keymap or {}
+        # every key press since the app last took them, in order, with its modifiers
+        # (viewer/ui/shortcuts.py: one action per press whatever the frame rate)
+        self.presses: list = []
+        self._mods = (False, False, False)
 
-    @staticmethod
-    def modifiers(ctrl: bool, shift: bool, alt: bool, super_: bool = False) -> None:
+    def take_presses(self) -> list:
+        out, self.presses = self.presses, []
+        return out
+
+    def modifiers(self, ctrl: bool, shift: bool, alt: bool, super_: bool = False) -> None:
+        self._mods = (bool(ctrl), bool(shift), bool(alt))
         io = imgui.get_io()
         io.add_key_event(imgui.Key.mod_ctrl, bool(ctrl))
         io.add_key_event(imgui.Key.mod_shift, bool(shift))
@@ -94,6 +104,8 @@ class ImGuiInput:
         if key is None:
             return False
         imgui.get_io().add_key_event(key, bool(down))
+        if down:
+            self.presses.append(KeyPress(key.name, *self._mods))
         return True
 
     @staticmethod

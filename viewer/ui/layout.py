@@ -15,6 +15,8 @@ BOTTOM = ("Timeline", "###Errors")
 CENTER = ("Viewport",)
 # The tab brought to the front in each node of the default layout (Viewport last: focused).
 FRONT = ("Timeline", "Assets", "Script Table", "Viewport")
+# A saved layout keeps its tabs, but the Timeline is always brought to the front.
+SAVED_FRONT = ("Timeline", "Viewport")
 
 
 def user_config_dir() -> Path:

@@ -26,6 +26,7 @@ from viewer.errors import ScenarioError, ViewerError
 from viewer.sim import inspect
 from viewer.sim.playback import Playback, RunnerHandle
 from viewer.ui import commands as c
+from viewer.ui.history import History
 from viewer.ui.timeline import TimelineTracks, TimelineView
 
 DEFAULT_SECONDS = 5.0
@@ -46,6 +47,8 @@ class Session:
         self.selected_object: int | None = scenario.objects[0].id if scenario.objects else None
         self.play_script_type: int = PS_LAUNCH   # the table inspector's type
         self.generation = 0                  # bumps whenever the scenario changes
+        self.history = History()             # undo / redo of edits; the modified mark
+        self.file = scenario.path            # where Save writes without asking (or None)
         self._build(prepass)
 
     # -- building -------------------------------------------------------------------------
@@ -252,14 +255,59 @@ class Session:
             raise
         self.selected_object = 1
 
+    @property
+    def modified(self) -> bool:
+        """The scenario has edits that were not saved."""
+        return self.history.modified
+
+    def _recorded(self, label: str, edit) -> None:
+        """Run ``edit`` (which changes the scenario) and record the state before it for
+        undo; an edit that raises leaves no history entry (it put the scenario back)."""
+        import copy
+
+        before, selected = copy.deepcopy(self.scenario), self.selected_object
+        edit()
+        self.history.push(before, selected, label)
+
+    def _restore(self, state) -> None:
+        """Show a state of the history (undo / redo): its scenario, re-simulated, at the
+        same frame."""
+        self.scenario = state.scenario
+        if state.selected_object is not None:
+            self.selected_object = state.selected_object
+        self.rebuild()
+
+    def undo(self) -> bool:
+        """Back to the state before the last edit (the history hands over its copy)."""
+        state = self.history.undo(self.scenario, self.selected_object)
+        if state is not None:
+            self._restore(state)
+        return state is not None
+
+    def redo(self) -> bool:
+        state = self.history.redo(self.scenario, self.selected_object)
+        if state is not None:
+            self._restore(state)
+        return state is not None
+
     def apply(self, cmd: c.Command) -> None:
-        if self._apply_transport(cmd) or self._apply_edit(cmd):
+        if self._apply_transport(cmd):
+            return
+        if isinstance(cmd, EDITS):
+            self._recorded(edit_label(cmd), lambda: self._apply_edit(cmd))
             return
         match cmd:
             case c.LoadSetup(setup, table):
-                self.load_setup(setup, table)
+                self._recorded(f"load Setup 0x{setup:08X}",
+                               lambda: self.load_setup(setup, table))
+            case c.Undo():
+                self.undo()
+            case c.Redo():
+                self.redo()
             case c.SaveScenario(path):
                 self.scenario_to_save().save(path)
+                self.history.mark_saved()
+                self.file = Path(path)
             case c.Select("object", key):
                 self.selected_object = int(key)
             case c.Select("play_script", key):
@@ -325,6 +373,16 @@ class Session:
         return True
 
 
+EDITS = (c.PlayScript, c.PlayTyped, c.SetState, c.PlayMotion, c.LaunchProjectile)
+
+
+def edit_label(cmd: c.Command) -> str:
+    """A short name of an edit for the Edit menu ("Undo play_script")."""
+    return {c.PlayScript: "play script", c.PlayTyped: "play effect",
+            c.SetState: "set state", c.PlayMotion: "motion",
+            c.LaunchProjectile: "launch"}.get(type(cmd), type(cmd).__name__)
+
+
 # --- opening -------------------------------------------------------------------------------
 def open_database(paths):
     from viewer.dat.database import AssetDatabase
@@ -344,7 +402,8 @@ def open_session(dat=None, scenario=None, **kwargs) -> Session:
     from viewer.sim.scenario import Scenario
     from viewer.synthetic import DEFAULT_SCENARIO, SYNTHETIC_DAT
 
-    if scenario is None and dat is None:
+    builtin = scenario is None and dat is None
+    if builtin:
         asset_path(SYNTHETIC_DAT.name)
         scenario = asset_path(DEFAULT_SCENARIO.name)
     sc = Scenario.load(scenario) if scenario is not None else Scenario(seconds=DEFAULT_SECONDS)
@@ -356,4 +415,7 @@ def open_session(dat=None, scenario=None, **kwargs) -> Session:
         raise ScenarioError("no DAT given and the scenario lists none",
                             file=None if scenario is None else str(scenario))
     db = open_database(paths)
-    return Session(db, sc, dat_paths=paths, **kwargs)
+    session = Session(db, sc, dat_paths=paths, **kwargs)
+    if builtin:
+        session.file = None   # Save asks for a path: never over the shipped scenario
+    return session
