@@ -11,12 +11,14 @@ import ui_fixtures as F
 
 from viewer.errors import ScenarioError
 from viewer.render.camera import (
+    RETAIL_MIN_ASPECT,
     RETAIL_ZNEAR,
     Camera,
     preset,
     retail_camera,
     retail_camera_for,
     retail_fov_y,
+    retail_half_width,
 )
 from viewer.sim.scenario import Scenario
 from viewer.ui import commands as c
@@ -36,7 +38,7 @@ def session(db, seconds=2.0):
 
 
 # --- retail camera ------------------------------------------------------------------------------
-@pytest.mark.parametrize("aspect", [4 / 3, 16 / 9, 16 / 10, 1.0])
+@pytest.mark.parametrize("aspect", [4 / 3, 16 / 9, 16 / 10, 2.4])
 def test_SetFOVRad_0x0054B2D0_vertical_fov_is_game_fov_over_aspect_minus_0_1(aspect):
     fov = retail_fov_y(aspect)
     assert fov == pytest.approx((math.pi / 2) / (aspect - 0.1))
@@ -47,9 +49,27 @@ def test_SetFOVRad_0x0054B2D0_vertical_fov_is_game_fov_over_aspect_minus_0_1(asp
     assert cam.near == RETAIL_ZNEAR == 0.1
 
 
+@pytest.mark.parametrize("aspect", [0.4, 1.0, 1.78, 2.4])
+def test_retail_camera_fov_below_180_and_keeps_retails_horizontal_extent(aspect):
+    """Narrower than 4:3 (retail never drew it) the Retail camera keeps the horizontal
+    extent retail shows at 4:3; at 4:3 and wider it is retail's formula. A point on the
+    view's right edge at unit depth projects to NDC x = 1."""
+    cam = retail_camera()
+    fov = retail_fov_y(aspect)
+    assert 0 < math.degrees(fov) < 180 and 0 < cam.fov_y_for(aspect) < 180
+    half_w = aspect * math.tan(fov / 2)
+    want = retail_half_width(aspect) if aspect >= RETAIL_MIN_ASPECT else retail_half_width()
+    assert half_w == pytest.approx(want, rel=1e-9)
+    assert half_w <= retail_half_width(1.0)       # never wider than the raw formula's
+    # the projection shows exactly that extent
+    m = cam.projection_matrix(aspect)
+    edge = m @ np.array([want, 0.0, -1.0, 1.0])   # eye space: looking down -Z
+    assert edge[0] / edge[3] == pytest.approx(1.0, rel=1e-5)
+
+
 def test_retail_fov_never_divides_by_zero():
-    for aspect in (0.1, 0.05, 0.0, float("nan")):
-        assert retail_fov_y(aspect) == pytest.approx(math.radians(179.0))
+    for aspect in (0.1, 0.05, 0.0, -1.0, float("nan"), float("inf")):
+        assert 0 < retail_fov_y(aspect) < math.pi
 
 
 def test_SetDefaultOffsets_0x00458F80_eye_behind_and_above_looking_along_heading():

@@ -152,18 +152,43 @@ RETAIL_VIEWER_OFFSET = (0.0, -2.5, 0.75)
 RETAIL_IN_HEAD_OFFSET = (0.0, 0.18, 0.0)
 
 
-def retail_fov_y(aspect: float) -> float:
-    """Vertical FOV in radians at ``aspect`` (width / height, RenderDevice::
+#: The narrowest viewport shape the retail formula is used at: the client's 4:3 display
+#: modes (800x600 and up); every retail screen was this shape or wider.
+RETAIL_MIN_ASPECT = 4.0 / 3.0
+
+
+def retail_formula_fov_y(aspect: float) -> float:
+    """Retail's own vertical FOV in radians at ``aspect`` (width / height, RenderDevice::
     ComputeAspectForViewport 0x0054F150): SmartBox's render setup calls
     Render::SetFOVRad(m_fGameFOV / (aspect - 0.1)) (SmartBox::GetOverrideFovDistance
     0x00451BE0 uses the same ratio), and SetFOVRad 0x0054B2D0 sets znear 0.1 and a vertical
-    FOV (SetFOVInternal 0x0054B340: vdst = (height - 1) / 2 / tan(fov / 2)).
-    SetFOVRad refuses a FOV outside (0, pi) and keeps the previous one; that happens only
-    for windows taller than wide (aspect <= 0.6), where we hold 179 degrees instead."""
-    denom = float(aspect) - 0.1
-    if not math.isfinite(denom) or denom <= 0.0:
-        return math.radians(179.0)
-    return min(RETAIL_GAME_FOV / denom, math.radians(179.0))
+    FOV (SetFOVInternal 0x0054B340: vdst = (height - 1) / 2 / tan(fov / 2)). Unbounded:
+    it reaches pi at aspect 0.6 (SetFOVRad refuses a FOV outside (0, pi))."""
+    return RETAIL_GAME_FOV / (float(aspect) - 0.1)
+
+
+def retail_half_width(aspect: float = RETAIL_MIN_ASPECT) -> float:
+    """tan(horizontal FOV / 2) of retail's formula at ``aspect``: the horizontal extent
+    at unit distance (aspect * tan(vertical FOV / 2))."""
+    return float(aspect) * math.tan(retail_formula_fov_y(aspect) / 2.0)
+
+
+def retail_fov_y(aspect: float) -> float:
+    """Vertical FOV in radians of the Retail camera at viewport ``aspect``.
+
+    At ``RETAIL_MIN_ASPECT`` (4:3) and wider it is retail's formula,
+    (pi/2) / (aspect - 0.1) (Render::SetFOVRad 0x0054B2D0, retail_formula_fov_y). Retail
+    never drew a narrower screen, and there the formula blows up (180 degrees at 0.6), so
+    for a narrower viewport we keep the horizontal extent retail shows at 4:3: the same
+    tan(horizontal FOV / 2) = retail_half_width(4/3) (about 0.986, 89.2 degrees), and the
+    vertical FOV follows from the aspect: 2 atan(retail_half_width(4/3) / aspect). It stays
+    below 180 degrees at any aspect (136 degrees at 0.4)."""
+    aspect = float(aspect)
+    if not math.isfinite(aspect) or aspect <= 0.0:
+        aspect = RETAIL_MIN_ASPECT   # no viewport shape: retail's 4:3
+    if aspect >= RETAIL_MIN_ASPECT:
+        return retail_formula_fov_y(aspect)
+    return 2.0 * math.atan(retail_half_width() / aspect)
 
 
 def retail_camera(origin=(0.0, 0.0, 0.0), forward=(0.0, 1.0, 0.0), *, scale: float = 1.0,

@@ -38,7 +38,8 @@ def draw_camera_panel(camera, bookmarks: list[str], state: CameraPanelState) -> 
             out.append(c.CameraRetail(in_head=True))
         if camera.fov_mode == "retail":
             imgui.same_line()
-            imgui.text_disabled("retail FOV: (pi/2) / (aspect - 0.1)")
+            imgui.text_disabled("retail FOV: (pi/2) / (aspect - 0.1); narrower than 4:3: "
+                                "4:3's width")
         if imgui.button("Frame selected (F)"):
             out.append(c.CameraFrameSelected())
         imgui.set_next_item_width(120)
