@@ -27,9 +27,10 @@ Hooks (records/hooks.py): ``AnimationHook`` and one class per AnimationHookType,
 ``<Type>Hook`` (``CreateParticleHook``, ``CreateBlockingParticleHook``, ``SoundTweakedHook``
 ...); ``HOOK_CLASSES[type]`` (the 26 types retail builds); ``NullHook`` (type 4 and unknown
 numbers: stored, but retail builds no hook for them). Shared values (records/common.py):
-``Frame(origin=(x,y,z), orientation=(w,x,y,z))``, ``Sphere``, ``CylSphere`` and every enum (``PlayScript``,
-``PixelFormat``, ``SurfaceType``, ...). Enum fields hold the member when known and the
-plain int when not. Absent optional parts are ``None``; lists are tuples in stored order.
+``Frame(origin=(x,y,z), orientation=(w,x,y,z))``, ``Sphere``, ``CylSphere`` and every enum
+(``PlayScript``, ``PixelFormat``, ``SurfaceType``, ...). Enum fields hold the member when
+known and the plain int when not. Absent optional parts are ``None``; lists are tuples in
+stored order.
 Every decoder must consume exactly the record's bytes, else ``DatError``.
 """
 
