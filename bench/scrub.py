@@ -2,8 +2,9 @@
 
 Loads the synthetic default scenario stretched to 10 s at 60 fps (5 objects, projectiles,
 emitters, an animated figure) -- lazily, as the viewer does (frame 0 and at most
-LOAD_FRAMES ahead) -- then explores the rest (event log and snapshots), then seeks to random times and reports the worst and median seek per snapshot
-interval. The target is every seek under 150 ms on this machine.
+LOAD_FRAMES ahead) -- then explores the rest (event log and snapshots), then seeks to
+random times and reports the worst and median seek per snapshot interval. The target is
+every seek under 150 ms on this machine.
 
     .venv/bin/python bench/scrub.py [--seeks N] [--seconds S] [--fps F]
 """
