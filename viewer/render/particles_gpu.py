@@ -346,6 +346,10 @@ class GpuParticlePass:
         (keys, vals) and a second pair; returns the buffer holding the sorted values."""
         p = self.sort_prog
         barrier = self.ctx.memory_barrier
+        src = (keys, vals)
+        dst = (self._buffer("keys2", padded * 16), self._buffer("vals2", padded * 4))
+        dst[0].bind_to_storage_buffer(11)   # declared by every stage: keep them bound
+        dst[1].bind_to_storage_buffer(12)
         p["u_n"].value = padded
         p["u_stage"].value = 0
         keys.bind_to_storage_buffer(5)
@@ -353,8 +357,6 @@ class GpuParticlePass:
         p.run((padded // SORT_RUN + 255) // 256)
         barrier()
         self.dispatches += 1
-        src = (keys, vals)
-        dst = (self._buffer("keys2", padded * 16), self._buffer("vals2", padded * 4))
         p["u_stage"].value = 1
         width = SORT_RUN
         while width < padded:
