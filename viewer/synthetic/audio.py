@@ -41,6 +41,11 @@ def click(rate: int, seconds: float, *, period: int = 8, amplitude: float = 0.9)
     return (amplitude * sq * (1.0 - np.arange(n) / n)).astype(np.float32)
 
 
+def source(rate: int, seconds: float, freq: float) -> np.ndarray:
+    """A library Wave's samples: a tone of ``freq`` Hz, or a click train for 0."""
+    return tone(rate, seconds, freq) if freq else click(rate, seconds)
+
+
 def pcm_format(rate: int, bits: int, channels: int = 1) -> bytes:
     """An 18-byte WAVEFORMATEX for PCM (cbSize 0)."""
     align = channels * bits // 8

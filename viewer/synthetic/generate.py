@@ -92,6 +92,7 @@ CD_FLOAT = struct.unpack("<f", b"\xCD\xCD\xCD\xCD")[0]  # retail's uninitialised
 
 # Issues that will use assets no test uses yet (MANIFEST "used by" column).
 ISSUE_RUNTIME = "issue 5 (runtime: scripts, tables, emitters, particles)"
+ISSUE_SOUND = "issue 20 (sound: waves in each format, the sound table's choice)"
 ISSUE_ANIM = "issue 6 (animation: motion tables, sequencer, poses)"
 ISSUE_RENDER = "issue 7 (renderer: meshes, textures, particles, lights)"
 ISSUE_PROJECTILE = "issue 11 (projectiles: physics, collision, launch harness)"
@@ -590,8 +591,9 @@ def _animations(lib: Library) -> None:
             hooks.append(H.CreateParticleHook(BOTH, S.EMIT_RECALL, NO_PART, frame(),
                                               S.RECALL_EMITTER_LOGICAL_ID))
             hooks.append(H.SoundTweakedHook(FORWARD, S.WAVE_CHIME, 1.0, 0.9, 0.8))
-        if k in S.RECALL_SOUND_FRAMES[:2]:
-            hooks.append(H.SoundTweakedHook(FORWARD, S.WAVE_CHIME, 0.75, 0.9, 0.6))
+        if k in S.RECALL_SOUND_FRAMES[:2]:   # the second plays the MP3 Wave
+            wave = S.WAVE_CHIME if k == S.RECALL_SOUND_FRAMES[0] else S.WAVE_TONE_MP3
+            hooks.append(H.SoundTweakedHook(FORWARD, wave, 0.75, 0.9, 0.6))
         if k == S.RECALL_SOUND_FRAMES[2]:
             hooks.append(H.SoundTableHook(FORWARD, S.SOUND_TYPE_RECALL))
         recall.append(AnimationFrame(
@@ -699,14 +701,30 @@ def _sounds(lib: Library) -> None:
                                          ("WAVE_BOOM", 80, 2400, 4, "0.3 s boom")):
         lib.add(name, Wave(getattr(S, name), WAVEFORMATEX_PCM8, _wave_bytes(period, n, decay)),
                 f"{what}: 18-byte WAVEFORMATEX (PCM 8 kHz 8-bit mono) + data", ISSUE_RUNTIME)
+    from viewer.synthetic import audio
+    for name, tag, bits, seconds, freq in S.WAVE_FORMS:
+        rate = S.SOUND_SAMPLE_RATE
+        samples = audio.source(rate, seconds, freq)
+        lib.add(name, Wave(getattr(S, name), *audio.encode(samples, rate, tag, bits)),
+                f"{seconds} s {'tone' if freq else 'click'}, WAVEFORMATEX tag 0x{tag:04X} "
+                f"at {S.SOUND_SAMPLE_RATE} Hz mono", ISSUE_SOUND)
+    # GetSound 0x00550680 picks index trunc((n - 1) * roll): with three entries the first
+    # two are chosen half the time each and the third never (kept: retail's dead entry)
     root = SoundTableData(0, (SoundEntry(0, 0.0, 1.0, 1.0),), (
-        SoundTableData(S.SOUND_TYPE_LAUNCH, (SoundEntry(S.WAVE_WHOOSH, 0.5, 1.0, 0.8),), ()),
-        SoundTableData(S.SOUND_TYPE_EXPLODE, (SoundEntry(S.WAVE_BOOM, 0.6, 1.0, 1.0),), ()),
+        SoundTableData(S.SOUND_TYPE_LAUNCH, (SoundEntry(S.WAVE_WHOOSH, 0.5, 1.0, 0.8),
+                                             SoundEntry(S.WAVE_TONE_IMA, 0.5, 1.0, 0.6),
+                                             SoundEntry(S.WAVE_TONE_PCM16, 0.5, 1.0, 1.0)),
+                       ()),
+        SoundTableData(S.SOUND_TYPE_EXPLODE, (SoundEntry(S.WAVE_BOOM, 0.6, 1.0, 1.0),
+                                              SoundEntry(S.WAVE_CLICK_ADPCM, 0.6, 0.5, 1.0),
+                                              SoundEntry(S.WAVE_TONE_MP3, 0.6, 1.0, 1.0)),
+                       ()),
         SoundTableData(S.SOUND_TYPE_RECALL, (SoundEntry(S.WAVE_CHIME, 0.5, 0.6, 1.0),
                                              SoundEntry(S.WAVE_WHOOSH, 0.5, 0.4, 0.7)), ())))
     lib.add("STABLE_HUMANOID", SoundTable(S.STABLE_HUMANOID, root),
             "EoR-shaped recursive SoundTable: root key 0 with one empty entry; children "
-            "Launch/Explode/Recall sound types, Recall with two weighted waves", ISSUE_RUNTIME)
+            "Launch/Explode (three entries each, the third never chosen) and Recall (two: "
+            "always the first, played with probability 0.6) sound types", ISSUE_SOUND)
 
 
 # =============================================================================================
