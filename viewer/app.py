@@ -56,7 +56,7 @@ from viewer.ui.compare_panel import (
 )
 from viewer.ui.controller import Controller, ViewState
 from viewer.ui.emitters_panel import draw_emitters_panel, emitters_view
-from viewer.ui.error_panel import ErrorLog, draw_error_panel
+from viewer.ui.error_panel import ErrorLog, Toasts, draw_error_panel, draw_toasts
 from viewer.ui.hidden_panel import draw_hidden_panel
 from viewer.ui.imgui_backend import ImGuiInput, ImGuiRenderer, build_keymap
 from viewer.ui.launch_panel import LaunchPanelState, LaunchView, draw_launch_panel
@@ -119,6 +119,7 @@ class ViewerApp:
         self.input = ImGuiInput(keymap)
         self.errors = ErrorLog()
         self.stats = FrameStats()
+        self.toasts = Toasts()
         self.controller = Controller(ViewState(), session, self.errors)
         self.viewport = OffscreenTarget(ctx, (640, 480))
         self.renderer.register_texture(self.viewport.color)
@@ -453,6 +454,9 @@ class ViewerApp:
             imgui.set_window_focus("Viewport")   # the layout settles with the view focused
         self._keys()
         self._quit_popup()
+        self.toasts.update(self.errors, imgui.get_io().delta_time)
+        if draw_toasts(self.toasts, self.display_size):
+            layout.bring_to_front(["###Errors"])
         if self._focus_defaults:
             # A fresh layout shows the main tab of each dock node.
             self._focus_defaults -= 1

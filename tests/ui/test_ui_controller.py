@@ -25,6 +25,9 @@ class FakeSession:
             raise DatError("no such Setup", file="client_portal.dat", did=0x0200DEAD)
         self.applied.append(cmd)
 
+    def take_notices(self):
+        return []
+
     def bounds_of(self, kind, key):
         return (1.0, 2.0, 3.0), 0.5
 

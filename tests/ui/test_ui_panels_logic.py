@@ -24,6 +24,7 @@ from viewer.ui.assets_panel import (
     activate,
     describe,
     filter_dids,
+    hex_query_problem,
     parse_hex_query,
     type_name,
 )
@@ -49,6 +50,11 @@ def test_filter_dids_by_type_and_hex_query():
     assert filter_dids(dids, None, "0x0200") == [0x02000100]
     assert filter_dids(dids, None, "", limit=2) == dids[:2]
     assert parse_hex_query(" 0x33zz0 ") == "330"
+    # garbage is not a DID: nothing listed, and the panel says why
+    assert filter_dids(dids, None, " 0x33zz0 ") == [] and filter_dids(dids, None, "hello") == []
+    assert "not a DID" in hex_query_problem("hello") and hex_query_problem("0x33000719") is None
+    assert "more than 8" in hex_query_problem("330007190")
+    assert hex_query_problem("") is None and filter_dids(dids, None, "  ") == dids
 
 
 def test_reverse_references(db):

@@ -44,10 +44,26 @@ def parse_hex_query(text: str) -> str:
     return "".join(ch for ch in t if ch in "0123456789ABCDEF")
 
 
+def hex_query_problem(text: str) -> str | None:
+    """Why a DID search is no DID (None when it is one): anything but hex digits (after an
+    optional ``0x``), or more than 8 digits."""
+    t = text.strip()
+    body = t[2:] if t.lower().startswith("0x") else t
+    bad = sorted({ch for ch in body if ch.upper() not in "0123456789ABCDEF"})
+    if bad:
+        return f"'{t}' is not a DID: {''.join(bad)!r} is not a hex digit (0-9, A-F)"
+    if len(body) > 8:
+        return f"'{t}' is not a DID: more than 8 hex digits"
+    return None
+
+
 def filter_dids(dids, type_prefix: int | None = None, query: str = "",
                 limit: int | None = None) -> list[int]:
     """DIDs of ``type_prefix`` (None: all) whose 8-digit hex contains the query digits; a
-    query typed with ``0x`` must match from the start."""
+    query typed with ``0x`` must match from the start; a query that is no DID
+    (``hex_query_problem``) matches nothing."""
+    if hex_query_problem(query) is not None:
+        return []
     digits = parse_hex_query(query)
     anchored = query.strip().lower().startswith("0x")
     out = []
@@ -317,7 +333,11 @@ def _asset_list(imgui, db, index: AssetIndex | None, state: AssetsState,
     _, state.query = imgui.input_text_with_hint("##q", "hex DID", state.query)
     prefix = FILTERS[state.type_index][1]
     dids = state.listing(db, prefix)
-    imgui.text_disabled(f"{len(dids)} files")
+    problem = hex_query_problem(state.query)
+    if problem is not None:
+        imgui.text_colored(imgui.ImVec4(1.0, 0.6, 0.3, 1.0), problem)
+    else:
+        imgui.text_disabled(f"{len(dids)} files")
     imgui.begin_child("list", imgui.ImVec2(0, imgui.get_content_region_avail().y * 0.55))
     clipper = imgui.ListClipper()
     clipper.begin(len(dids))

@@ -100,7 +100,11 @@ class Controller:
                 return
         if self.session is None:
             raise _no_session(cmd)
-        self.session.apply(cmd)
+        try:
+            self.session.apply(cmd)
+        finally:
+            for notice in self.session.take_notices():
+                self.errors.report(notice, type(cmd).__name__)
 
     def _apply_camera(self, cmd: c.Command) -> bool:
         v = self.view

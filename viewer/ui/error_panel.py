@@ -48,6 +48,7 @@ class ErrorLog:
     def __init__(self, limit: int = 200) -> None:
         self.limit = limit
         self.entries: list[ErrorEntry] = []
+        self.fresh: list[ErrorEntry] = []   # new (not repeated) errors not yet toasted
 
     def report(self, err: BaseException, context: str = "") -> ErrorEntry:
         if isinstance(err, ViewerError):
@@ -66,10 +67,16 @@ class ErrorLog:
                 return entry
         self.entries.append(entry)
         del self.entries[:-self.limit]
+        self.fresh.append(entry)
         return entry
+
+    def take_fresh(self) -> list[ErrorEntry]:
+        out, self.fresh = self.fresh, []
+        return out
 
     def clear(self) -> None:
         self.entries.clear()
+        self.fresh.clear()
 
     def __len__(self) -> int:
         return len(self.entries)
@@ -101,3 +108,57 @@ def draw_error_panel(log: ErrorLog) -> list[Command]:
     finally:
         imgui.end()
     return commands
+
+
+TOAST_SECONDS = 6.0
+TOAST_MAX = 3
+
+
+class Toasts:
+    """A notice per new error for a few seconds (the newest ``TOAST_MAX``), each with a
+    button that brings the Errors tab to the front. GL-free model; ``draw_toasts`` draws."""
+
+    def __init__(self) -> None:
+        self.items: list[list] = []   # [entry, seconds left]
+
+    def update(self, log: ErrorLog, dt: float) -> None:
+        for item in self.items:
+            item[1] -= dt
+        self.items = [i for i in self.items if i[1] > 0]
+        self.items += [[e, TOAST_SECONDS] for e in log.take_fresh()]
+        del self.items[:-TOAST_MAX]
+
+    def dismiss(self, index: int) -> None:
+        del self.items[index]
+
+
+def draw_toasts(toasts: Toasts, display_size) -> bool:
+    """The toasts at the bottom right of the window; True when "Show Errors" was clicked."""
+    from imgui_bundle import imgui
+
+    show = False
+    y = display_size[1] - 12.0
+    flags = (imgui.WindowFlags_.no_decoration | imgui.WindowFlags_.always_auto_resize
+             | imgui.WindowFlags_.no_saved_settings | imgui.WindowFlags_.no_focus_on_appearing
+             | imgui.WindowFlags_.no_nav | imgui.WindowFlags_.no_docking)
+    for k in range(len(toasts.items) - 1, -1, -1):
+        entry = toasts.items[k][0]
+        imgui.set_next_window_pos(imgui.ImVec2(display_size[0] - 12.0, y), imgui.Cond_.always,
+                                  imgui.ImVec2(1.0, 1.0))
+        imgui.set_next_window_size_constraints(imgui.ImVec2(200, 0), imgui.ImVec2(480, 400))
+        imgui.set_next_window_bg_alpha(0.92)
+        imgui.begin(f"##toast{id(entry)}", None, flags)
+        try:
+            imgui.push_text_wrap_pos(460)
+            imgui.text_colored(imgui.ImVec4(1.0, 0.45, 0.4, 1.0), entry.kind)
+            imgui.text_wrapped(entry.line())
+            imgui.pop_text_wrap_pos()
+            if imgui.small_button(f"Show Errors##{id(entry)}"):
+                show = True
+            imgui.same_line()
+            if imgui.small_button(f"Dismiss##{id(entry)}"):
+                toasts.dismiss(k)
+            y -= imgui.get_window_height() + 6.0
+        finally:
+            imgui.end()
+    return show

@@ -49,6 +49,7 @@ class Session:
         self.generation = 0                  # bumps whenever the scenario changes
         self.history = History()             # undo / redo of edits; the modified mark
         self.file = scenario.path            # where Save writes without asking (or None)
+        self.notices: list[ViewerError] = []  # said to the user, not failures (the Controller)
         self._build(prepass)
 
     # -- building -------------------------------------------------------------------------
@@ -216,6 +217,30 @@ class Session:
         events.append({"object": cmd.object, "launch": spec})
         self.add_event(*events)
 
+    def _check_table_has(self, obj_id: int, script_type: int) -> None:
+        """A typed effect the object's table lacks plays nothing in retail (the event is
+        kept, as retail would do nothing with it): say so instead of staying silent."""
+        from viewer.dat.records.common import PlayScript
+
+        table = inspect.script_table(self.world, obj_id)
+        keys = set() if table is None else {int(k) for k, _ in table.entries}
+        if int(script_type) in keys:
+            return
+        try:
+            name = PlayScript(int(script_type)).name
+        except ValueError:
+            name = f"type 0x{int(script_type):X}"
+        where = ("has no PhysicsScriptTable" if table is None
+                 else f"'s PhysicsScriptTable has no {name} entry")
+        self.notices.append(ScenarioError(
+            f"object {obj_id}{' ' if table is None else ''}{where}: the effect plays nothing "
+            f"(the event is kept; retail does the same)",
+            did=None if table is None else getattr(table, "did", None)))
+
+    def take_notices(self) -> list[ViewerError]:
+        out, self.notices = self.notices, []
+        return out
+
     def _require_object(self, obj_id: int) -> None:
         if obj_id not in {o.id for o in self.scenario.objects}:
             raise ScenarioError(f"no object {obj_id} in the scenario")
@@ -360,6 +385,7 @@ class Session:
                 self._require_object(obj)
                 self.add_event({"object": obj, "play": play,
                                 "intensity": json_float(float(intensity), f64=True)})
+                self._check_table_has(obj, self.scenario.events[-1].value)
             case c.SetState(obj, state):
                 self._require_object(obj)
                 self.add_event({"object": obj, "set_state": f"0x{state & 0xFFFFFFFF:08X}"})
