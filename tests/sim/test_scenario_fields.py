@@ -167,20 +167,27 @@ def test_object_scalar_fields(field, value):
     _fails(_obj(**{field: value}), f"objects[0].{field}")
 
 
+def _child(**kw) -> dict:
+    """objects[0] is object 2, objects[1] object 1 with ``kw`` (a parent must come first)."""
+    d = _base()
+    d["objects"] = [{"id": 2, "setup": "0x02000001"}, {"id": 1, "setup": "0x02000001", **kw}]
+    return d
+
+
 def test_parent_part_is_an_int_from_minus_one():
-    _fails(_obj(parent=2, parent_part=1.5), "objects[0].parent_part")
-    _fails(_obj(parent=2, parent_part=-2), "objects[0].parent_part")
-    assert Scenario.from_json(_obj(parent=2, parent_part="3")).objects[0].parent_part == 3
+    _fails(_child(parent=2, parent_part=1.5), "objects[1].parent_part")
+    _fails(_child(parent=2, parent_part=-2), "objects[1].parent_part")
+    assert Scenario.from_json(_child(parent=2, parent_part="3")).objects[1].parent_part == 3
 
 
 @pytest.mark.parametrize("value", ["Nowhere", 1.5, True, -1, 2 ** 32, None, [1]])
 def test_parent_location_is_a_name_or_u32(value):
-    _fails(_obj(parent=2, parent_location=value), "objects[0].parent_location")
+    _fails(_child(parent=2, parent_location=value), "objects[1].parent_location")
 
 
 def test_parent_location_names_and_numbers_are_kept_as_written():
     for value in ("RightHand", 1, "0x1"):
-        o = Scenario.from_json(_obj(parent=2, parent_location=value)).objects[0]
+        o = Scenario.from_json(_child(parent=2, parent_location=value)).objects[1]
         assert o.extra["parent_location"] == value
 
 

@@ -163,7 +163,7 @@ def test_one_runner_frame_follows_the_world_docstring_frame_order(monkeypatch):
     spy(w, "_update_physics", "physics")
     spy(world_mod.hooks_mod, "process_hooks", "hooks")
     spy(w, "_set_frame", "parts", only=lambda obj, frame: obj.id == 1)
-    spy(w, "_update_child", "child")
+    spy(w, "_place_child", "child")
     spy(ParticleManager, "set_parent_frames", "emitter frames")
     spy(w, "_update_lights", "lights", only=lambda obj: obj.id == 1)
     spy(ParticleManager, "update_particles", "particles")

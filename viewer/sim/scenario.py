@@ -278,6 +278,7 @@ class Scenario:
                 raise ScenarioError(f"objects[{i}]: duplicate id {obj.id}", file=file)
             ids.add(obj.id)
             sc.objects.append(obj)
+        _check_parents(sc.objects, file)
         for i, e in enumerate(events):
             sc.events.append(_parse_event(f, e, i))
         if sum(1 for e in sc.events if e.kind == "create") + len(sc.objects) > B.OBJECTS.hi:
@@ -463,6 +464,40 @@ def _object_links(f: _Fields, o, at: str, obj: ScenarioObject) -> None:
         _parent_location(f, o["parent_location"], f"{at}.parent_location")
 
 
+def _scenario_file(sc: Scenario) -> str | None:
+    return str(sc.path) if sc.path is not None else None
+
+
+def _check_parents(objects: list[ScenarioObject], file: str | None) -> None:
+    """Each ``parent`` names an object earlier in the list; a self-parent, a missing
+    parent, a parent cycle or a parent defined later is an error naming the field. Parents
+    first means every chain is acyclic and is attached top down; chains are walked with
+    loops, so any depth works."""
+    index = {o.id: i for i, o in enumerate(objects)}
+    for i, o in enumerate(objects):
+        if o.parent is None:
+            continue
+        at = f"objects[{i}].parent"
+        if o.parent == o.id:
+            raise ScenarioError(f"{at}: object {o.id} cannot be its own parent", file=file)
+        if o.parent not in index:
+            raise ScenarioError(f"{at}: object {o.parent} does not exist", file=file)
+        chain, seen, cur = [o.id], {o.id}, o.parent
+        while cur is not None and cur in index:
+            chain.append(cur)
+            if cur in seen:
+                if cur == o.id:
+                    raise ScenarioError(f"{at}: parent cycle "
+                                        f"{' -> '.join(str(c) for c in chain)}", file=file)
+                break  # a cycle further up: reported at its own objects
+            seen.add(cur)
+            cur = objects[index[cur]].parent
+        j = index[o.parent]
+        if j > i:
+            raise ScenarioError(f"{at}: object {o.parent} is defined later (objects[{j}]); "
+                                "a parent must come before its children", file=file)
+
+
 def _parse_event(f: _Fields, e, i: int) -> ScenarioEvent:
     at = f"events[{i}]"
     if not isinstance(e, dict) or "t" not in e:
@@ -605,17 +640,21 @@ class ScenarioRunner:
                             default_script_type=o.default_script,
                             default_script_intensity=o.default_intensity, scale=o.scale,
                             translucency=o.translucency)
-        for i, o in enumerate(self.scenario.objects):
+        for i, o in enumerate(self.scenario.objects):  # parents come first (_check_parents)
             if o.parent is not None:
                 if o.parent not in w.objects:
                     raise ScenarioError(f"objects[{i}].parent: object {o.parent} does not "
-                                        f"exist")
+                                        f"exist", file=_scenario_file(self.scenario))
                 parent = w.objects[o.parent]
                 if "parent_location" in o.extra:  # [animation] a Setup holding location
                     part, frame = _holding(parent, o.extra["parent_location"], o.id)
-                    w.attach_child(w.objects[o.id], parent, part, frame)
-                else:
-                    w.attach_child(w.objects[o.id], parent, o.parent_part)
+                    w.attach_child(w.objects[o.id], parent, part, frame, holding=True)
+                elif not w.attach_child(w.objects[o.id], parent, o.parent_part):
+                    # add_child 0x0050F8F0 refuses a part the parent does not have
+                    raise ScenarioError(
+                        f"objects[{i}].parent_part: object {o.parent} has "
+                        f"{parent.num_parts} part(s); {o.parent_part} is not -1 or one of "
+                        "them", file=_scenario_file(self.scenario))
 
     def _apply(self, ev: ScenarioEvent) -> None:
         w = self.world

@@ -321,13 +321,34 @@ class World:
         self.emit({"event": "object", "action": "destroyed", "owner": obj_id})
 
     def attach_child(self, child: PhysicsObj, parent: PhysicsObj, part_index: int,
-                     frame: Frame | None = None) -> None:
+                     frame: Frame | None = None, *, holding: bool = False) -> bool:
         """CPhysicsObj::set_parent 0x00515B50 / add_child 0x0050F8F0: the child follows the
-        parent's part."""
+        parent's part. add_child refuses the object itself and a part index that is
+        neither -1 nor below the parent's part count (returns False, nothing changes);
+        set_parent then leaves any old parent. A parent that is already the child's
+        descendant would make retail's child walk loop forever: refused with a
+        ScenarioError. ``holding``: the holding-location form (set_parent(obj, where)),
+        which also gives the child NoDraw when the parent is Hidden."""
+        if child is parent or not (part_index == -1 or 0 <= part_index < parent.num_parts):
+            return False
+        up = parent
+        while up is not None:  # iterative: a chain of any depth
+            if up is child:
+                raise ScenarioError(f"object {child.id}: parent {parent.id} is its own "
+                                    f"descendant (a parent cycle)")
+            up = up.parent
         frame = frame if frame is not None else Frame()
+        if child.parent is not None:  # CPhysicsObj::unset_parent
+            old = child.parent
+            old.children = [c for c in old.children if c.child is not child]
         child.parent = parent
         parent.children.append(ChildLink(child, int(part_index), frame))
         self._update_child(parent, parent.children[-1])
+        if holding and parent.state & PhysicsState.Hidden:  # set_parent(obj, where)
+            child.state |= PhysicsState.NoDraw
+            for p in child.parts:
+                p.hidden = True
+        return True
 
     # -- state ------------------------------------------------------------------------------------
     def set_state(self, obj: PhysicsObj, new_state: int) -> None:
@@ -773,7 +794,37 @@ class World:
 
     def _set_frame(self, obj: PhysicsObj, frame: Frame) -> None:
         """CPhysicsObj::set_frame 0x00514090: UpdateParts (CPartArray::SetFrame) unless the
-        object is a particle emitter, then every child (UpdateChildrenInternal)."""
+        object is a particle emitter, then every child (UpdateChildrenInternal -> UpdateChild
+        0x00512D50, which set_frames the child: the same walk one level down), then the
+        object's emitters and lights.
+
+        Retail recurses; this walks the child tree with an explicit stack in the same order
+        (a child's whole subtree, then its particles and scripts, before the next sibling),
+        so a chain of any depth is placed without Python recursion."""
+        self._set_own_frame(obj, frame)
+        stack = [(obj, frame, iter(obj.children))]
+        while stack:
+            node, node_frame, links = stack[-1]
+            link = next(links, None)
+            if link is not None:  # UpdateChild: place the child, then walk its children
+                child_frame = self._place_child(node, link)
+                stack.append((link.child, child_frame, iter(link.child.children)))
+                continue
+            stack.pop()
+            self._finish_set_frame(node, node_frame)
+            if stack:  # the rest of the parent's UpdateChild for this child
+                self._child_particles_and_scripts(node)
+
+    def _place_child(self, parent: PhysicsObj, link: ChildLink) -> Frame:
+        """UpdateChild 0x00512D50's head: the child's frame on the parent's part (or root),
+        then set_frame's head for the child. Returns that frame."""
+        frame = parent_frame_for(link.part_index, parent.frame,
+                                 parent.part_frames()).combine(link.frame)
+        self._set_own_frame(link.child, frame)
+        return frame
+
+    def _set_own_frame(self, obj: PhysicsObj, frame: Frame) -> None:
+        """set_frame's head: the root frame and the part poses."""
         obj.frame = frame
         if not obj.state & PhysicsState.ParticleEmitter:
             local = self._local_part_frames(obj)
@@ -782,19 +833,23 @@ class World:
                 # CPartArray::UpdateParts 0x005190F0: parts beyond the pose keep their frame
                 for i in range(min(len(obj.parts), len(local))):
                     obj.parts[i].frame = frame.combine_scaled(local[i], s)
-        for link in obj.children:
-            self._update_child(obj, link)
+
+    def _finish_set_frame(self, obj: PhysicsObj, frame: Frame) -> None:
+        """set_frame's tail, after the children: emitter anchors and lights."""
         if obj.particle_manager is not None:
             obj.particle_manager.set_parent_frames(frame, obj.part_frames())
         self._update_lights(obj)
+
+    def _child_particles_and_scripts(self, child: PhysicsObj) -> None:
+        """UpdateChild 0x00512D50's tail: the child's particles, then its scripts."""
+        if child.particle_manager is not None:
+            child.particle_manager.update_particles(self.rng, self.physics_time, self.timer_now)
+        if child.script_manager is not None:
+            child.script_manager.update_scripts(self.timer_now)
 
     def _update_child(self, obj: PhysicsObj, link: ChildLink) -> None:
         """CPhysicsObj::UpdateChild 0x00512D50: frame, then the child's particles and
         scripts."""
         base = parent_frame_for(link.part_index, obj.frame, obj.part_frames())
-        child = link.child
-        self._set_frame(child, base.combine(link.frame))
-        if child.particle_manager is not None:
-            child.particle_manager.update_particles(self.rng, self.physics_time, self.timer_now)
-        if child.script_manager is not None:
-            child.script_manager.update_scripts(self.timer_now)
+        self._set_frame(link.child, base.combine(link.frame))
+        self._child_particles_and_scripts(link.child)
