@@ -313,6 +313,7 @@ class FrameWriter:
         self._container = None
         self._stream = None
         self._closed = False
+        self._audio: tuple[np.ndarray, int] | None = None
         suffix = self.out.suffix.lower()
         if suffix == ".png":
             self.kind = "png"
@@ -335,6 +336,15 @@ class FrameWriter:
     def wants(self, last: bool) -> bool:
         """Whether a frame is written: every one, except that a ``.png`` keeps the last."""
         return last or self.kind != "png"
+
+    def set_audio(self, samples: np.ndarray, sample_rate: int) -> None:
+        """A sound track for a video output (stereo float (n, 2) in [-1, 1], sample 0 at
+        the first frame), muxed in by ``close()``: 16-bit PCM (sample-exact: no codec
+        delay), Opus for .webm. Other outputs have no sound and ignore it."""
+        a = np.asarray(samples, np.float32)
+        if a.ndim != 2 or a.shape[1] != 2:
+            raise MediaError("a sound track must be (n, 2) samples", file=str(self.out))
+        self._audio = (a, int(sample_rate))
 
     def _image(self, frame: np.ndarray):
         from PIL import Image
@@ -378,6 +388,31 @@ class FrameWriter:
         for packet in self._stream.encode(frame):
             self._container.mux(packet)
 
+    def _mux_audio(self, samples: np.ndarray, rate: int) -> None:
+        """Copy the written video's packets into a new file beside an audio stream."""
+        import av
+        webm = self.out.suffix.lower() == ".webm"
+        codec = "libopus" if webm else "pcm_s16le"
+        tmp2 = self._tmp.with_name(f".{self.out.stem}.audio{self.out.suffix}")
+        try:
+            with av.open(str(self._tmp)) as src, av.open(str(tmp2), "w") as dst:
+                vin = src.streams.video[0]
+                vout = dst.add_stream_from_template(vin)
+                aout = dst.add_stream(codec, rate=48000 if webm else rate, layout="stereo")
+                for packet in src.demux(vin):
+                    if packet.dts is None:
+                        continue
+                    packet.stream = vout
+                    dst.mux(packet)
+                for frame in _audio_frames(samples, rate, webm):
+                    for packet in aout.encode(frame):
+                        dst.mux(packet)
+                for packet in aout.encode(None):
+                    dst.mux(packet)
+            os.replace(tmp2, self._tmp)
+        finally:
+            tmp2.unlink(missing_ok=True)
+
     @staticmethod
     def _av_frame(rgb: np.ndarray):
         import av
@@ -402,6 +437,8 @@ class FrameWriter:
                     self._container.mux(packet)
                 self._container.close()
                 self._container = None
+                if self._audio is not None and len(self._audio[0]):
+                    self._mux_audio(*self._audio)
             if self._tmp != self.out and self._tmp.exists():
                 os.replace(self._tmp, self.out)
         except BaseException:
@@ -431,6 +468,46 @@ class FrameWriter:
             self.close()
         else:
             self.abort()
+
+
+def _audio_frames(samples: np.ndarray, rate: int, planar_float: bool, block: int = 1024):
+    """PyAV frames of a stereo float track: packed s16, or planar float (Opus)."""
+    import av
+    pcm16 = np.round(np.clip(samples, -1.0, 32767 / 32768) * 32768.0).astype(np.int16)
+    for i in range(0, len(samples), block):
+        if planar_float:
+            f = av.AudioFrame.from_ndarray(np.ascontiguousarray(samples[i:i + block].T),
+                                           format="fltp", layout="stereo")
+        else:
+            f = av.AudioFrame.from_ndarray(pcm16[i:i + block].reshape(1, -1), format="s16",
+                                           layout="stereo")
+        f.sample_rate = rate
+        f.pts = i
+        yield f
+
+
+def read_audio(path: str | os.PathLike, sample_rate: int | None = None
+               ) -> tuple[np.ndarray, int] | None:
+    """A recording's sound as mono float32 and its rate (resampled to ``sample_rate`` when
+    given), or None when it has no audio stream."""
+    import av
+    try:
+        with av.open(str(path)) as c:
+            if not c.streams.audio:
+                return None
+            st = c.streams.audio[0]
+            rate = sample_rate or st.codec_context.sample_rate
+            res = av.AudioResampler(format="flt", layout="mono", rate=rate)
+            chunks = []
+            for frame in c.decode(st):
+                for out in res.resample(frame):
+                    chunks.append(out.to_ndarray().reshape(-1))
+            for out in res.resample(None):
+                chunks.append(out.to_ndarray().reshape(-1))
+    except (av.FFmpegError, OSError) as err:
+        raise MediaError(f"cannot read the audio: {err}", file=str(path)) from err
+    a = np.concatenate(chunks).astype(np.float32) if chunks else np.zeros(0, np.float32)
+    return a, int(rate)
 
 
 def write_frames(out: str | os.PathLike, frames: Iterable[np.ndarray], *, fps: float = 30.0,

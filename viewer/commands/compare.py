@@ -22,6 +22,8 @@ from viewer.commands import render as render_cmd
 from viewer.commands.output import check_output, nonempty_path, writing
 from viewer.commands.selection import bounded
 from viewer.errors import ScenarioError, ViewerError
+from viewer.media import MediaError
+from viewer.sim.mixer import SAMPLE_RATE
 
 
 def _crop(text: str):
@@ -52,8 +54,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="recording seconds at timeline t = 0 (scenario or 0)")
     parser.add_argument("--rate", type=bounded(bounds.REFERENCE_RATE),
                         help="recording seconds per timeline second (scenario or 1)")
-    parser.add_argument("--align", action="store_true",
-                        help="find the offset that best lines the recording up")
+    parser.add_argument("--align", nargs="?", const="motion", choices=["motion", "audio"],
+                        help="find the offset that best lines the recording up: by its "
+                        "motion (the default) or by its sound (cross-correlated with the "
+                        "scenario's sound track)")
     parser.add_argument("--crop", type=_crop, help="x,y,w,h of the recording to compare")
     parser.add_argument("--mode", default="side_by_side",
                         choices=["side_by_side", "overlay", "wipe", "onion", "difference"])
@@ -148,10 +152,26 @@ def write_figures(rows, csv_path=None, json_path=None, *, offset=0.0, rate=1.0) 
                       indent=1, allow_nan=False)
 
 
+def _audio_offset(track, sound) -> float:
+    """``--align audio``: the recording's sound against the scenario's sound track."""
+    from viewer.compare.align import estimate_audio_offset
+    from viewer.media import read_audio
+    rec = read_audio(track.path, SAMPLE_RATE) if Path(track.path).is_file() else None
+    if rec is None or not len(rec[0]) or not np.abs(rec[0]).max():
+        raise MediaError("--align audio: the recording has no sound", file=track.path)
+    if sound is None or not np.abs(sound).max():
+        raise ScenarioError("--align audio: the scenario plays no sound to line up")
+    offset, _ = estimate_audio_offset(sound.mean(axis=1), rec[0], SAMPLE_RATE,
+                                      rate=track.rate)
+    return offset
+
+
 def run(args) -> int:
     import moderngl
 
+    from viewer.dat.database import AssetDatabase
     from viewer.media import FrameWriter
+    from viewer.sim.mixer import SoundCapture
     sc, paths = render_cmd.prepare(args, "vfxviewer compare")
     if sc is None:
         return 2
@@ -161,22 +181,33 @@ def run(args) -> int:
     track = _reference(args, sc)
     ctx = moderngl.create_standalone_context(backend="egl", require=330)
     rendered: list[np.ndarray] = []
+    db = AssetDatabase(paths)
+    wants_sound = args.align == "audio" or (args.out and not args.no_audio)
+    capture = SoundCapture() if wants_sound else None
     try:
-        render_cmd.render_frames(sc, args, ctx, lambda rgba: rendered.append(rgba.copy()))
+        render_cmd.render_frames(sc, args, ctx, lambda rgba: rendered.append(rgba.copy()),
+                                 db=db, capture=capture)
+        sound = capture.track(db, float(sc.fps)) if capture and rendered else None
     except ViewerError as err:
         raise err.located(file=", ".join(paths)) from err
     finally:
         ctx.release()
+        db.close()
     times = [k / float(sc.fps) for k in range(len(rendered))]
+    if args.align == "audio":
+        track.offset = _audio_offset(track, sound)
     view_opts = {"overlay": {"opacity": args.opacity},
                  "wipe": {"split": args.split}}.get(args.mode, {})
     rows, composed, offset = compare_frames(times, rendered, track, mode=args.mode,
-                                            align=args.align, view_opts=view_opts)
+                                            align=args.align == "motion",
+                                            view_opts=view_opts)
     write_figures(rows, args.csv, args.json_out, offset=offset, rate=track.rate)
     if args.out:
         with writing(args.out, "--out"), FrameWriter(args.out, fps=float(sc.fps)) as writer:
             for image in composed:
                 writer.write(image)
+            if sound is not None and not args.no_audio:
+                writer.set_audio(sound, SAMPLE_RATE)
     valid = [r["mad"] for r in rows if r["mad"] is not None]
     summary = {"frames": len(rows), "offset": round(offset, 6), "rate": track.rate,
                "mean_mad": round(float(np.mean(valid)), 6) if valid else None,

@@ -33,6 +33,7 @@ from viewer.commands.selection import (
 from viewer.commands.selection import dat_paths as selection_dat_paths
 from viewer.errors import ScenarioError, ViewerError
 from viewer.media import VIDEO_SUFFIXES
+from viewer.sim.mixer import SAMPLE_RATE as SOUND_SAMPLE_RATE
 
 CAMERA_PRESETS = ("perspective", "front", "side", "top")
 #: Cameras placed by retail's rules behind object 1 (viewer/render/camera.py retail_camera).
@@ -62,6 +63,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fov", type=bounded(bounds.FOV), default=50.0,
                         help=f"vertical field of view ({bounds.FOV.span()})")
     parser.add_argument("--grid", action="store_true", help="draw the ground grid and axes")
+    parser.add_argument("--no-audio", dest="no_audio", action="store_true",
+                        help="a video output without the sound track")
     parser.add_argument("--overlays", action="store_true",
                         help="draw spheres, part axes, emitter anchors and the world's "
                              "collision shapes")
@@ -148,9 +151,10 @@ def make_camera(args, world):
 
 
 # --- run ---------------------------------------------------------------------------------------
-def render_frames(sc, args, ctx, on_frame, db=None, wants=None) -> int:
+def render_frames(sc, args, ctx, on_frame, db=None, wants=None, capture=None) -> int:
     """Simulate every frame and render those ``wants(last)`` accepts (default: all);
-    ``on_frame(rgba)`` receives each rendered one. Returns the count rendered."""
+    ``on_frame(rgba)`` receives each rendered one. Returns the count rendered.
+    ``capture`` (viewer.sim.mixer.SoundCapture) keeps the sounds and the frame times."""
     from viewer.dat.database import AssetDatabase
     from viewer.render.framebuffer import OffscreenTarget
     from viewer.render.renderer import RenderSettings, SceneRenderer
@@ -173,6 +177,8 @@ def render_frames(sc, args, ctx, on_frame, db=None, wants=None) -> int:
     n = 0
     try:
         runner = ScenarioRunner(sc, db)
+        if capture is not None:
+            runner.world.listeners.append(capture)
         final = runner.clock.last_frame(sc.seconds)
         for t, world in runner.frames():
             last = runner.clock.frame >= final
@@ -186,6 +192,8 @@ def render_frames(sc, args, ctx, on_frame, db=None, wants=None) -> int:
             renderer.render(scene_input_from_world(
                 world, gpu_particles=renderer.gpu_particles), camera, target)
             on_frame(target.read_rgba())
+            if capture is not None:
+                capture.drawn(t)
             n += 1
     finally:
         renderer.release()
@@ -233,12 +241,20 @@ def run(args) -> int:
     sc, paths = prepare(args, "vfxviewer render")
     if sc is None:
         return 2
+    from viewer.dat.database import AssetDatabase
+    from viewer.sim.mixer import SoundCapture
     ctx = moderngl.create_standalone_context(backend="egl", require=330)
+    db = AssetDatabase(paths)
     try:
         with writing(args.out, "--out"), FrameWriter(
                 args.out, fps=float(sc.fps), transparent=bool(args.transparent)) as writer:
+            capture = None if args.no_audio or writer.kind != "video" else SoundCapture()
             try:
-                n = render_frames(sc, args, ctx, writer.write, wants=writer.wants)
+                n = render_frames(sc, args, ctx, writer.write, db=db, wants=writer.wants,
+                                  capture=capture)
+                if capture is not None and n:
+                    writer.set_audio(capture.track(db, float(sc.fps)),
+                                     SOUND_SAMPLE_RATE)
             except ViewerError as err:  # a DID from --setup/--script: name the DAT
                 raise err.located(file=", ".join(paths)) from err
             if not n:
@@ -246,4 +262,5 @@ def run(args) -> int:
                                     f"ends at {float(sc.seconds):g} s)")
     finally:
         ctx.release()
+        db.close()
     return 0

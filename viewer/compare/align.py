@@ -86,3 +86,39 @@ def offset_from_event(capture_event_t: float, scenario_event_t: float,
     """Offset that lines a recording up on one event seen in both: the time of a PlayScript
     in the capture (recording seconds) and the same event's time in the scenario."""
     return capture_event_t - scenario_event_t * rate
+
+
+AUDIO_BLOCK = 256   # samples per envelope block: the precision of the audio alignment
+
+
+def _envelope(x: np.ndarray, block: int) -> np.ndarray:
+    """Per-block RMS, with its mean removed (so silence vs. sound decides, not level)."""
+    n = len(x) // block
+    e = np.sqrt(np.mean(np.square(x[:n * block].astype(np.float64)).reshape(n, block), axis=1))
+    return e - e.mean() if n else e
+
+
+def estimate_audio_offset(render_audio: np.ndarray, recording_audio: np.ndarray,
+                          sample_rate: int, *, rate: float = 1.0,
+                          block: int = AUDIO_BLOCK) -> tuple[float, float]:
+    """Returns ``(offset, score)``: the recording time at timeline t = 0 that lines the
+    recording's sound up with the scenario's rendered sound track (both mono at
+    ``sample_rate``, the render's sample 0 at t = 0), found by cross-correlating their
+    block envelopes (numpy FFT) to within one block; the score is the normalized
+    correlation at that lag (1 = identical envelopes). ``rate`` (recording seconds per
+    timeline second) stretches the render's track first."""
+    r = np.asarray(render_audio, np.float64)
+    if rate != 1.0 and len(r) > 1:
+        n = int(round(len(r) * rate))
+        r = np.interp(np.arange(n) / rate, np.arange(len(r)), r)
+    a, b = _envelope(r, block), _envelope(np.asarray(recording_audio), block)
+    if not len(a) or not len(b) or not a.any() or not b.any():
+        return 0.0, 0.0
+    size = 1 << int(np.ceil(np.log2(len(a) + len(b))))
+    # corr[L] = sum_n a[n] * b[n + L]: lag L means the recording is L blocks later
+    corr = np.fft.irfft(np.conj(np.fft.rfft(a, size)) * np.fft.rfft(b, size), size)
+    lags = np.concatenate([np.arange(0, len(b)), np.arange(-(len(a) - 1), 0)])
+    values = np.concatenate([corr[:len(b)], corr[size - (len(a) - 1):]])
+    best = int(np.argmax(values))
+    score = float(values[best] / (np.linalg.norm(a) * np.linalg.norm(b)))
+    return lags[best] * block / float(sample_rate), score

@@ -1,0 +1,135 @@
+"""The sound track of a run: the played ``sound`` events mixed into stereo PCM (numpy, no
+GL, no audio device).
+
+Each played event's Wave (viewer.dat.wave) is resampled to the track's rate and added at
+sample ``round((t - t0) * sample_rate)``, times its gain, panned. A voice ends when its
+Wave ends or when a later sound takes the same voice (the 16-voice ring of
+SoundManager::PlaySoundInternal 0x0054FEC0, viewer.sim.sound). How DirectSound resamples,
+pans and mixes is not in the decompile: linear interpolation, the far channel attenuated by
+|pan| dB (DirectSound's documented pan), plain addition clipped to [-1, 1].
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+SAMPLE_RATE = 48000
+
+
+@dataclass(frozen=True)
+class VoiceSpan:
+    """One sound as heard: from ``start`` to ``end`` seconds (cut or natural end)."""
+
+    start: float
+    end: float
+    wave: int
+    gain: float
+    pan: int
+    voice: int
+    owner: int
+    type: str
+
+
+def pan_gains(pan: int) -> tuple[float, float]:
+    """(left, right) amplitudes of a pan index in [-15, 15] (SoundBuf::Play sets 100 * pan
+    hundredths of a dB): positive attenuates the left channel, negative the right."""
+    p = float(pan)
+    return 10.0 ** (-max(p, 0.0) / 20.0), 10.0 ** (min(p, 0.0) / 20.0)
+
+
+def resample(mono: np.ndarray, rate: int, out_rate: int) -> np.ndarray:
+    """Linear interpolation from ``rate`` to ``out_rate`` (the first sample stays first)."""
+    if rate == out_rate:
+        return mono.astype(np.float32, copy=False)
+    n = int(round(len(mono) * out_rate / rate))
+    x = np.arange(n, dtype=np.float64) * (rate / out_rate)
+    return np.interp(x, np.arange(len(mono)), mono).astype(np.float32)
+
+
+class SoundMixer:
+    """Decodes (once per Wave) and mixes. ``db`` gives Wave records by DID."""
+
+    def __init__(self, db, sample_rate: int = SAMPLE_RATE) -> None:
+        self.db = db
+        self.sample_rate = int(sample_rate)
+        self._pcm: dict[int, np.ndarray] = {}
+
+    def wave_samples(self, did: int) -> np.ndarray:
+        """The Wave's samples at the track's rate, mono (float32); a missing or undecodable
+        Wave is a DatError naming it."""
+        pcm = self._pcm.get(did)
+        if pcm is None:
+            from viewer.dat.wave import decode_wave
+            w = decode_wave(self.db.get(did))
+            pcm = resample(w.samples.mean(axis=1), w.sample_rate, self.sample_rate)
+            self._pcm[did] = pcm
+        return pcm
+
+    def spans(self, events) -> list[VoiceSpan]:
+        """The played sounds as heard, in start order: each ends at its Wave's end or when
+        the next sound on its voice starts."""
+        played = [e for e in events if e.get("event") == "sound" and e.get("played")]
+        out: list[VoiceSpan] = []
+        last_on_voice: dict[int, int] = {}
+        for e in played:
+            t = float(e.get("start", e["t"]))
+            dur = len(self.wave_samples(int(e["wave"]))) / self.sample_rate
+            v = int(e["voice"])
+            prev = last_on_voice.get(v)
+            if prev is not None and out[prev].end > t:
+                out[prev] = _cut(out[prev], t)
+            last_on_voice[v] = len(out)
+            out.append(VoiceSpan(t, t + dur, int(e["wave"]), float(e["gain"]),
+                                 int(e.get("pan", 0)), v, int(e.get("owner", 0)),
+                                 str(e.get("type", ""))))
+        return out
+
+    def mix(self, events, t0: float, seconds: float, *, volume: float = 1.0) -> np.ndarray:
+        """Stereo float32 (n, 2), n = round(seconds * rate), sample 0 at sim time ``t0``."""
+        sr = self.sample_rate
+        n = int(round(seconds * sr))
+        out = np.zeros((n, 2), np.float32)
+        for s in self.spans(events):
+            pcm = self.wave_samples(s.wave)
+            a = int(round((s.start - t0) * sr))          # where the Wave's first sample goes
+            length = min(len(pcm), int(round((s.end - t0) * sr)) - a)
+            lo, hi = max(a, 0), min(a + length, n)
+            if hi <= lo:
+                continue
+            seg = pcm[lo - a:hi - a] * np.float32(s.gain * volume)
+            gl, gr = pan_gains(s.pan)
+            out[lo:hi, 0] += seg * np.float32(gl)
+            out[lo:hi, 1] += seg * np.float32(gr)
+        np.clip(out, -1.0, 1.0, out=out)
+        return out
+
+
+def _cut(span: VoiceSpan, t: float) -> VoiceSpan:
+    from dataclasses import replace
+    return replace(span, end=t)
+
+
+class SoundCapture:
+    """A World listener keeping the played ``sound`` events (for a render's track)."""
+
+    def __init__(self) -> None:
+        self.events: list[dict] = []
+        self.t0: float | None = None     # sim time of the first frame written
+        self.frames = 0
+
+    def __call__(self, ev: dict) -> None:
+        if ev.get("event") == "sound" and ev.get("played"):
+            self.events.append(ev)
+
+    def drawn(self, t: float) -> None:
+        """A frame at sim time ``t`` went to the output."""
+        if self.t0 is None:
+            self.t0 = float(t)
+        self.frames += 1
+
+    def track(self, db, fps: float, sample_rate: int = SAMPLE_RATE) -> np.ndarray:
+        """The mixed track under the frames written (their count / fps seconds)."""
+        return SoundMixer(db, sample_rate).mix(self.events, self.t0 or 0.0,
+                                               self.frames / float(fps))
