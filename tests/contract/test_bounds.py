@@ -186,6 +186,28 @@ def test_launch_numbers_beyond_their_range_are_one_line(tmp_path, launch):
                 "events[0]", "launch")
 
 
+@pytest.mark.parametrize("launch, name", [
+    ({"velocity": [1, 0, 0], "state": 2 ** 40}, "state"),
+    ({"velocity": [1, 0, 0], "impact_state": -1}, "impact_state"),
+    ({"velocity": [1, 0, 0], "target_id": 2 ** 32}, "target_id"),
+])
+def test_launch_integers_are_u32_never_wrapped(tmp_path, launch, name):
+    events = [{"t": 0, "object": 1, "launch": launch}]
+    input_error(vfx("trace", SYN, "--scenario", scenario(tmp_path, events=events)), "s.json",
+                "events[0]", name)
+
+
+def test_a_world_shape_state_is_a_u32(tmp_path):
+    world = [{"sphere": {"center": [0, 0, 0], "radius": 1, "state": 2 ** 40}}]
+    input_error(vfx("trace", SYN, "--scenario", scenario(tmp_path, world=world)), "s.json",
+                "world[0]", "state")
+
+
+def test_replay_stand_in_DIDs_are_u32(tmp_path):
+    usage_error(vfx("replay", tmp_capture(tmp_path), "--stand-in", "0x1000000000"),
+                "--stand-in")
+
+
 @pytest.mark.parametrize("path", ["a\x00b.dat", "\ud800.dat"])
 def test_a_dat_path_with_a_nul_or_a_lone_surrogate_is_one_line(tmp_path, path):
     raw = json.dumps({"dat": [path], "objects": [{"id": 1, "setup": HUMANOID}]})

@@ -50,8 +50,10 @@ def _ports(text: str) -> range:
 
 
 def _stand_in(text: str) -> tuple[int, int | None]:
+    """SETUP[:TABLE]: two DIDs (u32, never wrapped)."""
+    from viewer.commands.selection import parse_did
     setup, _, table = text.partition(":")
-    return _int(setup), (_int(table) if table else None)
+    return parse_did(setup), (parse_did(table) if table else None)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -1232,8 +1232,8 @@ def _desc(entry: dict, index: int, file) -> ObjectDesc:
             state = int(state, 0)
         except ValueError:
             raise ScenarioError(f"world[{index}]: bad state {state!r}", file=file) from None
-    if not isinstance(state, int):
-        raise ScenarioError(f"world[{index}]: bad state {state!r}", file=file)
+    if isinstance(state, bool) or not isinstance(state, int) or not 0 <= state <= 0xFFFFFFFF:
+        raise ScenarioError(f"world[{index}]: bad state {state!r} (a u32)", file=file)
     oid = entry.get("id", f"world:{index}")
     return ObjectDesc(oid, state, bool(entry.get("weenie", False)),
                       bool(entry.get("creature", False)))

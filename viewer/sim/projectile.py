@@ -68,12 +68,16 @@ def _num(value, what: str, bound: bounds.Bound) -> float:
 
 
 def _state(value, what: str) -> int:
+    """A PhysicsState: a u32 (decimal or 0x hex), never wrapped to 32 bits."""
     try:
         if isinstance(value, bool):
             raise ValueError  # noqa: TRY004 (turned into a ScenarioError below)
-        return (value if isinstance(value, int) else int(str(value), 0)) & 0xFFFFFFFF
+        state = value if isinstance(value, int) else int(str(value), 0)
     except ValueError:
         raise ScenarioError(f"launch: {what} is not a state: {value!r}") from None
+    if not 0 <= state <= 0xFFFFFFFF:
+        raise ScenarioError(f"launch: {what} is out of range 0..0xFFFFFFFF (u32): {value!r}")
+    return state
 
 
 @dataclass
@@ -125,6 +129,9 @@ class LaunchSpec:
             spec.impact_state = _state(data["impact_state"], "impact_state")
         if "target_id" in data:
             tid = data["target_id"]
+            if isinstance(tid, int) and not 0 <= tid <= 0xFFFFFFFF:
+                raise ScenarioError(f"launch: target_id is out of range 0..0xFFFFFFFF (u32): "
+                                    f"{tid!r}")
             if isinstance(tid, bool) or not isinstance(tid, int):
                 raise ScenarioError(f"launch: target_id must be an object id, not {tid!r}")
             spec.target_id = tid
