@@ -36,13 +36,15 @@ LAYERS: dict[str, frozenset[str]] = {
     "compare": frozenset({"errors", "media"}),
     "sim": frozenset({"errors", "inputs", "bounds", "dat"}),
     "synthetic": frozenset({"errors", "resources", "dat", "sim"}),
+    "audio_out": frozenset({"errors", "dat", "sim"}),
     "render": frozenset({"errors", "bounds", "resources", "dat", "sim"}),
     "ui": frozenset({"errors", "inputs", "bounds", "resources", "dat", "sim", "render", "compare",
-                     "media", "synthetic"}),
+                     "media", "synthetic", "audio_out"}),
     "app": frozenset({"errors", "inputs", "bounds", "resources", "dat", "wire", "media", "compare",
-                      "sim", "synthetic", "render", "ui"}),
+                      "sim", "synthetic", "render", "ui", "audio_out"}),
     "commands": frozenset({"errors", "inputs", "bounds", "resources", "dat", "wire", "media",
-                           "compare", "sim", "synthetic", "render", "ui", "app"}),
+                           "compare", "sim", "synthetic", "render", "ui", "app",
+                           "audio_out"}),
     "cli": frozenset({"errors", "commands"}),
     "__main__": frozenset({"cli"}),
     "__init__": frozenset(),
@@ -56,7 +58,7 @@ EXTERNAL_FORBIDDEN: dict[str, tuple[str, ...]] = {
     "resources": GL + IMGUI,
     "dat": GL + IMGUI + ("glm",),
     "wire": GL + IMGUI, "media": GL + IMGUI, "compare": GL + IMGUI,
-    "sim": GL + IMGUI, "synthetic": GL + IMGUI, "render": IMGUI,
+    "sim": GL + IMGUI, "synthetic": GL + IMGUI, "render": IMGUI, "audio_out": GL + IMGUI,
 }
 #: the sim modules the renderer may read: the inspection API and plain data types / maths
 RENDER_READS = ("viewer.sim.inspect", "viewer.sim.frame", "viewer.sim.particles")
