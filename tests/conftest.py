@@ -22,10 +22,12 @@ ARTIFACTS = ROOT / "tests" / "_artifacts"
 # forced with `--hypothesis-profile ci|dev` (the option of Hypothesis' pytest plugin). A
 # test's own @settings(max_examples=...) still wins over the profile's count.
 _COMMON = {"deadline": None, "print_blob": True, "suppress_health_check": [HealthCheck.too_slow]}
-settings.register_profile("ci", derandomize=True, database=None, max_examples=100, **_COMMON)
-# Hypothesis loads its own derandomized profile when it sees CI, and a new profile inherits
-# the loaded one: say derandomize=False outright so `dev` stays random under CI too.
-settings.register_profile("dev", derandomize=False, max_examples=200, **_COMMON)
+# Both start from Hypothesis' "default" profile, not from whatever is loaded now (with CI set,
+# Hypothesis has already loaded its own derandomized profile, which "dev" must not inherit).
+_BASE = settings.get_profile("default")
+settings.register_profile("ci", _BASE, derandomize=True, database=None, max_examples=100,
+                          **_COMMON)
+settings.register_profile("dev", _BASE, derandomize=False, max_examples=200, **_COMMON)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 
