@@ -98,6 +98,8 @@ POSITION = Bound("position component", -1e6, 1e6, "m",
 VELOCITY = Bound("velocity / omega component", -1e6, 1e6, "m/s or rad/s",
                  "far past retail's own limit (it clamps velocities to 50 m/s); the "
                  "square of an f32-sized value leaves the float range")
+F32 = Bound("heading_deg / translucency", -F32_MAX, F32_MAX, "",
+            "retail holds them as 32-bit floats (a heading is taken modulo 360)")
 SCALE = Bound("scale", 0.001, 1000, "",
               "an object's size factor; a smaller sphere makes the collision sweep take "
               "more steps per metre, a larger one covers the whole world")
@@ -148,7 +150,7 @@ JSON_DEPTH = Bound("JSON nesting", 0, 64, "levels",
 INDENT = Bound("--indent", 0, 16, "spaces", "a readable indentation", integer=True)
 
 #: every bound, in the order docs/bounds.md lists them
-ALL = (FPS, SECONDS, EVENT_TIME, OBJECTS, EVENTS, WORLD_SHAPES, POSITION, VELOCITY, SCALE,
+ALL = (FPS, SECONDS, EVENT_TIME, OBJECTS, EVENTS, WORLD_SHAPES, POSITION, VELOCITY, F32, SCALE,
        MOTION_SPEED, LAUNCH_SPEED, LAUNCH_TIME, FOV, CAMERA_DISTANCE, CAMERA_COORDINATE,
        RENDER_SIZE, VIEWER_SIZE, VIEWER_FRAMES, REFERENCE_FPS, REFERENCE_OFFSET,
        REFERENCE_RATE, UNIT_FRACTION, CROP_ORIGIN, CROP_SIZE, JSON_DEPTH, INDENT)

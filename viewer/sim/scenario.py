@@ -14,7 +14,6 @@ Python exception and never a silent guess (no truncation of 1.5, no 32-bit wrap 
 from __future__ import annotations
 
 import json
-import math
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -37,7 +36,6 @@ EVENT_KINDS = ("play_script", "play", "set_state", "motion", "create", "destroy"
                "set_velocity", "set_hidden", "launch")
 
 U32_MAX = 0xFFFFFFFF
-F32_MAX = B.F32_MAX
 
 
 class _Fields:
@@ -135,20 +133,6 @@ class _Fields:
             return float(value.strip()) if isinstance(value, str) else float(value)
         except (ValueError, OverflowError):
             raise self.fail(path, f"not a number: {value!r}") from None
-
-    def finite(self, value, path: str, *, f32: bool = False, minimum: float | None = None,
-               positive: bool = False) -> float:
-        """A finite float; ``f32``: within the float range retail stores it in."""
-        x = self.number(value, path)
-        limit = F32_MAX if f32 else math.inf
-        if not (math.isfinite(x) and abs(x) <= limit):
-            raise self.fail(path, f"expected a finite number{' (f32)' if f32 else ''}, "
-                                  f"got {value!r}")
-        if positive and not x > 0:
-            raise self.fail(path, f"must be positive, not {value!r}")
-        if minimum is not None and x < minimum:
-            raise self.fail(path, f"must be at least {minimum:g}, not {value!r}")
-        return x
 
     def bounded(self, value, path: str, bound: B.Bound) -> float:
         """A finite float inside ``bound``, the documented range (viewer/bounds.py)."""
@@ -435,7 +419,7 @@ def _object_placement(f: _Fields, o, at: str, obj: ScenarioObject) -> None:
     if "position" in o:
         obj.position = f.vec3(o["position"], f"{at}.position")
     if "heading_deg" in o:
-        obj.heading_deg = f.finite(o["heading_deg"], f"{at}.heading_deg", f32=True)
+        obj.heading_deg = f.bounded(o["heading_deg"], f"{at}.heading_deg", B.F32)
     if "velocity" in o:
         obj.velocity = f.vec3(o["velocity"], f"{at}.velocity", B.VELOCITY)
     if "omega" in o:
@@ -447,7 +431,7 @@ def _object_placement(f: _Fields, o, at: str, obj: ScenarioObject) -> None:
         # a tiny one a sweep of millions of steps
         obj.scale = f.bounded(o["scale"], f"{at}.scale", B.SCALE)
     if "translucency" in o:
-        obj.translucency = f.finite(o["translucency"], f"{at}.translucency", f32=True)
+        obj.translucency = f.bounded(o["translucency"], f"{at}.translucency", B.F32)
 
 
 def _object_links(f: _Fields, o, at: str, obj: ScenarioObject) -> None:
