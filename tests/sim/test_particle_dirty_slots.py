@@ -73,3 +73,16 @@ def test_evaluate_rows_matches_evaluate_for_the_rows_asked_only():
     assert not part[2:].any()
     pool.evaluate(force=True)
     np.testing.assert_array_equal(part[:2], pool.position[idx[:2]])
+
+
+def test_the_log_stays_bounded_when_nobody_takes_it():
+    """The CPU particle path never takes snapshots: marks are sealed and old chunks dropped,
+    so a long run keeps about ``limit`` slot numbers."""
+    log = DirtySlots(limit=100)
+    for k in range(10_000):
+        log.mark(k % 300)
+    for _ in range(500):
+        log.mark_many([1, 2, 3])
+    assert len(log._pending) < 100 and len(log._pending_arrays) < 64
+    assert log._logged <= 100 + 300
+    assert log.since(0) is None and log.since(log.seq).size == 0

@@ -142,10 +142,15 @@ class DirtySlots:
             self.seal()
 
     def mark(self, idx: int) -> None:
-        self._pending.append(idx)
+        pending = self._pending
+        pending.append(idx)
+        if len(pending) >= self.limit:   # nobody takes (the CPU path): stay bounded
+            self.seal()
 
     def mark_many(self, idxs) -> None:
         self._pending_arrays.append(np.asarray(idxs, dtype=np.int64).ravel())
+        if len(self._pending_arrays) >= 64:
+            self.seal()
 
     @property
     def pending(self) -> bool:
