@@ -468,3 +468,14 @@ def test_each_bound_holds_its_ends_and_refuses_past_them(b):
     assert not b.contains(float("nan")) and not b.contains(float("inf"))
     step = 1 if b.integer else max(abs(b.hi), 1) * 1e-6
     assert not b.contains(b.hi + step) and not b.contains(b.lo - step)
+
+
+@pytest.mark.parametrize("kw, name", [({"fps": 0.0}, "fps"), ({"rate": float("nan")}, "rate"),
+                                      ({"offset": 1e9}, "offset")])
+def test_the_viewer_reference_panel_takes_the_same_ranges_as_compare(tmp_path, kw, name):
+    """The GUI's Reference panel loads a recording with the ranges of ``vfxviewer compare``
+    (refused before the recording is opened)."""
+    from viewer.errors import ScenarioError
+    from viewer.ui.compare_panel import CompareModel
+    with pytest.raises(ScenarioError, match=rf"^{name}: .* is outside "):
+        CompareModel().load(str(tmp_path / "not-opened"), **kw)

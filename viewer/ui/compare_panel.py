@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
+from viewer import bounds
 from viewer.errors import ScenarioError
 from viewer.ui import commands as c
 
@@ -70,6 +71,16 @@ def _finite(x: float, what: str) -> float:
     return x
 
 
+def _bounded(x, what: str, bound) -> float:
+    """A number inside its documented range (viewer/bounds.py), as ``vfxviewer compare``'s
+    options take it."""
+    x = float(x)
+    problem = bound.problem(x)
+    if problem is not None:
+        raise ScenarioError(f"{what}: {problem}")
+    return x
+
+
 @dataclass
 class CompareModel:
     track: object | None = None          # viewer.compare.reference.ReferenceTrack
@@ -96,11 +107,12 @@ class CompareModel:
         from viewer.compare.reference import Crop, ReferenceTrack
         if isinstance(crop, (list, tuple)):
             crop = Crop.from_json(crop)
-        rate = _finite(rate, "rate")
-        if rate <= 0:
-            raise ScenarioError(f"rate must be positive, not {rate!r}")
-        self.track = ReferenceTrack.load(path, fps=fps, offset=_finite(offset, "offset"),
-                                         rate=rate, crop=crop)
+        rate = _bounded(rate, "rate", bounds.REFERENCE_RATE)
+        if fps is not None:
+            fps = _bounded(fps, "fps", bounds.REFERENCE_FPS)
+        self.track = ReferenceTrack.load(
+            path, fps=fps, offset=_bounded(offset, "offset", bounds.REFERENCE_OFFSET),
+            rate=rate, crop=crop)
         self.fps = fps
         if self.mode == "off":
             self.mode = "side_by_side"
@@ -139,13 +151,11 @@ class CompareModel:
         return self.track
 
     def set_offset(self, offset: float) -> None:
-        self.require_track().offset = _finite(offset, "offset")
+        self.require_track().offset = _bounded(offset, "offset", bounds.REFERENCE_OFFSET)
         self._changed()
 
     def set_rate(self, rate: float) -> None:
-        rate = _finite(rate, "rate")
-        if rate <= 0:
-            raise ScenarioError(f"rate must be positive, not {rate!r}")
+        rate = _bounded(rate, "rate", bounds.REFERENCE_RATE)
         self.require_track().rate = rate
         self._changed()
 
