@@ -281,7 +281,7 @@ def draw_assets_panel(db, index: AssetIndex | None, state: AssetsState, recent: 
     from imgui_bundle import imgui
 
     out: list[c.Command] = []
-    visible, _ = imgui.begin("Assets")
+    visible, _ = imgui.begin("Assets", None, imgui.WindowFlags_.horizontal_scrollbar)
     try:
         if not visible:
             return out

@@ -20,7 +20,7 @@ def draw_camera_panel(camera, bookmarks: list[str], state: CameraPanelState) -> 
     from imgui_bundle import imgui
 
     out: list[c.Command] = []
-    visible, _ = imgui.begin("Camera")
+    visible, _ = imgui.begin("Camera", None, imgui.WindowFlags_.horizontal_scrollbar)
     try:
         if not visible:
             return out

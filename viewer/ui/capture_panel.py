@@ -54,7 +54,7 @@ def draw_capture_panel(duration: float | None, state: CapturePanelState,
     from imgui_bundle import imgui
 
     out: list[c.Command] = []
-    visible, _ = imgui.begin("Capture")
+    visible, _ = imgui.begin("Capture", None, imgui.WindowFlags_.horizontal_scrollbar)
     try:
         if not visible:
             return out

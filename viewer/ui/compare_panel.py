@@ -449,13 +449,16 @@ def draw_reference_panel(view: ReferencePanelView, state: ReferencePanelState) -
     from imgui_bundle import imgui
 
     out: list[c.Command] = []
-    visible, _ = imgui.begin("Reference")
+    visible, _ = imgui.begin("Reference", None, imgui.WindowFlags_.horizontal_scrollbar)
     try:
         if not visible:
             return out
         _draw_load_row(imgui, state, out)
         if view.path is None:
-            imgui.text_disabled("No recording: a video (MP4, WebM, AVI...) or an image folder.")
+            imgui.push_style_color(imgui.Col_.text, imgui.get_style_color_vec4(
+                imgui.Col_.text_disabled))
+            imgui.text_wrapped("No recording: a video (MP4, WebM, AVI...) or an image folder.")
+            imgui.pop_style_color()
             return out
         imgui.same_line()
         if imgui.button("Clear"):

@@ -54,7 +54,7 @@ def draw_emitters_panel(view: EmittersView) -> list[c.Command]:
     from imgui_bundle import imgui
 
     out: list[c.Command] = []
-    visible, _ = imgui.begin("Emitters")
+    visible, _ = imgui.begin("Emitters", None, imgui.WindowFlags_.horizontal_scrollbar)
     try:
         if not visible:
             return out

@@ -87,7 +87,7 @@ def draw_error_panel(log: ErrorLog) -> list[Command]:
 
     commands: list[Command] = []
     title = f"Errors ({len(log)})###Errors"
-    visible, _ = imgui.begin(title)
+    visible, _ = imgui.begin(title, None, imgui.WindowFlags_.horizontal_scrollbar)
     try:
         if visible:
             if not log.entries:

@@ -19,7 +19,7 @@ def draw_hidden_panel(obj: ObjectSummary | None,
     from imgui_bundle import imgui
 
     out: list[c.Command] = []
-    visible, _ = imgui.begin("Hidden / UnHide")
+    visible, _ = imgui.begin("Hidden / UnHide", None, imgui.WindowFlags_.horizontal_scrollbar)
     try:
         if not visible:
             return out

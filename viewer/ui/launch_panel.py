@@ -142,7 +142,7 @@ def draw_launch_panel(view: LaunchView | None, state: LaunchPanelState) -> list[
     from imgui_bundle import imgui
 
     out: list[c.Command] = []
-    visible, _ = imgui.begin("Launch")
+    visible, _ = imgui.begin("Launch", None, imgui.WindowFlags_.horizontal_scrollbar)
     try:
         if not visible:
             return out

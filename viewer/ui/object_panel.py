@@ -44,7 +44,7 @@ def draw_object_panel(objects: list[ObjectSummary], selected: int | None,
     from imgui_bundle import imgui
 
     out: list[c.Command] = []
-    visible, _ = imgui.begin("Object")
+    visible, _ = imgui.begin("Object", None, imgui.WindowFlags_.horizontal_scrollbar)
     try:
         if not visible:
             return out
@@ -101,17 +101,19 @@ def _object_summary(imgui, obj: ObjectSummary) -> None:
 
 def _object_actions(imgui, obj: ObjectSummary, state: ObjectPanelState,
                     out: list[c.Command]) -> None:
-    """Play a typed effect at an intensity; do a motion."""
+    """Play a typed effect at an intensity; do a motion (hints, not side labels, so the
+    rows fit a narrow dock)."""
     imgui.set_next_item_width(120)
-    _, state.play_text = imgui.input_text("PlayScript##obj", state.play_text)
+    _, state.play_text = imgui.input_text_with_hint("##play", "PlayScript", state.play_text)
     imgui.same_line()
-    imgui.set_next_item_width(80)
-    _, state.intensity_text = imgui.input_text("intensity##obj", state.intensity_text)
+    imgui.set_next_item_width(64)
+    _, state.intensity_text = imgui.input_text_with_hint("##intensity", "intensity",
+                                                         state.intensity_text)
     imgui.same_line()
     if imgui.button("Play effect"):
         out.extend(play_commands(obj.id, state))
-    imgui.set_next_item_width(120)
-    _, state.motion_text = imgui.input_text("motion##obj", state.motion_text)
+    imgui.set_next_item_width(120 + 64 + imgui.get_style().item_spacing.x)
+    _, state.motion_text = imgui.input_text_with_hint("##motion", "motion", state.motion_text)
     imgui.same_line()
     if imgui.button("Do motion"):
         out.extend(motion_commands(obj.id, state))

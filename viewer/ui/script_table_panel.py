@@ -137,7 +137,7 @@ def draw_script_table_panel(view: ScriptTableView, state: dict) -> list[c.Comman
     from imgui_bundle import imgui
 
     out: list[c.Command] = []
-    visible, _ = imgui.begin("Script Table")
+    visible, _ = imgui.begin("Script Table", None, imgui.WindowFlags_.horizontal_scrollbar)
     try:
         if not visible:
             return out

@@ -42,7 +42,7 @@ class FrameStats:
 def draw_stats_panel(stats: FrameStats) -> list:
     from imgui_bundle import imgui
 
-    visible, _ = imgui.begin("Stats")
+    visible, _ = imgui.begin("Stats", None, imgui.WindowFlags_.horizontal_scrollbar)
     try:
         if visible and imgui.begin_table("stats", 2):
             for name, value in stats.rows():

@@ -193,7 +193,7 @@ def transport_commands(*, play_pressed=False, pause_pressed=False, step_back=Fal
 def draw_timeline(view: TimelineView | None) -> list[c.Command]:
     from imgui_bundle import imgui
 
-    visible, _ = imgui.begin("Timeline")
+    visible, _ = imgui.begin("Timeline", None, imgui.WindowFlags_.horizontal_scrollbar)
     out: list[c.Command] = []
     try:
         if not visible:
