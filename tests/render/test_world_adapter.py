@@ -140,3 +140,25 @@ def test_pool_row_table_follows_the_emitter_frame_and_culling():
     assert not pool.row_drawn[em.row]
     em.degraded_out = False
     assert pool.row_drawn[em.row]
+
+
+def test_meshes_draw_from_the_same_looks_trace_prints():
+    """One source of truth: every MeshInstance's translucency, luminosity, diffuse, UV
+    offset and hidden flag are ``inspect.object_looks`` (what ``trace --looks`` prints)
+    for that part, whatever the mix (a cloaked owner, a part at exactly 1, a fade)."""
+    from viewer.sim import inspect
+    for state in (0x00400C08, 0x00400C08 | 0x100000, 0x00400C08 | 0x20):
+        world, obj, _ = _world(state=state, n_emitters=0)
+        obj.parts[0].set_translucency(1.0)
+        obj.parts[1].set_translucency(0.25)
+        obj.parts[1].luminosity, obj.parts[1].diffuse = 0.5, 0.75
+        world.texture_velocity[obj.parts[1].gfxobj_id] = [0.1, 0.0, 0.3, 0.6]
+        scene = build_scene_input(world)
+        looks = {lk.part: lk for lk in inspect.object_looks(obj, scene.texture_offsets)}
+        assert scene.meshes
+        for m in scene.meshes:
+            lk = looks[m.part]
+            assert (m.translucency, m.uv_offset, m.hidden) == (
+                lk.translucency, lk.uv_offset, lk.nodraw)
+            assert (m.luminosity or 0.0, 1.0 if m.diffuse is None else m.diffuse) == (
+                lk.luminosity, lk.diffuse)

@@ -20,9 +20,48 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_selection_arguments(parser)
     parser.add_argument("--particles", action="store_true", help="per-emitter particle lines")
     parser.add_argument("--poses", action="store_true", help="per-part pose lines")
+    parser.add_argument("--looks", action="store_true",
+                        help="looks lines: translucency, luminosity, diffuse, scale, UV "
+                             "offset and nodraw per object and part, at creation and on "
+                             "every change (the values the renderer draws from)")
 
 
-def trace_lines(scenario, db, *, particles: bool = False, poses: bool = False, out=None):
+def _look_line(t: float, owner: int, look) -> dict:
+    ev = {"t": t, "event": "looks", "owner": owner, "part": look.part,
+          "translucency": look.translucency, "luminosity": look.luminosity,
+          "diffuse": look.diffuse}
+    if look.scale is not None:
+        ev["scale"] = look.scale
+    ev["uv_offset"] = list(look.uv_offset)
+    ev["nodraw"] = look.nodraw
+    return ev
+
+
+class LooksTracker:
+    """After each frame (so after that tick's timed hooks): one ``looks`` line per object
+    and part that is new or whose look changed since the previous frame."""
+
+    def __init__(self) -> None:
+        self.last: dict[int, list] = {}
+
+    def lines(self, world) -> list[dict]:
+        from viewer.sim import inspect
+        offsets = inspect.texture_offsets(world)
+        t = float(world.timer_now)
+        out, seen = [], {}
+        for obj in inspect.drawn_objects(world):
+            looks = inspect.object_looks(obj, offsets)
+            before = self.last.get(obj.id)
+            for k, look in enumerate(looks):
+                if before is None or k >= len(before) or before[k] != look:
+                    out.append(_look_line(t, obj.id, look))
+            seen[obj.id] = looks
+        self.last = seen
+        return out
+
+
+def trace_lines(scenario, db, *, particles: bool = False, poses: bool = False,
+                looks: bool = False, out=None):
     """Run ``scenario`` on ``db`` writing JSON Lines to ``out`` (a callable taking a str)."""
     from viewer.sim.events import to_line
     from viewer.sim.scenario import ScenarioRunner
@@ -60,7 +99,11 @@ def trace_lines(scenario, db, *, particles: bool = False, poses: bool = False, o
                                    "nodraw": em.nodraw}))
 
     world.listeners.append(on_event)
-    runner.run()
+    tracker = LooksTracker() if looks else None
+    for _ in runner.frames():
+        if tracker is not None:
+            for ev in tracker.lines(world):
+                write(to_line(ev))
     return runner
 
 
@@ -77,7 +120,8 @@ def run(args: argparse.Namespace) -> int:
                            "\"dat\" in the scenario")
     try:
         with AssetDatabase(paths) as db:
-            trace_lines(sc, db, particles=args.particles, poses=args.poses)
+            trace_lines(sc, db, particles=args.particles, poses=args.poses,
+                        looks=args.looks)
     except ViewerError as err:  # a DID from --setup/--table/--script: name the DAT
         raise err.located(file=", ".join(paths)) from err
     sys.stdout.flush()

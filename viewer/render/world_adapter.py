@@ -22,9 +22,6 @@ import numpy as np
 from viewer.render.lights import scene_light
 from viewer.render.particles_gpu import particle_snapshot
 from viewer.render.scene_input import (
-    CLOAKED,
-    HIDDEN,
-    NODRAW,
     MeshInstance,
     Overlays,
     ParticleArrays,
@@ -40,25 +37,20 @@ from viewer.sim.particles import ParticlePool
 
 def object_meshes(obj: ObjectView,
                   uv_offsets: dict[int, tuple[float, float]] | None = None) -> list[MeshInstance]:
-    hidden_obj = bool(int(obj.state) & (HIDDEN | NODRAW))
-    # runtime spec 3.5.3: part translucency is ignored entirely for a CLOAKED owner
-    cloaked = bool(int(obj.state) & CLOAKED)
-    offsets = uv_offsets or {}
+    """One MeshInstance per part with a GfxObj, its material channels, UV offset and
+    hidden flag from ``inspect.object_looks`` (what ``trace --looks`` prints)."""
+    looks = inspect.object_looks(obj, uv_offsets or {})[1:]
     out = []
-    for p in obj.parts:
+    for p, look in zip(obj.parts, looks, strict=True):
         if not p.gfxobj_id:
             continue
-        lum = float(p.luminosity)
-        dif = float(p.diffuse)
-        # CPhysics::UpdateTexVelocity 0x00509820 keeps one UV offset per GfxObj
-        uv = offsets.get(int(p.gfxobj_id), (0.0, 0.0))
+        lum, dif = look.luminosity, look.diffuse
         out.append(MeshInstance(
             int(p.gfxobj_id), frame_matrix(p.frame.origin, p.frame.orientation),
-            tuple(float(c) for c in p.gfxobj_scale), 0.0 if cloaked else float(p.translucency),
+            tuple(float(c) for c in p.gfxobj_scale), look.translucency,
             # the private material copy exists only off the defaults (runtime spec 10)
             None if lum == 0.0 else lum, None if dif == 1.0 else dif,
-            (float(uv[0]), float(uv[1])), int(obj.id), int(p.index),
-            hidden_obj or (bool(p.hidden) and not cloaked)))
+            look.uv_offset, int(obj.id), int(p.index), look.nodraw))
     return out
 
 

@@ -63,6 +63,9 @@ class ObjectView(Protocol):
     state: int
     frame: Frame
     scale: float
+    translucency: float
+    luminosity: float
+    diffuse: float
     setup: object | None          # the Setup record (spheres, sorting_sphere, ...)
     parts: Sequence[PartView]
 
@@ -98,6 +101,45 @@ def frame_time(world) -> float:
 def texture_offsets(world) -> dict[int, tuple[float, float]]:
     """CPhysics::UpdateTexVelocity 0x00509820: the accumulated UV offset per GfxObj DID."""
     return {int(gid): (float(e[2]), float(e[3])) for gid, e in world.texture_velocity.items()}
+
+
+@dataclass(frozen=True)
+class Look:
+    """How one object (``part`` -1) or one of its parts is drawn now: the values the
+    renderer draws from and ``trace --looks`` prints (one source for both).
+
+    ``translucency`` / ``luminosity`` / ``diffuse``: the object's m_translucency etc. on
+    the -1 line; the part's material channels on a part line (a CLOAKED owner's part
+    translucency is not drawn: 0). ``uv_offset``: the accumulated TextureVelocity offset
+    of the part's GfxObj (CPhysics::UpdateTexVelocity 0x00509820 keeps one per GfxObj; the
+    root has none of its own: [0, 0]). ``nodraw``: not drawn: Hidden, NoDraw (also set on
+    the children of a Hidden parent by set_hidden 0x00514C60 and by the NoDraw hook via
+    set_nodraw 0x0050FCA0), or the part's draw_state bit (CPhysicsPart::SetTranslucency
+    0x0050E670). ``scale``: the object's m_scale (the -1 line only)."""
+
+    part: int
+    translucency: float
+    luminosity: float
+    diffuse: float
+    uv_offset: tuple[float, float]
+    nodraw: bool
+    scale: float | None = None
+
+
+def object_looks(obj: ObjectView, offsets: dict[int, tuple[float, float]]) -> list[Look]:
+    """The object's look (part -1) then each part's, in part order. ``offsets``:
+    ``texture_offsets(world)``."""
+    state = int(obj.state)
+    hidden_obj = bool(state & (PhysicsState.Hidden | PhysicsState.NoDraw))
+    cloaked = bool(state & PhysicsState.Cloaked)  # runtime spec 3.5.3
+    out = [Look(-1, float(obj.translucency), float(obj.luminosity), float(obj.diffuse),
+                (0.0, 0.0), hidden_obj, float(obj.scale))]
+    for p in obj.parts:
+        uv = offsets.get(int(p.gfxobj_id), (0.0, 0.0))
+        out.append(Look(int(p.index), 0.0 if cloaked else float(p.translucency),
+                        float(p.luminosity), float(p.diffuse), (float(uv[0]), float(uv[1])),
+                        hidden_obj or (bool(p.hidden) and not cloaked)))
+    return out
 
 
 def collision_shapes(world) -> list[dict]:
