@@ -112,6 +112,23 @@ class MiniaudioSink:
             self._device.close()
 
 
+_shared = None
+
+
+def use_device(enabled: bool = True) -> None:
+    """Open the audio device the viewer's sessions share (once per process; the window
+    calls this, tests and headless commands do not and so stay silent)."""
+    global _shared
+    if _shared is not None:
+        _shared.close()
+    _shared = open_sink(enabled=enabled)
+
+
+def shared_sink():
+    """The device ``use_device`` opened, or a silent sink."""
+    return _shared if _shared is not None else SilentSink()
+
+
 def open_sink(sample_rate: int = SAMPLE_RATE, *, enabled: bool = True):
     """The default audio device, or a ``SilentSink`` (with the reason) when there is none,
     the library is missing, or ``enabled`` is False."""
@@ -160,11 +177,22 @@ class SoundPlayer:
         if np.isfinite(volume):
             self.volume = min(max(float(volume), 0.0), 1.0)
 
-    def update(self, frame: int, fps: float, *, playing: bool, speed: float = 1.0) -> int:
+    def reset(self) -> None:
+        """The scenario changed: forget its sounds and drop what was queued."""
+        self._by_frame.clear()
+        self._last = None
+        self.error = None
+        self.sink.flush()
+
+    def update(self, frame: int, fps: float, *, playing: bool, speed: float = 1.0,
+               advanced: int | None = None) -> int:
         """Queue the audio of frames (last, frame] when they were just played forward at
-        speed 1; otherwise drop the queue and play nothing. Returns samples queued."""
+        speed 1 (``advanced``: the frames the playback clock stepped, when known, so a seek
+        is never taken for playing); otherwise drop the queue and play nothing. Returns
+        the samples queued."""
         last, self._last = self._last, frame
-        if not playing or speed != 1.0 or last is None or frame <= last:
+        jumped = advanced is not None and last is not None and frame - last != advanced
+        if not playing or speed != 1.0 or last is None or frame <= last or jumped:
             if last != frame or not playing:
                 self.sink.flush()
             return 0

@@ -43,6 +43,8 @@ def run(args: argparse.Namespace) -> int:
     from viewer.ui.session import open_session
 
     actions = load_actions(args.actions)
+    from viewer import audio_out
+    audio_out.use_device()   # the default audio device, or silence when there is none
     session = open_session(args.dat, args.scenario)
     if session is not None and not args.paused:
         session.playback.play()

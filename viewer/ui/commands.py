@@ -50,6 +50,17 @@ class SetLoop(Command):
 
 
 @dataclass(frozen=True)
+class SetVolume(Command):
+    """The viewer's master volume, 0..1."""
+    volume: float
+
+
+@dataclass(frozen=True)
+class SetMute(Command):
+    muted: bool
+
+
+@dataclass(frozen=True)
 class JumpHook(Command):
     """Go to the previous (-1) or next (+1) hook marker."""
     direction: int

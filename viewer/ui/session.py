@@ -21,6 +21,7 @@ import math
 from fractions import Fraction
 from pathlib import Path
 
+from viewer.audio_out import SoundPlayer, shared_sink
 from viewer.dat.jsonable import json_float  # NaN / infinities spelled as the contract does
 from viewer.errors import ScenarioError, ViewerError
 from viewer.sim import inspect
@@ -50,6 +51,8 @@ class Session:
         self.history = History()             # undo / redo of edits; the modified mark
         self.file = scenario.path            # where Save writes without asking (or None)
         self.notices: list[ViewerError] = []  # said to the user, not failures (the Controller)
+        # what is heard: the shared audio device (the window opens it) or a silent sink
+        self.sound = SoundPlayer(db, shared_sink())
         self._build(prepass)
 
     # -- building -------------------------------------------------------------------------
@@ -75,6 +78,7 @@ class Session:
     def _record(self, frame: int, events: list) -> None:
         """A simulated frame's events: frames reach the log in order, the first time each
         is simulated (a frame is simulated first only right after the previous one)."""
+        self.sound.record(frame, events)
         if frame == self._logged + 1:
             self._logged = frame
             self._events.extend(events)
@@ -83,6 +87,7 @@ class Session:
     def _build(self, prepass: bool) -> None:
         self._events: list[dict] = []
         self._logged = -1
+        self.sound.reset()
         self.tracks = TimelineTracks()
         self.playback = Playback(self._make, self._advance, self.scenario.fps,
                                  self.scenario.seconds, snapshot_every=self.snapshot_every,
@@ -121,7 +126,8 @@ class Session:
     def timeline_view(self) -> TimelineView:
         pb = self.playback
         return TimelineView(pb.time, pb.frame, pb.total_frames, pb.fps, pb.playing, pb.speed,
-                            pb.loop, self.tracks)
+                            pb.loop, self.tracks, sounds=self.sound.spans(),
+                            volume=self.sound.volume, muted=self.sound.muted)
 
     def bounds_of(self, kind: str, key):
         w = self.world
@@ -149,8 +155,11 @@ class Session:
         return max(used, default=0) + 1
 
     def tick(self, dt: float) -> None:
-        self.playback.tick(dt)
-        self.playback.explore(EXPLORE_PER_TICK)
+        pb = self.playback
+        advanced = pb.tick(dt)
+        self.sound.update(pb.frame, pb.fps, playing=pb.playing, speed=pb.speed,
+                          advanced=advanced)
+        pb.explore(EXPLORE_PER_TICK)
 
     def _next_marker(self, direction: int) -> float | None:
         """The next hook time from now; forwards, frames not simulated yet are explored
@@ -362,6 +371,10 @@ class Session:
                 pb.set_speed(speed)
             case c.SetLoop(loop):
                 pb.loop = bool(loop)
+            case c.SetVolume(volume):
+                self.sound.set_volume(volume)
+            case c.SetMute(muted):
+                self.sound.muted = bool(muted)
             case c.Restart():
                 pb.pause()
                 pb.seek_frame(0)
@@ -372,6 +385,8 @@ class Session:
                     pb.seek(t)
             case _:
                 return False
+        # a transport change plays nothing itself; playing resumes from this frame
+        self.sound.update(pb.frame, pb.fps, playing=False)
         return True
 
     def _apply_edit(self, cmd: c.Command) -> bool:

@@ -154,6 +154,9 @@ class TimelineView:
     loop: bool
     tracks: TimelineTracks | None = None
     reference: object | None = None     # viewer.ui.compare_panel.ReferenceLane
+    sounds: list | None = None          # viewer.sim.mixer.VoiceSpan: the sound lane
+    volume: float = 1.0                 # master volume (viewer.audio_out.SoundPlayer)
+    muted: bool = False
 
     @property
     def duration(self) -> float:
@@ -163,7 +166,8 @@ class TimelineView:
 def transport_commands(*, play_pressed=False, pause_pressed=False, step_back=False,
                        step_fwd=False, prev_hook=False, next_hook=False, restart=False,
                        scrub_to: float | None = None, speed: float | None = None,
-                       loop: bool | None = None, view: TimelineView | None = None
+                       loop: bool | None = None, view: TimelineView | None = None,
+                       volume: float | None = None, muted: bool | None = None
                        ) -> list[c.Command]:
     """Pure mapping from the panel's widget results to commands (tested without GL)."""
     out: list[c.Command] = []
@@ -187,6 +191,10 @@ def transport_commands(*, play_pressed=False, pause_pressed=False, step_back=Fal
         out.append(c.SetSpeed(float(speed)))
     if loop is not None and (view is None or loop != view.loop):
         out.append(c.SetLoop(bool(loop)))
+    if volume is not None and (view is None or volume != view.volume):
+        out.append(c.SetVolume(float(volume)))
+    if muted is not None and (view is None or muted != view.muted):
+        out.append(c.SetMute(bool(muted)))
     return out
 
 
@@ -227,6 +235,8 @@ def draw_timeline(view: TimelineView | None) -> list[c.Command]:
         if changed:
             res["speed"] = speed
         imgui.same_line()
+        _draw_sound_controls(imgui, view, res)
+        imgui.same_line()
         imgui.text(f"{view.time:7.3f} s / {view.duration:.3f} s  frame {view.frame}"
                    f"/{view.total_frames} @ {view.fps:g} fps")
         imgui.set_next_item_width(-1)
@@ -245,6 +255,18 @@ def draw_timeline(view: TimelineView | None) -> list[c.Command]:
     finally:
         imgui.end()
     return out
+
+
+def _draw_sound_controls(imgui, view: TimelineView, res: dict) -> None:
+    """Mute and the master volume (the sounds the playback plays, viewer.audio_out)."""
+    changed, muted = imgui.checkbox("Mute", view.muted)
+    if changed:
+        res["muted"] = muted
+    imgui.same_line()
+    imgui.set_next_item_width(80)
+    changed, volume = imgui.slider_float("Vol", view.volume, 0.0, 1.0, "%.2f")
+    if changed:
+        res["volume"] = volume
 
 
 # --- the reference recording's lane and the difference plot (issue 10) ----------------------
@@ -428,7 +450,7 @@ def _draw_tracks(imgui, view: TimelineView) -> tuple[float | None, list[c.Comman
     lanes = tracks.lanes()
     avail = imgui.get_content_region_avail()
     rows = len(lanes) + len(tracks.bars) + (1 if tracks.pes_windows else 0) + \
-        (1 if tracks.states else 0)
+        (1 if tracks.states else 0) + (1 if view.sounds else 0)
     height = max(_TrackCanvas.row_h * max(rows, 1) + 6, 24.0)
     imgui.begin_child("tracks", imgui.ImVec2(0, min(height, max(avail.y, 24.0))))
     try:
@@ -438,6 +460,7 @@ def _draw_tracks(imgui, view: TimelineView) -> tuple[float | None, list[c.Comman
         y = _draw_marker_lanes(cv, lanes, tracks.markers, cv.origin.y)
         y = _draw_emitter_bars(cv, list(tracks.bars.values()), y)
         y = _draw_pes_and_states(cv, tracks, y)
+        y = _draw_sound_lane(cv, view.sounds or (), y)
         xp = cv.x_of(view.time)
         cv.dl.add_line(imgui.ImVec2(xp, cv.origin.y), imgui.ImVec2(xp, y),
                        cv.col((1.0, 1.0, 1.0, 0.9)), 1.5)
@@ -489,6 +512,18 @@ def _draw_pes_and_states(cv: _TrackCanvas, tracks, y: float) -> float:
                     (1.0, 0.5, 0.9, 1.0) if hidden else (0.8, 0.8, 1.0, 1.0))
         y += cv.row_h
     return y
+
+
+def _draw_sound_lane(cv: _TrackCanvas, spans, y: float) -> float:
+    """One row: each sound as heard, from its start to its end (or its cut)."""
+    if not spans:
+        return y
+    cv.label(y, "sound")
+    for s in spans:
+        x0 = cv.x_of(s.start)
+        cv.rect(x0, y + 3, max(cv.x_of(s.end), x0 + 2), y + cv.row_h - 3,
+                (1.0, 0.85, 0.3, 0.35 + 0.6 * min(s.gain, 1.0)))
+    return y + cv.row_h
 
 
 def _track_mouse(cv: _TrackCanvas, view: TimelineView,
