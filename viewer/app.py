@@ -61,6 +61,7 @@ from viewer.ui.hidden_panel import draw_hidden_panel
 from viewer.ui.imgui_backend import ImGuiInput, ImGuiRenderer, build_keymap
 from viewer.ui.launch_panel import LaunchPanelState, LaunchView, draw_launch_panel
 from viewer.ui.object_panel import ObjectPanelState, draw_object_panel
+from viewer.ui.progress import Job, draw_progress
 from viewer.ui.script_table_panel import ScriptTableView, draw_script_table_panel
 from viewer.ui.session import open_session
 from viewer.ui.shortcuts import (
@@ -120,6 +121,11 @@ class ViewerApp:
         self.errors = ErrorLog()
         self.stats = FrameStats()
         self.toasts = Toasts()
+        # long work (Capture, Find offset): a progress.Job stepped after each frame for
+        # job_budget seconds with a progress bar and Cancel (None: run to the end at once)
+        self.job: Job | None = None
+        self.job_budget: float | None = None
+        self._stepping = False
         self.controller = Controller(ViewState(), session, self.errors)
         self.viewport = OffscreenTarget(ctx, (640, 480))
         self.renderer.register_texture(self.viewport.color)
@@ -205,13 +211,38 @@ class ViewerApp:
         requests = self.controller.view.screenshot_requests
         while requests:
             self._guard("screenshot", self._save_screenshot, fbo, requests.pop(0))
+        if not self._stepping:
+            self._guard("long work", self._run_jobs)
+
+    def _run_jobs(self) -> None:
+        """Start queued Capture / Find offset work as a progress.Job and step it for
+        ``job_budget`` seconds (None: to the end at once, as headless runs do)."""
         exports = self.controller.view.export_requests
-        while exports:
-            cmd = exports.pop(0)
-            if isinstance(cmd, c.AlignReferenceAuto):
-                self._guard("find offset", self._align_reference)
-            else:
-                self._guard("export", self._export, cmd)
+        self._stepping = True
+        try:
+            while True:
+                if self.job is None:
+                    if not exports:
+                        return
+                    cmd = exports.pop(0)
+                    self.job = (Job("Find offset", self._align_steps())
+                                if isinstance(cmd, c.AlignReferenceAuto)
+                                else Job(f"Capture to {cmd.path}", self._export_steps(cmd)))
+                job = self.job
+                try:
+                    if not job.step(self.job_budget):
+                        return
+                finally:
+                    if job.finished:
+                        self.job = None
+        finally:
+            self._stepping = False
+
+    def cancel_job(self) -> None:
+        if self.job is not None:
+            self.job.cancel()
+            self.capture_state.last = f"{self.job.label}: cancelled"
+            self.job = None
 
     def _save_screenshot(self, fbo, path: str) -> None:
         """The whole viewer as drawn this frame, to a PNG."""
@@ -348,9 +379,10 @@ class ViewerApp:
 
     ALIGN_WIDTH = 96
 
-    def _align_reference(self) -> float:
+    def _align_steps(self):
         """Render every frame of the scenario small (re-simulated, the current camera) and
-        set the offset ``estimate_offset`` finds; returns it."""
+        set the offset ``estimate_offset`` finds. A generator of (frames done, total) for a
+        progress.Job; closing it early sets nothing and comes back to the frame shown."""
         s = self.session
         cmp = self.controller.view.compare
         cmp.require_track()
@@ -366,15 +398,18 @@ class ViewerApp:
                 self._draw_view(target)
                 times.append(pb.time)
                 frames.append(target.read_rgba()[..., :3])
+                yield k + 1, pb.total_frames + 2
         offset, _ = estimate_offset(np.asarray(times), frames, cmp.track)
         cmp.set_offset(offset)
         self.controller.sync_reference()
-        return offset
+        yield pb.total_frames + 2, pb.total_frames + 2
 
     # --- capture ---------------------------------------------------------------------------
-    def _export(self, cmd: c.ExportCapture) -> None:
+    def _export_steps(self, cmd: c.ExportCapture):
         """Write the 3D view for every render frame in [start, end], re-simulated
-        deterministically (Playback.seek_frame), then come back to the frame shown."""
+        deterministically (Playback.seek_frame), then come back to the frame shown. A
+        generator of (frames done, total) for a progress.Job; closing it early removes the
+        half-written file."""
         s = self.session
         if s is None:
             raise ScenarioError("nothing loaded to capture")
@@ -397,6 +432,7 @@ class ViewerApp:
                     if writer.wants(k == last):   # a .png keeps only the last frame
                         writer.write(self._export_image(cmd, target, k, transparent,
                                                         with_compare))
+                    yield k - first + 1, last - first + 1
                 out = writer.close()
             except BaseException:
                 writer.abort()
@@ -454,6 +490,8 @@ class ViewerApp:
             imgui.set_window_focus("Viewport")   # the layout settles with the view focused
         self._keys()
         self._quit_popup()
+        if self.job is not None and not self._stepping and draw_progress(self.job):
+            self.cancel_job()
         self.toasts.update(self.errors, imgui.get_io().delta_time)
         if draw_toasts(self.toasts, self.display_size):
             layout.bring_to_front(["###Errors"])
@@ -472,6 +510,10 @@ class ViewerApp:
         actions = press_actions(self.input.take_presses(), text_input=io.want_text_input,
                                 focus=focus)
         actions += held_repeats(text_input=io.want_text_input, focus=focus)
+        if self.job is not None:   # long work: only Esc (cancel) counts
+            if ESCAPE in actions:
+                self.cancel_job()
+            return
         for action in actions:
             if action == SAVE:
                 self.save_or_ask()
@@ -969,6 +1011,7 @@ def run_window(size=(1400, 860), *, session=None, screenshot: str | None = None,
         import pyglet.window.key as extra
     app = ViewerApp(wnd.ctx, display_size=wnd.size, ini_path=layout.default_ini_path(),
                     session=session, keymap=build_keymap(wnd.keys, extra))
+    app.job_budget = 0.05   # the window keeps drawing (progress, Cancel) during long work
     if setup is not None:
         setup(app)
     _bind_window_events(wnd, app)
