@@ -653,10 +653,13 @@ class ViewerApp:
         cmp = self.controller.view.compare
         shown = self._compare_shown and self.compare_texture is not None
         texture = self.compare_texture.glo if shown else self.viewport.color.glo
+        aspect = recording_aspect(cmp) if cmp.active else None
+        side = cmp.active and cmp.mode == "side_by_side"
         commands, size, click = draw_viewport_panel(
             texture, self._selection_rings(),
-            wipe_split=cmp.split if shown and cmp.mode == "wipe" else None)
-        if cmp.active and cmp.mode == "side_by_side":
+            wipe_split=cmp.split if shown and cmp.mode == "wipe" else None,
+            aspect=None if aspect is None else aspect * (2 if side else 1))
+        if side:
             # the 3D view takes the left half; the recording the right (2 px apart)
             size = (max(1, (size[0] - 2) // 2), size[1])
         self._want_viewport = size
@@ -884,6 +887,19 @@ def _capture_events(path) -> list[dict]:
     """The object events of a packet capture (viewer.wire.replay) for lining a recording up
     on a PlayScript."""
     return replay_events(path)["events"]
+
+
+def recording_aspect(cmp) -> float | None:
+    """The shape (w / h) of the recording as compared: its crop, else its frames. In a
+    comparison view the 3D view is rendered at this shape so both frame the same scene."""
+    track = cmp.track
+    if track is None or not len(track.frames):
+        return None
+    if track.crop is not None:
+        w, h = track.crop.w, track.crop.h
+    else:
+        h, w = track.frames[0].shape[:2]
+    return w / h if w > 0 and h > 0 else None
 
 
 @contextmanager

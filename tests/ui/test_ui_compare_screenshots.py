@@ -82,8 +82,10 @@ def test_comparison_view_renders_in_viewport(gl_ctx, session, rec, mode):
     img = run_app(gl_ctx, session, "Viewport",
                   [c.LoadReference(str(rec), 30.0), c.SetCompareMode(mode)],
                   check=composite_matches_views)
-    h, w = img.shape[:2]
     magenta = near(img, REF_COLOUR, 14)
+    if mode == "side_by_side":      # letterboxed at the recording's shape: the rows shown
+        img, magenta = img[magenta.any(axis=1)], magenta[magenta.any(axis=1)]
+    h, w = img.shape[:2]
     if mode == "side_by_side":      # the recording fills the right half, the view the left
         assert magenta[:, w // 2 + 10:].mean() > 0.5 and magenta[:, : w // 2 - 10].mean() < 0.01
     elif mode == "wipe":            # split at 0.5: the same halves, with a yellow line
@@ -355,3 +357,28 @@ def test_recording_of_a_changed_effect_found_and_plotted_end_to_end(gl_ctx, tmp_
     assert max(after) > 3 * flat
     rise = next(t for t, m, _ in figs if m > 2 * flat)
     assert 0.8 <= rise <= 1.1                # where the added effect shows
+
+
+def test_fit_aspect_is_the_largest_area_of_that_shape():
+    from viewer.ui.viewport_panel import fit_aspect
+    assert fit_aspect((400, 200), None) == (400, 200)
+    assert fit_aspect((400, 200), 1.0) == (200, 200)
+    assert fit_aspect((400, 400), 2.0) == (400, 200)
+    assert fit_aspect((400, 200), float("nan")) == (400, 200)
+
+
+@pytest.mark.parametrize("mode,crop", [("side_by_side", None), ("overlay", None),
+                                       ("side_by_side", (0, 0, 90, 90))])
+def test_comparison_renders_the_3d_view_at_the_recordings_shape(gl_ctx, session, rec, mode,
+                                                                  crop):
+    """In a comparison the rendered view has the recording's aspect (its crop's when set),
+    so both halves frame the same scene (issue 19)."""
+    want = 1.0 if crop else 160 / 90
+
+    def check(app):
+        w, h = app.viewport.size
+        assert w / h == pytest.approx(want, abs=0.03), (w, h)
+
+    run_app(gl_ctx, session, "Viewport",
+            [c.LoadReference(str(rec), 30.0), c.SetReferenceCrop(crop), c.SetCompareMode(mode)],
+            size=(900, 400), frames=4, check=check)

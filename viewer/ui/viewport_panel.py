@@ -133,12 +133,24 @@ def pick_object(objects, camera, size, click, radius_px: float = 24.0):
     return best
 
 
-def draw_viewport_panel(texture_id: int | None, overlay=None, wipe_split: float | None = None
+def fit_aspect(avail: tuple[int, int], aspect: float | None) -> tuple[int, int]:
+    """The largest ``aspect`` (w / h) area inside ``avail`` (None: all of it)."""
+    w, h = max(1, int(avail[0])), max(1, int(avail[1]))
+    if aspect is None or not aspect > 0 or not math.isfinite(aspect):
+        return w, h
+    if w / h > aspect:
+        return max(1, round(h * aspect)), h
+    return w, max(1, round(w / aspect))
+
+
+def draw_viewport_panel(texture_id: int | None, overlay=None, wipe_split: float | None = None,
+                        aspect: float | None = None
                         ) -> tuple[list[Command], tuple[int, int], tuple[float, float] | None]:
     """Returns (commands, the content size the 3D view should have next frame, a left
     click without drag in viewport pixels or None). ``overlay``: viewport pixels of the
     selected particle, ringed. ``wipe_split``: the comparison wipe is shown; a left drag
-    that starts on its line moves it (instead of orbiting)."""
+    that starts on its line moves it (instead of orbiting). ``aspect``: show the image at
+    this shape, centred (a comparison at the recording's shape), else fill the panel."""
     from imgui_bundle import imgui
 
     imgui.push_style_var(imgui.StyleVar_.window_padding, imgui.ImVec2(0, 0))
@@ -151,7 +163,10 @@ def draw_viewport_panel(texture_id: int | None, overlay=None, wipe_split: float 
     try:
         if visible:
             avail = imgui.get_content_region_avail()
-            size = (max(1, int(avail.x)), max(1, int(avail.y)))
+            size = fit_aspect((avail.x, avail.y), aspect)
+            pos = imgui.get_cursor_pos()
+            imgui.set_cursor_pos(imgui.ImVec2(pos.x + (avail.x - size[0]) // 2,
+                                              pos.y + (avail.y - size[1]) // 2))
             top_left, local = _view_area(imgui, texture_id, size)
             click, wiping = _mouse_press(imgui, local, size, wipe_split, commands)
             _decorations(imgui, top_left, size, wipe_split, overlay)
