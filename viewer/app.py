@@ -295,6 +295,7 @@ class ViewerApp:
             if transparent:
                 settings = replace(settings, background=(*settings.background[:3], 0.0),
                                    show_grid=False)
+            session.set_viewer(camera.eye())   # the distance cull's viewer, as render does
             scene = build_scene_input(session.world, gpu_particles=renderer.gpu_particles)
             info = renderer.render(scene, camera, target, settings=settings) or {}
             self.stats.draw_calls = int(info.get("draw_calls", 0)) + 1

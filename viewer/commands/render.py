@@ -151,10 +151,12 @@ def make_camera(args, world):
 
 
 # --- run ---------------------------------------------------------------------------------------
-def render_frames(sc, args, ctx, on_frame, db=None, wants=None, capture=None) -> int:
+def render_frames(sc, args, ctx, on_frame, db=None, wants=None, capture=None,
+                  on_world=None) -> int:
     """Simulate every frame and render those ``wants(last)`` accepts (default: all);
     ``on_frame(rgba)`` receives each rendered one. Returns the count rendered.
-    ``capture`` (viewer.sim.mixer.SoundCapture) keeps the sounds and the frame times."""
+    ``capture`` (viewer.sim.mixer.SoundCapture) keeps the sounds and the frame times;
+    ``on_world(t, world)`` sees the runtime after each simulated frame (tests)."""
     from viewer.dat.database import AssetDatabase
     from viewer.render.framebuffer import OffscreenTarget
     from viewer.render.renderer import RenderSettings, SceneRenderer
@@ -184,9 +186,11 @@ def render_frames(sc, args, ctx, on_frame, db=None, wants=None, capture=None) ->
             last = runner.clock.frame >= final
             if camera is None:
                 camera = make_camera(args, world)
-                # the viewer distance (CYpt) retail refreshes on each drawn frame
-                world.viewer_position = tuple(float(c) for c in camera.eye())
-                world.render_pass()
+            # the viewer distance (CYpt) retail refreshes on each drawn frame, from the
+            # camera (the window does the same: Session.set_viewer)
+            world.set_viewer(camera.eye())
+            if on_world is not None:
+                on_world(t, world)
             if t < start or (wants is not None and not wants(last)):
                 continue   # simulated, not drawn: --start, or a frame the output drops
             renderer.render(scene_input_from_world(
@@ -219,7 +223,7 @@ def default_scenario_frames(ctx, frames: int, size=(640, 360)):
     for _, world in ScenarioRunner(sc, db).frames():
         if camera is None:
             camera = make_camera(args, world)
-            world.viewer_position = tuple(float(c) for c in camera.eye())
+        world.set_viewer(camera.eye())
         # GPU snapshots chain (each holds the slots changed since the previous one), so
         # the scenes render in order as a straight run would
         scenes.append(scene_input_from_world(world, gpu_particles=renderer.gpu_particles))

@@ -663,6 +663,14 @@ class World:
         self.render_pass()
         return updated
 
+    def set_viewer(self, eye) -> None:
+        """Where the viewer (the drawing camera's eye) stands for the frame being drawn:
+        every drawing path (``render``, the window, ``screenshot``) calls this with its
+        camera after each simulated frame, so the emitter distances (CYpt) and the next
+        updates' distance culling come from the camera actually drawing."""
+        self.viewer_position = tuple(float(c) for c in eye)
+        self.render_pass()
+
     def render_pass(self) -> None:
         """The viewer distance (CYpt) of every emitter object, as a drawn frame refreshes
         it (CPhysicsObj::UpdateViewerDistance 0x00510B30)."""

@@ -53,6 +53,9 @@ class Session:
         self.notices: list[ViewerError] = []  # said to the user, not failures (the Controller)
         # what is heard: the shared audio device (the window opens it) or a silent sink
         self.sound = SoundPlayer(db, shared_sink())
+        # the drawing camera's eye (set_viewer): every simulated frame takes its emitter
+        # distances from it, as ``render`` does; None until a view draws
+        self.viewer_eye: tuple[float, float, float] | None = None
         self._build(prepass)
 
     # -- building -------------------------------------------------------------------------
@@ -63,17 +66,37 @@ class Session:
         runner.world.events = []
         handle = RunnerHandle(runner)
         handle.step()             # frame 0, t = 0: objects created, t=0 events applied
+        self._view_from_camera(runner.world)
         self._frame0_events = runner.world.events
         runner.world.events = []
         return handle
 
-    @staticmethod
-    def _advance(handle: RunnerHandle) -> list:
+    def _advance(self, handle: RunnerHandle) -> list:
         world = handle.world
         world.events = []
         handle.step()
+        self._view_from_camera(world)
         events, world.events = world.events, []
         return events
+
+    def _view_from_camera(self, world) -> None:
+        """After each simulated frame, as ``render`` does: the viewer stands at the camera."""
+        if self.viewer_eye is not None:
+            world.set_viewer(self.viewer_eye)
+
+    def set_viewer(self, eye) -> None:
+        """The view draws from ``eye`` now. The first eye a view gives replaces the default
+        viewer position for the whole run (re-simulated to the current frame, so every
+        frame culls as ``render`` with that camera would); a later move applies to the
+        frame shown and to every frame simulated from then on."""
+        eye = tuple(float(c) for c in eye)
+        if eye == self.viewer_eye:
+            return
+        first = self.viewer_eye is None
+        self.viewer_eye = eye
+        if first:
+            self.playback.invalidate()
+        self.world.set_viewer(eye)
 
     def _record(self, frame: int, events: list) -> None:
         """A simulated frame's events: frames reach the log in order, the first time each
