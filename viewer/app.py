@@ -148,6 +148,9 @@ class ViewerApp:
         self.file_dialog: tuple[str, str] | None = None   # (kind, path text) while open
         self.recent = RecentFiles(None if ini_path is None
                                   else Path(ini_path).parent / "recent.json")
+        # folders the file dialog opened or saved in (newest first), kept beside the layout
+        self.recent_dirs = RecentFiles(None if ini_path is None
+                                       else Path(ini_path).parent / "recent_dirs.json")
         self._asset_index: AssetIndex | None = None
         self._asset_index_db = None
         self.controller.opener = self._open
@@ -774,6 +777,13 @@ class ViewerApp:
                 self.recent.add(str(p))
         else:
             session = open_session(None, value)
+            # as at startup: playing, and the camera frames the scenario's objects
+            session.playback.play()
+            bounds = session.scene_bounds()
+            if bounds is not None:
+                view = self.controller.view
+                view.camera = view.camera.framed(*bounds)
+            self.recent_dirs.add(str(Path(value).resolve().parent))
         self.session = session
         return session
 
@@ -824,6 +834,24 @@ class ViewerApp:
             return self.recent.items[0]
         return "scenario.json" if kind not in ("dat", "reference") else ""
 
+    def _file_browser(self, kind: str, text: str) -> str:
+        """Recent folders, and the matching files of the typed path's folder; a click puts
+        the folder or file into the path. Returns the (maybe changed) path text."""
+        folder, listing = browse_folder(text, FILE_KINDS[kind])
+        if self.recent_dirs.items and imgui.begin_combo("##recent", "Recent folders"):
+            for d in self.recent_dirs.items:
+                if imgui.selectable(d, False)[0]:
+                    text = str(Path(d) / Path(text).name) if kind == "save" else d + os.sep
+            imgui.end_combo()
+        if listing:
+            imgui.begin_child("##files", imgui.ImVec2(0, min(160, 18 * len(listing) + 8)),
+                              imgui.ChildFlags_.borders)
+            for name, is_dir in listing:
+                if imgui.selectable(name + (os.sep if is_dir else ""), False)[0]:
+                    text = str(folder / name) + (os.sep if is_dir else "")
+            imgui.end_child()
+        return text
+
     def _file_path_popup(self) -> None:
         """A small window asking for a path (no native dialog needed)."""
         kind, text = self.file_dialog
@@ -837,11 +865,14 @@ class ViewerApp:
                 imgui.set_keyboard_focus_here()   # type the path at once; Enter is OK
             entered, text = imgui.input_text("##path", text,
                                              imgui.InputTextFlags_.enter_returns_true)
+            text = self._file_browser(kind, text)
             self.file_dialog = (kind, text)
             if (imgui.button("OK") or entered) and text.strip():
+                path = str(Path(text.strip()).expanduser())
                 cmd = {"dat": lambda p: c.OpenDat((p,)), "load": c.LoadScenario,
-                       "save": c.SaveScenario, "reference": c.LoadReference}[kind](text.strip())
-                self.controller.apply(cmd, title)
+                       "save": c.SaveScenario, "reference": c.LoadReference}[kind](path)
+                if self.controller.apply(cmd, title):
+                    self.recent_dirs.add(str(Path(path).resolve().parent))
                 keep = False
                 if kind == "save" and self._quit_after_save:
                     self.should_close = not self.modified
@@ -888,6 +919,25 @@ def _capture_events(path) -> list[dict]:
     """The object events of a packet capture (viewer.wire.replay) for lining a recording up
     on a PlayScript."""
     return replay_events(path)["events"]
+
+
+# what the file dialog lists beside folders, per kind (None: every file)
+FILE_KINDS = {"dat": (".dat",), "load": (".json",), "save": (".json",), "reference": None}
+
+
+def browse_folder(text: str, suffixes) -> tuple[Path, list[tuple[str, bool]]]:
+    """The folder of a typed path (the path itself when it ends with a separator or names
+    a folder) and its entries: sub-folders first, then files with ``suffixes`` (None: all),
+    hidden ones left out, at most 200. An unreadable folder lists nothing."""
+    raw = Path(text.strip() or ".").expanduser()
+    folder = raw if text.endswith(("/", os.sep)) or raw.is_dir() else raw.parent
+    try:
+        entries = sorted(folder.iterdir(), key=lambda p: (not p.is_dir(), p.name.lower()))
+    except OSError:
+        return folder, []
+    out = [(p.name, p.is_dir()) for p in entries if not p.name.startswith(".")
+           and (p.is_dir() or suffixes is None or p.suffix.lower() in suffixes)]
+    return folder, out[:200]
 
 
 def recording_aspect(cmp) -> float | None:

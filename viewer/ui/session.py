@@ -163,6 +163,20 @@ class Session:
                     return em.origin, 1.0
         return None
 
+    def scene_bounds(self):
+        """(centre, radius) of a sphere around every live object (their selection
+        spheres), or None when the scene is empty: what Load scenario frames."""
+        import numpy as np
+
+        spheres = [b for b in (inspect.object_bounds(self.world, o)
+                               for o in inspect.owners(self.world)) if b is not None]
+        if not spheres:
+            return None
+        pts = np.array([c for c, _ in spheres], np.float64)
+        centre = (pts.min(axis=0) + pts.max(axis=0)) / 2.0
+        radius = max(float(np.linalg.norm(p - centre)) + r for p, (_, r) in zip(pts, spheres))
+        return tuple(float(v) for v in centre), max(radius, 0.5)
+
     def object_frame(self, obj_id):
         """(origin, forward) of a live object: its position and its frame's +Y (the way
         it faces) in world space."""
