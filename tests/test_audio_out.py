@@ -116,4 +116,4 @@ def test_the_sound_lane_spans_and_an_undecodable_Wave_is_a_message_not_a_crash()
     assert spans[0].end == pytest.approx(2 / FPS + 0.3)
     p.record(25, [dict(sound(25, 3), wave=0x0A0000FF)])
     p.update(24, FPS, playing=True)
-    assert p.update(26, FPS, playing=True) == 0 and p.error and p.spans() == []
+    assert p.update(26, FPS, playing=True) == 0 and p.error is not None and p.spans() == []

@@ -153,7 +153,7 @@ class SoundPlayer:
         self.muted = bool(muted)
         self._by_frame: dict[int, list[dict]] = {}
         self._last: int | None = None      # the frame the queued audio reaches
-        self.error: str | None = None      # a Wave that could not be mixed (shown, not raised)
+        self.error: Exception | None = None  # a Wave that could not be mixed (kept, not raised)
 
     def record(self, frame: int, events) -> None:
         sounds = [e for e in events if e.get("event") == "sound" and e.get("played")]
@@ -170,7 +170,7 @@ class SoundPlayer:
         try:
             return self.mixer.spans(self.events())
         except Exception as err:  # an undecodable Wave: say so, keep the viewer running
-            self.error = str(err)
+            self.error = err
             return []
 
     def set_volume(self, volume: float) -> None:
@@ -201,7 +201,7 @@ class SoundPlayer:
         try:
             block = self.mixer.mix(self.events(), a / sr, (b - a) / sr)
         except Exception as err:  # an undecodable Wave: silence and a message, no crash
-            self.error = str(err)
+            self.error = err
             return 0
         gain = 0.0 if self.muted else self.volume
         self.sink.write(block * np.float32(gain))

@@ -64,3 +64,14 @@ def test_volume_and_mute_are_commands_and_the_timeline_shows_the_sound_lane(sess
     session.apply(c.SetVolume(float("nan")))
     assert session.sound.volume == 0.25
     session.apply(c.SetMute(False))
+
+
+def test_an_undecodable_Wave_is_raised_once_from_tick_for_the_Errors_panel():
+    from viewer.errors import DatError
+    s = open_session()
+    s.sound.record(10**6, [{"event": "sound", "t": 0.0, "start": 0.0, "played": True,
+                        "wave": 0x0A0000FE, "gain": 1.0, "pan": 0, "voice": 0}])
+    s.apply(c.Play())
+    with pytest.raises(DatError, match="0x0A0000FE"):
+        s.tick(0.1)
+    s.tick(0.1)      # said once; the viewer keeps running

@@ -56,6 +56,7 @@ class Session:
         # the drawing camera's eye (set_viewer): every simulated frame takes its emitter
         # distances from it, as ``render`` does; None until a view draws
         self.viewer_eye: tuple[float, float, float] | None = None
+        self._sound_error_shown: str | None = None
         self._build(prepass)
 
     # -- building -------------------------------------------------------------------------
@@ -197,6 +198,10 @@ class Session:
         self.sound.update(pb.frame, pb.fps, playing=pb.playing, speed=pb.speed,
                           advanced=advanced)
         pb.explore(EXPLORE_PER_TICK)
+        err = self.sound.error
+        if err is not None and str(err) != self._sound_error_shown:
+            self._sound_error_shown = str(err)   # once: the Errors panel names the Wave
+            raise err
 
     def _next_marker(self, direction: int) -> float | None:
         """The next hook time from now; forwards, frames not simulated yet are explored
