@@ -118,3 +118,14 @@ def test_PlaySoundInternal_0x0054FEC0_16_voice_ring_reuses_the_oldest_voice():
 
 def test_pan_is_zero_closer_than_5m():
     assert S.pan_of((0.0, 4.9, 0.0), (0.0, 0.0, 0.0), 0.0, 4.9) == 0
+
+
+def test_Frame_get_heading_0x00535760_of_the_viewer_sets_the_pan():
+    assert S.frame_heading((0.0, 1.0, 0.0)) == pytest.approx(90.0)
+    assert S.frame_heading((1.0, 0.0, 0.0)) == pytest.approx(0.0)
+    w, o = _world(origin=(10.0, 0.0, 0.0))
+    w.set_viewer((0.0, 0.0, 0.0), (0.0, 1.0, 0.0))      # looking along +Y, source at +X
+    _run(w, o, SoundHook(0, A))
+    # heading source->listener 180, viewer 90: angle 90, sin * -15 -> -14.99.. -> -14
+    assert w.sound.listener_heading == pytest.approx(90.0)
+    assert B.events(w, "sound")[0]["pan"] == -14

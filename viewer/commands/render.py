@@ -188,7 +188,7 @@ def render_frames(sc, args, ctx, on_frame, db=None, wants=None, capture=None,
                 camera = make_camera(args, world)
             # the viewer distance (CYpt) retail refreshes on each drawn frame, from the
             # camera (the window does the same: Session.set_viewer)
-            world.set_viewer(camera.eye())
+            world.set_viewer(camera.eye(), camera.forward())
             if on_world is not None:
                 on_world(t, world)
             if t < start or (wants is not None and not wants(last)):

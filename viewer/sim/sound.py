@@ -69,6 +69,12 @@ def heading_deg(src, dst) -> float:
     return math.fmod(450.0 - math.degrees(math.atan2(dx, dy)), 360.0)
 
 
+def frame_heading(forward) -> float:
+    """Frame::get_heading 0x00535760 of a frame whose +Y axis points along ``forward``."""
+    return math.fmod(450.0 - math.degrees(math.atan2(float(forward[0]), float(forward[1]))),
+                     360.0)
+
+
 def pan_of(source, listener, listener_heading: float, distance: float) -> int:
     """The pan of PlaySoundInternal(ref, pos, volume) 0x00550170 (Stereo): the angle from
     the listener's heading, ``trunc(sin(angle) * -15)``, 0 closer than 5 m (the distance

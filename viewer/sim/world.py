@@ -69,7 +69,7 @@ from viewer.sim.physobj import ChildLink, LightState, PhysicsObj, to_sim_frame
 from viewer.sim.rng import RetailRandom
 from viewer.sim.script_manager import ScriptManager
 from viewer.sim.script_table import get_script
-from viewer.sim.sound import SoundManager
+from viewer.sim.sound import SoundManager, frame_heading
 from viewer.sim.state import PhysicsState, TransientState, state_hex
 
 # the field that tells a record of each kind apart (wrong-type DIDs are caught early)
@@ -663,12 +663,16 @@ class World:
         self.render_pass()
         return updated
 
-    def set_viewer(self, eye) -> None:
+    def set_viewer(self, eye, forward=None) -> None:
         """Where the viewer (the drawing camera's eye) stands for the frame being drawn:
         every drawing path (``render``, the window, ``screenshot``) calls this with its
         camera after each simulated frame, so the emitter distances (CYpt) and the next
-        updates' distance culling come from the camera actually drawing."""
+        updates' distance culling come from the camera actually drawing. It is also the
+        sound listener (SoundManager::SetPlayerPosition gets the viewer's position);
+        ``forward`` (where it looks) gives the listener's heading for the pan."""
         self.viewer_position = tuple(float(c) for c in eye)
+        if forward is not None:
+            self.sound.listener_heading = frame_heading(forward)
         self.render_pass()
 
     def render_pass(self) -> None:
