@@ -25,6 +25,10 @@ def test_a_missing_file_is_a_ResourceError_naming_it():
 
 
 def test_neither_package_nor_checkout_folder_is_a_ResourceError(monkeypatch, tmp_path):
+    # an editable install exposes viewer.shaders as a package: hide it as a broken install would
+    def no_package(name):
+        raise ModuleNotFoundError(name)
+    monkeypatch.setattr(R.importlib.resources, "files", no_package)
     monkeypatch.setattr(R, "CHECKOUT", tmp_path)
     with pytest.raises(R.ResourceError, match="shaders are missing"):
         R._folder("viewer.shaders")
