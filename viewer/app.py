@@ -27,7 +27,7 @@ from pathlib import Path
 import moderngl
 import moderngl_window as mglw
 import numpy as np
-from imgui_bundle import imgui
+from imgui_bundle import imgui, implot
 from PIL import Image
 
 from viewer.bounds import VIEWER_FRAMES
@@ -55,6 +55,7 @@ from viewer.ui.compare_panel import (
     scenario_play_events,
 )
 from viewer.ui.controller import Controller, ViewState
+from viewer.ui.emitter_plot import EmitterCounts, draw_counts_plot
 from viewer.ui.emitters_panel import draw_emitters_panel, emitters_view
 from viewer.ui.error_panel import ErrorLog, Toasts, draw_error_panel, draw_toasts
 from viewer.ui.hidden_panel import draw_hidden_panel
@@ -121,6 +122,8 @@ class ViewerApp:
         self.errors = ErrorLog()
         self.stats = FrameStats()
         self.toasts = Toasts()
+        self.implot_context = implot.create_context()
+        self.emitter_counts = EmitterCounts()   # the Emitters panel's counts over time
         # long work (Capture, Find offset): a progress.Job stepped after each frame for
         # job_budget seconds with a progress bar and Cancel (None: run to the end at once)
         self.job: Job | None = None
@@ -758,8 +761,14 @@ class ViewerApp:
         elif selection is not None and selection[0] == "particle":
             handle = selection[1][0]
         live = [] if s is None else live_emitters(s.world, with_particles=handle)
-        return draw_emitters_panel(emitters_view(live, None if s is None else s.tracks,
-                                                 selection))
+        if s is None:
+            return draw_emitters_panel(emitters_view(live, None, selection))
+        pb = s.playback
+        self.emitter_counts.record((id(s), s.generation), pb.frame, pb.time, live)
+        shown = [handle] if handle is not False else [em.handle for em in live]
+        return draw_emitters_panel(
+            emitters_view(live, s.tracks, selection),
+            plot=lambda: draw_counts_plot(self.emitter_counts, shown, pb.time))
 
     def _hidden_panel(self):
         s = self.session
@@ -912,6 +921,7 @@ class ViewerApp:
         elif self.compare_texture is not None:
             self.compare_texture.release()
         self.renderer.shutdown()
+        implot.destroy_context(self.implot_context)
         imgui.destroy_context(self.imgui_context)
 
 

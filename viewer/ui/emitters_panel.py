@@ -50,7 +50,9 @@ def emitters_view(live, tracks, selection) -> EmittersView:
     return EmittersView(tuple(live), tuple(finished), handle, particle)
 
 
-def draw_emitters_panel(view: EmittersView) -> list[c.Command]:
+def draw_emitters_panel(view: EmittersView, plot=None) -> list[c.Command]:
+    """``plot``: drawn at the end of the panel (the counts over time, viewer/ui/
+    emitter_plot.py)."""
     from imgui_bundle import imgui
 
     out: list[c.Command] = []
@@ -65,6 +67,8 @@ def draw_emitters_panel(view: EmittersView) -> list[c.Command]:
             imgui.TableFlags_.sizing_fixed_fit
         _emitter_table(imgui, view, flags, out)
         sel = next((e for e in view.live if e.handle == view.selected_handle), None)
+        if plot is not None:
+            plot()
         if sel is not None:
             _emitter_detail(imgui, sel, view, flags, out)
     finally:

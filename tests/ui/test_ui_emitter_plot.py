@@ -1,0 +1,70 @@
+"""The emitter debugger's counts over time (viewer/ui/emitter_plot.py): alive and emitted
+per emitter recorded from the frames shown, drawn with ImPlot; a view tool that never
+changes the simulation."""
+
+from __future__ import annotations
+
+import numpy as np
+import ui_fixtures as F
+from imgui_bundle import imgui
+
+from viewer.app import ViewerApp
+from viewer.render.framebuffer import OffscreenTarget
+from viewer.sim.inspect import live_emitters
+from viewer.sim.scenario import Scenario
+from viewer.ui import commands as c
+from viewer.ui.emitter_plot import EmitterCounts, draw_counts_plot
+from viewer.ui.session import Session
+
+SIZE = (640, 400)
+
+
+class Row:
+    def __init__(self, handle, alive, emitted):
+        self.handle, self.alive, self.emitted = handle, alive, emitted
+
+
+def test_counts_recorded_per_frame_in_order_and_reset_on_a_new_generation():
+    counts = EmitterCounts()
+    counts.record(1, 2, 2 / 30, [Row(7, 3, 3)])
+    counts.record(1, 0, 0.0, [Row(7, 1, 1)])
+    counts.record(1, 2, 2 / 30, [Row(7, 3, 3)])     # the same frame again: one point
+    t, alive, emitted = counts.arrays(7)
+    assert list(alive) == [1, 3] and list(emitted) == [1, 3] and t[1] == 2 / 30
+    assert len(counts.arrays(99)[0]) == 0
+    counts.record(2, 0, 0.0, [])                      # an edit: the old counts go
+    assert counts.series == {}
+
+
+def _session():
+    return Session(F.database(), Scenario.from_json(F.scenario_json()))
+
+
+def test_the_app_records_counts_and_the_plot_draws_without_touching_the_simulation(gl_ctx):
+    app = ViewerApp(gl_ctx, display_size=SIZE, session=_session())
+    app.use_scene_renderer = False
+    target = OffscreenTarget(gl_ctx, SIZE)
+    plain = _session()
+    try:
+        for _ in range(6):
+            app.controller.apply(c.Step(1))
+            plain.apply(c.Step(1))
+            app.frame(1 / 60, display_size=SIZE, target=target.fbo)
+        s = app.session
+        handles = [em.handle for em in live_emitters(s.world)]
+        assert handles and len(app.emitter_counts.arrays(handles[0])[0]) >= 1
+        # the plot, open, inside a window of its own
+        imgui.get_io().display_size = SIZE
+        imgui.new_frame()
+        imgui.begin("plot test")
+        imgui.set_next_item_open(True)
+        draw_counts_plot(app.emitter_counts, handles, s.playback.time)
+        imgui.end()
+        imgui.render()
+        # a view tool: the simulation is the one a plain session runs
+        assert s.stats() == plain.stats()
+        assert s.events() == plain.events()
+        assert np.array_equal(s.world.pool.position, plain.world.pool.position)
+    finally:
+        app.release()
+        target.release()

@@ -1,0 +1,56 @@
+"""Alive and emitted particle counts over time per emitter (the emitter debugger's plot,
+Niagara / Effekseer style): recorded from the frames the viewer shows, drawn with ImPlot
+in the Emitters panel. A view tool only: it reads ``viewer.sim.inspect`` rows and never
+changes the simulation. The model is GL-free; ``draw_counts_plot`` draws."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+class EmitterCounts:
+    """{emitter handle: {frame: (t, alive, emitted)}} for one scenario generation (an
+    edit, an undo or a new session starts over: the counts would no longer match)."""
+
+    def __init__(self) -> None:
+        self.generation: object = None
+        self.series: dict[int, dict[int, tuple[float, int, int]]] = {}
+
+    def record(self, generation, frame: int, t: float, emitters) -> None:
+        if generation != self.generation:
+            self.generation, self.series = generation, {}
+        for em in emitters:
+            self.series.setdefault(int(em.handle), {})[int(frame)] = (
+                float(t), int(em.alive), int(em.emitted))
+
+    def arrays(self, handle: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(t, alive, emitted) of one emitter in frame order (empty when unseen)."""
+        rows = [v for _, v in sorted(self.series.get(int(handle), {}).items())]
+        if not rows:
+            empty = np.zeros(0, np.float64)
+            return empty, empty, empty
+        a = np.asarray(rows, np.float64)
+        return a[:, 0].copy(), a[:, 1].copy(), a[:, 2].copy()
+
+
+def draw_counts_plot(counts: EmitterCounts, handles, now: float) -> None:
+    """Inside the current window: a collapsing "Counts over time" ImPlot with alive and
+    emitted lines for each of ``handles`` and a line at the current time."""
+    from imgui_bundle import imgui, implot
+
+    if not handles or not imgui.collapsing_header("Counts over time"):
+        return
+    if implot.begin_plot("##emitter_counts", imgui.ImVec2(-1, 180)):
+        try:
+            implot.setup_axes("t (s)", "particles")
+            for h in handles:
+                t, alive, emitted = counts.arrays(h)
+                if len(t):
+                    implot.plot_line(f"alive {h}", t, alive)
+                    implot.plot_line(f"emitted {h}", t, emitted)
+            implot.plot_inf_lines("now", np.array([float(now)]))
+        finally:
+            implot.end_plot()
+
+
+__all__ = ["EmitterCounts", "draw_counts_plot"]
