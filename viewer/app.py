@@ -440,6 +440,9 @@ class ViewerApp:
                         writer.write(self._export_image(cmd, target, k, transparent,
                                                         with_compare))
                     yield k - first + 1, last - first + 1
+                if writer.kind == "video":   # the sound of the frames written
+                    writer.set_audio(s.sound_track(first / pb.fps, (last - first + 1) / pb.fps),
+                                     s.sound.mixer.sample_rate)
                 out = writer.close()
             except BaseException:
                 writer.abort()

@@ -75,3 +75,30 @@ def test_an_undecodable_Wave_is_raised_once_from_tick_for_the_Errors_panel():
     with pytest.raises(DatError, match="0x0A0000FE"):
         s.tick(0.1)
     s.tick(0.1)      # said once; the viewer keeps running
+
+
+def test_AlignReferenceAudio_finds_a_shifted_recordings_offset_by_its_sound(tmp_path):
+    from viewer.compare.align import AUDIO_BLOCK
+    from viewer.media import FrameWriter
+    from viewer.ui.controller import Controller
+    s = open_session()
+    pb = s.playback
+    s.playback.prepass()
+    track = s.sound_track(0.0, pb.duration)
+    lead = 0.3137
+    rec = tmp_path / "rec.mp4"
+    n_lead = round(lead * 48000)
+    with FrameWriter(rec, fps=pb.fps) as w:
+        for _ in range(int(pb.duration * pb.fps) + 10):
+            w.write(np.zeros((16, 16, 3), np.uint8))
+        w.set_audio(np.concatenate([np.zeros((n_lead, 2), np.float32), track]), 48000)
+    ctl = Controller(session=s)
+    assert ctl.apply(c.LoadReference(str(rec), None))
+    assert ctl.apply(c.AlignReferenceAudio())
+    assert abs(ctl.view.compare.track.offset - lead) <= AUDIO_BLOCK / 48000
+    silent = tmp_path / "silent.mp4"
+    with FrameWriter(silent, fps=pb.fps) as w:
+        w.write(np.zeros((16, 16, 3), np.uint8))
+    assert ctl.apply(c.LoadReference(str(silent), None))
+    assert ctl.apply(c.AlignReferenceAudio()) is False        # said in the Errors panel
+    assert "no sound" in ctl.errors.entries[-1].line()

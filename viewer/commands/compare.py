@@ -22,7 +22,6 @@ from viewer.commands import render as render_cmd
 from viewer.commands.output import check_output, nonempty_path, writing
 from viewer.commands.selection import bounded
 from viewer.errors import ScenarioError, ViewerError
-from viewer.media import MediaError
 from viewer.sim.mixer import SAMPLE_RATE
 
 
@@ -152,20 +151,6 @@ def write_figures(rows, csv_path=None, json_path=None, *, offset=0.0, rate=1.0) 
                       indent=1, allow_nan=False)
 
 
-def _audio_offset(track, sound) -> float:
-    """``--align audio``: the recording's sound against the scenario's sound track."""
-    from viewer.compare.align import estimate_audio_offset
-    from viewer.media import read_audio
-    rec = read_audio(track.path, SAMPLE_RATE) if Path(track.path).is_file() else None
-    if rec is None or not len(rec[0]) or not np.abs(rec[0]).max():
-        raise MediaError("--align audio: the recording has no sound", file=track.path)
-    if sound is None or not np.abs(sound).max():
-        raise ScenarioError("--align audio: the scenario plays no sound to line up")
-    offset, _ = estimate_audio_offset(sound.mean(axis=1), rec[0], SAMPLE_RATE,
-                                      rate=track.rate)
-    return offset
-
-
 def run(args) -> int:
     import moderngl
 
@@ -195,7 +180,9 @@ def run(args) -> int:
         db.close()
     times = [k / float(sc.fps) for k in range(len(rendered))]
     if args.align == "audio":
-        track.offset = _audio_offset(track, sound)
+        from viewer.compare.align import align_audio
+        track.offset = align_audio(track.path, sound if sound is not None else np.zeros(0),
+                                   SAMPLE_RATE, rate=track.rate)
     view_opts = {"overlay": {"opacity": args.opacity},
                  "wipe": {"split": args.split}}.get(args.mode, {})
     rows, composed, offset = compare_frames(times, rendered, track, mode=args.mode,

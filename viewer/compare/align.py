@@ -122,3 +122,24 @@ def estimate_audio_offset(render_audio: np.ndarray, recording_audio: np.ndarray,
     best = int(np.argmax(values))
     score = float(values[best] / (np.linalg.norm(a) * np.linalg.norm(b)))
     return lags[best] * block / float(sample_rate), score
+
+
+def align_audio(recording_path: str, render_audio: np.ndarray, sample_rate: int, *,
+                rate: float = 1.0) -> float:
+    """The offset that lines the recording at ``recording_path`` up by its sound with the
+    scenario's sound track ``render_audio`` (mono or stereo, sample 0 at t = 0); a
+    recording without sound, or a scenario that plays none, is an error."""
+    from pathlib import Path
+
+    from viewer.errors import ScenarioError
+    from viewer.media import MediaError, read_audio
+    rec = read_audio(recording_path, sample_rate) if Path(recording_path).is_file() else None
+    if rec is None or not len(rec[0]) or not np.abs(rec[0]).max():
+        raise MediaError("aligning by sound: the recording has no sound", file=recording_path)
+    r = np.asarray(render_audio, np.float32)
+    if r.ndim == 2:
+        r = r.mean(axis=1)
+    if not len(r) or not np.abs(r).max():
+        raise ScenarioError("aligning by sound: the scenario plays no sound to line up")
+    offset, _ = estimate_audio_offset(r, rec[0], sample_rate, rate=rate)
+    return offset

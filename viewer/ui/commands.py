@@ -275,6 +275,12 @@ class AlignReferenceAuto(Command):
     re-simulated and rendered small, then ``viewer.compare.align.estimate_offset``."""
 
 
+@dataclass(frozen=True)
+class AlignReferenceAudio(Command):
+    """Find the offset by sound: the recording's audio cross-correlated with the
+    scenario's sound track (``viewer.compare.align.align_audio``)."""
+
+
 # --- capture of the viewer itself ---------------------------------------------------------------
 @dataclass(frozen=True)
 class ExportCapture(Command):

@@ -506,6 +506,9 @@ def _draw_time_mapping(imgui, view: ReferencePanelView, out: list) -> None:
     if imgui.button("Find offset"):
         out.append(c.AlignReferenceAuto())
     imgui.same_line()
+    if imgui.button("by sound"):
+        out.append(c.AlignReferenceAudio())
+    imgui.same_line()
     imgui.text_disabled(f"recording t = {view.offset + view.time * view.rate:.3f} s")
 
 

@@ -157,6 +157,11 @@ class Controller:
                 cmp.set_split(split)
             case c.AlignReferenceOnEvent(capture_t, scenario_t):
                 cmp.align_on_event(capture_t, scenario_t)
+            case c.AlignReferenceAudio():
+                cmp.require_track()
+                if self.session is None:
+                    raise _no_session(cmd)
+                cmp.set_offset(self.session.audio_offset(cmp.track.path, cmp.track.rate))
             case c.LoadCapture(path):
                 if self.capture_reader is None:
                     raise _no_session(cmd)

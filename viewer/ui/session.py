@@ -192,6 +192,20 @@ class Session:
         used |= {e.object for e in self.scenario.events}
         return max(used, default=0) + 1
 
+    def sound_track(self, t0: float, seconds: float):
+        """The mixed sound (stereo, 48 kHz) of ``seconds`` from sim time ``t0``, of every
+        frame simulated so far (a Capture's track)."""
+        return self.sound.mixer.mix(self.sound.events(), t0, seconds)
+
+    def audio_offset(self, recording_path: str, rate: float = 1.0) -> float:
+        """``compare --align audio`` for the viewer: the whole scenario simulated, its sound
+        track against the recording's sound."""
+        from viewer.compare.align import align_audio
+        pb = self.playback
+        pb.prepass()
+        return align_audio(recording_path, self.sound_track(0.0, pb.duration),
+                           self.sound.mixer.sample_rate, rate=rate)
+
     def tick(self, dt: float) -> None:
         pb = self.playback
         advanced = pb.tick(dt)
