@@ -126,3 +126,27 @@ def test_set_parent_0x00515B50_attach_refuses_self_and_cycles_and_moves_an_old_c
     assert w.attach_child(c, a, 0) is True                          # unset_parent first
     assert [link.child for link in b.children] == []
     assert [link.child for link in a.children] == [b, c]
+
+
+def test_a_snapshot_of_a_600_deep_chain_copies_the_links_and_continues_alike():
+    """World.snapshot (scrubbing, the window's playback) copies a 600-deep chain without
+    recursing through it; the copy is linked like the original and runs the same."""
+    n = 600
+    objects = [_obj(1, setup=f"0x{MOVER:08X}", position=[0, 0, 10], velocity=[1, 0, 0])]
+    objects += [_obj(k, parent=k - 1, parent_part=1) for k in range(2, n + 2)]
+    runner = ScenarioRunner(Scenario.from_json(_scenario(objects, seconds=0.3)), _db())
+    runner.run(0.1)
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(400)
+    try:
+        copy = runner.snapshot()
+    finally:
+        sys.setrecursionlimit(limit)
+    w, c = runner.world, copy.world
+    assert c.objects[300].parent is c.objects[299] and c.objects[300] is not w.objects[300]
+    assert [link.child for link in c.objects[299].children] == [c.objects[300]]
+    runner.run()
+    copy.run()
+    assert [o.frame.origin for o in c.objects.values()] == [
+        o.frame.origin for o in w.objects.values()]
+    assert w.objects[n + 1].frame.origin[0] > 600.0   # the root moved; the chain followed

@@ -124,6 +124,29 @@ class World:
         are shared, not copied); continuing it gives the same run as continuing this."""
         return copy.deepcopy(self, {id(self.db): self.db, id(self.listeners): self.listeners})
 
+    def __deepcopy__(self, memo) -> World:
+        """A deep copy that does not follow parent / child links object to object (a chain
+        of hundreds of parents would exhaust Python's recursion): each object is copied
+        without them, then the copies are linked the same way."""
+        links = {oid: (o.parent, o.children) for oid, o in self.objects.items()}
+        for o in self.objects.values():
+            o.parent, o.children = None, []
+        try:
+            new = type(self).__new__(type(self))
+            memo[id(self)] = new
+            for key, value in self.__dict__.items():
+                setattr(new, key, copy.deepcopy(value, memo))
+        finally:
+            for oid, (parent, children) in links.items():
+                o = self.objects[oid]
+                o.parent, o.children = parent, children
+        for oid, (parent, children) in links.items():
+            o = new.objects[oid]
+            o.parent = new.objects.get(parent.id) if parent is not None else None
+            o.children = [ChildLink(new.objects[link.child.id], link.part_index,
+                                    copy.deepcopy(link.frame, memo)) for link in children]
+        return new
+
     # -- events ------------------------------------------------------------------------------
     def emit(self, event: dict) -> None:
         ev = {"t": self.timer_now}
