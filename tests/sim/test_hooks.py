@@ -258,3 +258,9 @@ def test_an_unknown_hook_number_is_traced_by_number_and_does_nothing():
     _run(w, o, Unknown())
     assert B.events(w, "hook")[-1]["type"] == "99"
     assert (o.scale, o.luminosity, o.diffuse, list(o.fp_hooks)) == before
+
+
+def test_hook_type_of_reads_a_stored_null_hook_type():
+    from viewer.dat.records.hooks import NullHook
+    assert H.hook_type_of(NullHook(0, 4)) == 4 and H.hook_type_of(NullHook(0, 99)) == 99
+    assert H.hook_type_of(SoundHook(0, 1)) == 1

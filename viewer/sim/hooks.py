@@ -23,7 +23,9 @@ HOOK_NAMES = {t.value: t.name for t in HookType}
 
 
 def hook_type_of(hook) -> int:
-    return int(type(hook).hook_type) if hasattr(type(hook), "hook_type") else int(hook.hook_type)
+    """The hook's type number (a class attribute on the record hooks, a property on a
+    stored NullHook)."""
+    return int(hook.hook_type)
 
 
 def add_fp_hook(world: World, obj: PhysicsObj, fp_type: FPHookType, duration: float,
