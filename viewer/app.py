@@ -55,6 +55,7 @@ from viewer.ui.compare_panel import (
     scenario_play_events,
 )
 from viewer.ui.controller import Controller, ViewState
+from viewer.ui.emitter_filter import filter_particles
 from viewer.ui.emitter_plot import EmitterCounts, draw_counts_plot
 from viewer.ui.emitters_panel import draw_emitters_panel, emitters_view
 from viewer.ui.error_panel import ErrorLog, Toasts, draw_error_panel, draw_toasts
@@ -302,7 +303,13 @@ class ViewerApp:
                 settings = replace(settings, background=(*settings.background[:3], 0.0),
                                    show_grid=False)
             session.set_viewer(camera.eye())   # the distance cull's viewer, as render does
-            scene = build_scene_input(session.world, gpu_particles=renderer.gpu_particles)
+            flt = self.controller.view.emitter_filter
+            # solo / mute: the CPU particle arrays, filtered (a view setting only)
+            scene = build_scene_input(session.world,
+                                      gpu_particles=renderer.gpu_particles and not flt.active)
+            if flt.active:
+                scene.particles = filter_particles(scene.particles,
+                                                   session.world.pool.row_emitter, flt)
             info = renderer.render(scene, camera, target, settings=settings) or {}
             self.stats.draw_calls = int(info.get("draw_calls", 0)) + 1
             self.stats.instances = int(info.get("instances", 0))
@@ -771,7 +778,8 @@ class ViewerApp:
         shown = [handle] if handle is not False else [em.handle for em in live]
         return draw_emitters_panel(
             emitters_view(live, s.tracks, selection),
-            plot=lambda: draw_counts_plot(self.emitter_counts, shown, pb.time))
+            plot=lambda: draw_counts_plot(self.emitter_counts, shown, pb.time),
+            emitter_filter=self.controller.view.emitter_filter)
 
     def _hidden_panel(self):
         s = self.session

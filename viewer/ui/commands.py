@@ -146,6 +146,21 @@ class SetIntensity(Command):
     intensity: float
 
 
+@dataclass(frozen=True)
+class ToggleSolo(Command):
+    """Draw only this emitter's (or object's) particles, or stop soloing it: a view
+    setting (viewer/ui/emitter_filter.py), never a scenario edit."""
+    kind: str     # "emitter" (key: handle) or "object" (key: id)
+    key: int
+
+
+@dataclass(frozen=True)
+class ToggleMute(Command):
+    """Hide this emitter's (or object's) particles, or show them again: a view setting."""
+    kind: str
+    key: int
+
+
 # --- camera ---------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class CameraOrbit(Command):

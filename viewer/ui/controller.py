@@ -16,6 +16,7 @@ from viewer.render.camera import Bookmarks, Camera, preset, retail_camera
 from viewer.ui import commands as c
 from viewer.ui.audit_panel import AuditModel
 from viewer.ui.compare_panel import CompareModel
+from viewer.ui.emitter_filter import EmitterFilter
 from viewer.ui.error_panel import ErrorLog
 
 
@@ -29,6 +30,7 @@ class ViewState:
     export_requests: list = field(default_factory=list)   # ExportCapture / AlignReferenceAuto
     compare: CompareModel = field(default_factory=CompareModel)
     audit: AuditModel = field(default_factory=AuditModel)
+    emitter_filter: EmitterFilter = field(default_factory=EmitterFilter)   # solo / mute
 
 
 class Controller:
@@ -179,6 +181,10 @@ class Controller:
                     self.session.apply(cmd)
             case c.SetIntensity(value):
                 v.intensity = float(value)
+            case c.ToggleSolo(kind, key):
+                v.emitter_filter.toggle_solo(kind, key)
+            case c.ToggleMute(kind, key):
+                v.emitter_filter.toggle_mute(kind, key)
             case c.ClearErrors():
                 self.errors.clear()
             case c.TakeScreenshot(path):

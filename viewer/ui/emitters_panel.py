@@ -50,9 +50,11 @@ def emitters_view(live, tracks, selection) -> EmittersView:
     return EmittersView(tuple(live), tuple(finished), handle, particle)
 
 
-def draw_emitters_panel(view: EmittersView, plot=None) -> list[c.Command]:
-    """``plot``: drawn at the end of the panel (the counts over time, viewer/ui/
-    emitter_plot.py)."""
+def draw_emitters_panel(view: EmittersView, plot=None, emitter_filter=None
+                        ) -> list[c.Command]:
+    """``plot``: drawn after the table (the counts over time, viewer/ui/emitter_plot.py);
+    ``emitter_filter``: the solo / mute view settings, with buttons for the selected
+    emitter and its owner."""
     from imgui_bundle import imgui
 
     out: list[c.Command] = []
@@ -67,6 +69,9 @@ def draw_emitters_panel(view: EmittersView, plot=None) -> list[c.Command]:
             imgui.TableFlags_.sizing_fixed_fit
         _emitter_table(imgui, view, flags, out)
         sel = next((e for e in view.live if e.handle == view.selected_handle), None)
+        sel_row = next((e for e in view.live if e.handle == view.selected_handle), None)
+        if emitter_filter is not None and sel_row is not None:
+            _solo_mute(imgui, emitter_filter, sel_row, out)
         if plot is not None:
             plot()
         if sel is not None:
@@ -74,6 +79,20 @@ def draw_emitters_panel(view: EmittersView, plot=None) -> list[c.Command]:
     finally:
         imgui.end()
     return out
+
+
+def _solo_mute(imgui, flt, em, out: list[c.Command]) -> None:
+    """Solo / Mute buttons for the selected emitter and for its owner object (view only:
+    the simulation never changes)."""
+    for kind, key, label in (("emitter", em.handle, f"emitter {em.handle}"),
+                             ("object", em.owner, f"object {em.owner}")):
+        solo = flt.solo == (kind, key)
+        muted = (kind, key) in flt.muted
+        if imgui.small_button(f"{'Unsolo' if solo else 'Solo'} {label}##solo{kind}"):
+            out.append(c.ToggleSolo(kind, key))
+        imgui.same_line()
+        if imgui.small_button(f"{'Unmute' if muted else 'Mute'} {label}##mute{kind}"):
+            out.append(c.ToggleMute(kind, key))
 
 
 def _emitter_table(imgui, view: EmittersView, flags, out: list[c.Command]) -> None:
