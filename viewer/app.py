@@ -88,6 +88,7 @@ from viewer.ui.viewport_panel import (
 from viewer.wire.replay import replay_events
 
 BACKGROUND = (0.11, 0.12, 0.14, 1.0)
+HIGHLIGHT_MAX = 400   # particles of the selected emitter ringed in the view
 HEADLESS_DT = 1.0 / 60.0
 
 
@@ -707,11 +708,17 @@ class ViewerApp:
             if xy is not None:
                 rings.append((xy, 7.0, SELECTED_PARTICLE))
         elif sel is not None and sel[0] == "emitter":
-            for em in live_emitters(s.world):
+            for em in live_emitters(s.world, with_particles=sel[1]):
                 if em.handle == sel[1]:
                     xy = project(cam, size, em.origin)
                     if xy is not None:
                         rings.append((xy, 10.0, SELECTED_EMITTER))
+                    # the emitter debugger's highlight: a small ring on each of its
+                    # particles (one emitter's, at most HIGHLIGHT_MAX)
+                    for p in em.particles[:HIGHLIGHT_MAX]:
+                        xy = project(cam, size, p.position)
+                        if xy is not None:
+                            rings.append((xy, 3.5, SELECTED_EMITTER))
         origin = inspect.object_origin(s.world, s.selected_object)
         if origin is not None:
             xy = project(cam, size, origin)

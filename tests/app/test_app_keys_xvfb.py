@@ -66,6 +66,16 @@ def test_quit_with_changes_shows_the_prompt(tmp_path):
     assert state["title"].split(" ")[0].endswith("*")
 
 
+def test_window_close_button_with_changes_asks_and_without_closes(tmp_path):
+    actions = [{"frame": 2, "command": "PlayScript", "object": 1, "script": "0x33000103"}]
+    state, shot, _ = drive(tmp_path, [["sleep", 1.5], ["close"]], frames=40, actions=actions)
+    assert shot and state["quit_prompt"] and state["modified"]
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    state, shot, line = drive(plain, [["sleep", 1.5], ["close"]], frames=80)
+    assert not shot and line == "viewer exit 0" and state["frames"] < 80
+
+
 def test_quit_without_changes_closes(tmp_path):
     steps = [["sleep", 1.5], ["key", "ctrl+q"]]
     state, shot, line = drive(tmp_path, steps, frames=80)

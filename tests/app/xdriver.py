@@ -2,7 +2,8 @@
 xdotool, wait for the viewer to exit. ``python xdriver.py PLAN.json``; the plan is
 ``{"viewer": [args of "python -m viewer open"], "env": {...}, "steps": [...]}`` with steps
 ``["sleep", s]``, ``["key", "ctrl+s", ...]`` (xdotool key names, one press each),
-``["type", "text"]``. Prints the viewer's exit code last."""
+``["type", "text"]``, ``["close"]`` (the window manager's close button). Prints the
+viewer's exit code last."""
 
 from __future__ import annotations
 
@@ -19,6 +20,41 @@ def xdotool(*args: str) -> str:
                           text=True, timeout=60).stdout
 
 
+def wm_close(wid: int) -> None:
+    """What a window manager's close button sends: a WM_DELETE_WINDOW client message
+    (Xlib through ctypes; Xvfb has no window manager and xdotool cannot send it)."""
+    import ctypes
+    import ctypes.util
+
+    x11 = ctypes.cdll.LoadLibrary(ctypes.util.find_library("X11") or "libX11.so.6")
+    x11.XOpenDisplay.restype = ctypes.c_void_p
+    x11.XInternAtom.restype = ctypes.c_ulong
+    x11.XInternAtom.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int]
+    x11.XSendEvent.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_int, ctypes.c_long,
+                               ctypes.c_void_p]
+    x11.XFlush.argtypes = [ctypes.c_void_p]
+    x11.XCloseDisplay.argtypes = [ctypes.c_void_p]
+
+    class ClientMessage(ctypes.Structure):
+        _fields_ = [("type", ctypes.c_int), ("serial", ctypes.c_ulong),
+                    ("send_event", ctypes.c_int), ("display", ctypes.c_void_p),
+                    ("window", ctypes.c_ulong), ("message_type", ctypes.c_ulong),
+                    ("format", ctypes.c_int), ("l", ctypes.c_long * 5),
+                    ("pad", ctypes.c_long * 12)]   # XEvent is 24 longs
+
+    dpy = x11.XOpenDisplay(None)
+    ev = ClientMessage()
+    ev.type = 33                                   # ClientMessage
+    ev.window = wid
+    ev.message_type = x11.XInternAtom(dpy, b"WM_PROTOCOLS", 0)
+    ev.format = 32
+    ev.l[0] = x11.XInternAtom(dpy, b"WM_DELETE_WINDOW", 0)
+    ev.l[1] = 0                                    # CurrentTime
+    x11.XSendEvent(dpy, wid, 0, 0, ctypes.byref(ev))
+    x11.XFlush(dpy)
+    x11.XCloseDisplay(dpy)
+
+
 def main(plan_path: str) -> int:
     plan = json.loads(Path(plan_path).read_text())
     env = dict(os.environ, **plan.get("env", {}))
@@ -33,6 +69,8 @@ def main(plan_path: str) -> int:
                 time.sleep(float(step[1]))
             elif step[0] == "key":
                 xdotool("key", "--delay", str(plan.get("key_delay_ms", 12)), *step[1:])
+            elif step[0] == "close":
+                wm_close(int(wid))
             elif step[0] == "type":
                 xdotool("type", "--delay", "12", step[1])
         rc = viewer.wait(timeout=plan.get("timeout", 120))

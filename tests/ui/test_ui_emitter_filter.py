@@ -89,3 +89,18 @@ def test_solo_mute_never_change_the_simulation_or_the_trace(gl_ctx):
     after: list[str] = []
     trace_lines(sc, F.database(), particles=True, out=after.append)
     assert after == before and len(before) > 10
+
+
+def test_the_selected_emitters_particles_are_highlighted(gl_ctx):
+    app = ViewerApp(gl_ctx, display_size=SIZE, session=_session())
+    target = OffscreenTarget(gl_ctx, SIZE)
+    try:
+        app.controller.apply(c.Seek(0.3))
+        em = live_emitters(app.session.world)[0]
+        app.controller.apply(c.Select("emitter", em.handle))
+        app.frame(1 / 60, display_size=SIZE, target=target.fbo)
+        small = [r for r in app._selection_rings() if r[1] == 3.5]
+        assert 0 < len(small) <= em.alive            # (those in front of the camera)
+    finally:
+        app.release()
+        target.release()
