@@ -543,11 +543,14 @@ class ViewerApp:
                 self.controller.apply(action, "shortcut")
 
     def escape(self) -> None:
-        """Esc: close the quit prompt, else the file dialog; never quits."""
+        """Esc: close the quit prompt, else the file dialog, else give the keyboard back to
+        the 3D view (the timeline keys act again); never quits."""
         if self.quit_prompt:
             self.quit_prompt = self._quit_after_save = False
         elif self.file_dialog is not None:
             self.file_dialog = None
+        else:
+            imgui.set_window_focus("Viewport")
 
     @property
     def modified(self) -> bool:

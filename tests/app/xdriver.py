@@ -59,7 +59,7 @@ def main(plan_path: str) -> int:
     plan = json.loads(Path(plan_path).read_text())
     env = dict(os.environ, **plan.get("env", {}))
     viewer = subprocess.Popen([sys.executable, "-m", "viewer", "open", *plan["viewer"]],
-                              env=env)
+                              env=env, cwd=plan.get("cwd"))
     try:
         wid = xdotool("search", "--sync", "--onlyvisible", "--name", ".").split()[0]
         xdotool("windowfocus", "--sync", wid)

@@ -137,3 +137,31 @@ def test_space_and_arrows_drive_the_timeline(app):
     _frame(app)
     app.input.key(GlfwKeys.SPACE, False)
     assert app.session.playback.playing
+
+
+def test_esc_gives_the_keyboard_back_to_the_viewport_and_never_quits(app):
+    import ui_fixtures as F
+
+    from viewer.sim.scenario import Scenario
+    from viewer.ui.session import Session
+    from viewer.ui.shortcuts import focused_window
+
+    app.session = Session(F.database(), Scenario.from_json(F.scenario_json()))
+    for _ in range(4):
+        _frame(app)
+    imgui.set_window_focus("Assets")
+    _frame(app)
+    assert focused_window() == "Assets"
+    app.input.key(GlfwKeys.RIGHT, True)          # Assets focused: no step
+    app.input.key(GlfwKeys.RIGHT, False)
+    _frame(app)
+    assert app.session.playback.frame == 0
+    app.input.key(GlfwKeys.ESCAPE, True)
+    app.input.key(GlfwKeys.ESCAPE, False)
+    _frame(app)
+    _frame(app)
+    assert focused_window() == "Viewport" and not app.should_close
+    app.input.key(GlfwKeys.RIGHT, True)
+    app.input.key(GlfwKeys.RIGHT, False)
+    _frame(app)
+    assert app.session.playback.frame == 1

@@ -11,7 +11,8 @@ never while a text field has the keyboard): Space play / pause, Left / Right ste
 Home back to the start, Page Up / Page Down previous / next hook.
 Everywhere but in a text field: Ctrl+Z undo, Ctrl+Shift+Z (or Ctrl+Y) redo, Ctrl+S save,
 Ctrl+Q quit (asks when there are unsaved changes). Esc never quits: it closes the open
-prompt or dialog (a text field handles its own Esc)."""
+prompt or dialog, else gives the keyboard back to the Viewport (a text field handles its
+own Esc)."""
 
 from __future__ import annotations
 
