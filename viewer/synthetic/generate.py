@@ -429,16 +429,19 @@ def _setup(did, parts, *, flags=NO_SETUP_FLAGS, parent_index=None, default_scale
 def _setups(lib: Library) -> None:
     lib.add("SETUP_ARROW", _setup(S.SETUP_ARROW, [S.GFX_ARROW],
                                   spheres=[Sphere((0.0, 0.0, 0.0), 0.10)], height=0.2,
-                                  radius=0.1, sorting=((0.0, 0.0, 0.0), 0.5), ptable=S.PST_ARROW),
+                                  radius=0.1, sorting=((0.0, 0.0, 0.0), 0.5), ptable=S.PST_ARROW,
+                                  stable=S.STABLE_HUMANOID),
             "arrow-like projectile: exactly one sphere, radius 0.10 at the origin "
-            "(seed 001 11.1); PhysicsScriptTable PST_ARROW", ISSUE_PROJECTILE)
+            "(seed 001 11.1); PhysicsScriptTable PST_ARROW; SoundTable STABLE_HUMANOID "
+            "(its Launch / Explode sounds)", ISSUE_PROJECTILE)
     bolt_light = LightInfo(0, frame((0.0, 0.0, 0.0)), 0xFFFF8A30, 1.0, 3.0, 0.0)
     lib.add("SETUP_BOLT", _setup(S.SETUP_BOLT, [S.GFX_BOLT],
                                  spheres=[Sphere((0.0, -0.165, 0.1045), 0.102)], height=0.25,
                                  radius=0.12, lights=[bolt_light], script=S.PES_BOLT_DEFAULT,
-                                 ptable=S.PST_FLAME),
+                                 ptable=S.PST_FLAME, stable=S.STABLE_HUMANOID),
             "bolt: one OFFSET sphere (0, -0.165, 0.1045) r 0.102 (Force Bolt shape); a point "
-            "light for SetLight; DefaultScript PES_BOLT_DEFAULT; table PST_FLAME",
+            "light for SetLight; DefaultScript PES_BOLT_DEFAULT; table PST_FLAME; SoundTable "
+            "STABLE_HUMANOID",
             ISSUE_PROJECTILE)
 
     rest = forward_kinematics(HUMANOID_REST, HUMANOID_PARENTS, [IDENTITY] * 11)
