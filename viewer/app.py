@@ -160,6 +160,7 @@ class ViewerApp:
         self._asset_index_db = None
         self.controller.opener = self._open
         self.controller.capture_reader = _capture_events
+        self.controller.audit_later = True
         self._fb_scale = 1.0
         self.only_panel: str | None = None   # draw one panel filling the display (tests)
         self._focus_defaults = 0
@@ -232,10 +233,7 @@ class ViewerApp:
                 if self.job is None:
                     if not exports:
                         return
-                    cmd = exports.pop(0)
-                    self.job = (Job("Find offset", self._align_steps())
-                                if isinstance(cmd, c.AlignReferenceAuto)
-                                else Job(f"Capture to {cmd.path}", self._export_steps(cmd)))
+                    self.job = self._job_for(exports.pop(0))
                 job = self.job
                 try:
                     if not job.step(self.job_budget):
@@ -245,6 +243,15 @@ class ViewerApp:
                         self.job = None
         finally:
             self._stepping = False
+
+    def _job_for(self, cmd) -> Job:
+        if isinstance(cmd, c.AlignReferenceAuto):
+            return Job("Find offset", self._align_steps())
+        if isinstance(cmd, c.RunAudit):
+            s = self.session
+            return Job("Audit open DATs", self.controller.view.audit.steps(
+                None if s is None else s.db.collection))
+        return Job(f"Capture to {cmd.path}", self._export_steps(cmd))
 
     def cancel_job(self) -> None:
         if self.job is not None:

@@ -81,3 +81,18 @@ def test_esc_cancels_the_running_job(app, tmp_path):
     app.input.presses.append(KeyPress("escape"))
     _frame(app)
     assert app.job is None and not (tmp_path / "cap.gif").exists()
+
+
+def test_the_audit_runs_as_a_job_with_progress(app):
+    from viewer.sim.audit import check_plan
+
+    app.job_budget = 0.0
+    app.controller.apply(c.RunAudit())
+    audit = app.controller.view.audit
+    assert audit.open and audit.checks is None        # not run yet: queued as long work
+    _frame(app)
+    assert app.job is not None and app.job.total == len(check_plan())
+    assert 0 < app.job.done < app.job.total
+    app.job_budget = None
+    _frame(app)
+    assert app.job is None and len(audit.checks) == len(check_plan())

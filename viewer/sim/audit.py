@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import math
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -513,9 +513,15 @@ def check_plan() -> list[tuple[str, Callable]]:
 
 def audit_collection(coll: DatCollection | None) -> list[Check]:
     """Run every check on open DATs (None: every check MISSING)."""
+    return list(iter_audit(coll))
+
+
+def iter_audit(coll: DatCollection | None) -> Iterator[Check]:
+    """The checks of ``audit_collection`` one at a time (the viewer shows progress)."""
     plan = check_plan()
     if coll is None:
-        return [Check(name, MISSING, "no DAT files") for name, _ in plan]
+        yield from (Check(name, MISSING, "no DAT files") for name, _ in plan)
+        return
     recs = _Records(coll)
     scan_cache: list[dict] = []
 
@@ -524,7 +530,8 @@ def audit_collection(coll: DatCollection | None) -> list[Check]:
             scan_cache.append(create_blocking_scan(coll))
         return scan_cache[0]
 
-    return [_run(name, lambda fn=fn: fn(recs, scan)) for name, fn in plan]
+    for name, fn in plan:
+        yield _run(name, lambda fn=fn: fn(recs, scan))
 
 
 def audit(paths: Iterable[str | os.PathLike]) -> list[Check]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from viewer.sim.audit import FAIL, MISSING, PASS, Check, audit_collection
+from viewer.sim.audit import FAIL, MISSING, PASS, Check, check_plan, iter_audit
 from viewer.ui import commands as c
 
 STATUS_COLOURS = {PASS: (0.45, 0.85, 0.45), FAIL: (1.0, 0.45, 0.35),
@@ -26,9 +26,20 @@ class AuditModel:
 
     def run(self, collection) -> None:
         """Audit the open DATs (a DatCollection, or None: every check MISSING)."""
-        self.checks = tuple(audit_collection(collection))
-        self.source = "" if collection is None else collection.name
+        for _ in self.steps(collection):
+            pass
+
+    def steps(self, collection):
+        """``run`` one check at a time: a generator of (checks done, total) for the
+        viewer's progress bar (a progress.Job); the table fills in when all are done."""
         self.open = True
+        total = len(check_plan())
+        checks = []
+        for check in iter_audit(collection):
+            checks.append(check)
+            yield len(checks), total
+        self.checks = tuple(checks)
+        self.source = "" if collection is None else collection.name
 
     def counts(self) -> dict[str, int]:
         out = {PASS: 0, FAIL: 0, MISSING: 0}

@@ -27,7 +27,7 @@ class ViewState:
     selection: tuple[str, object] | None = None     # (kind, key)
     intensity: float = 0.5                           # script table inspector
     screenshot_requests: list[str] = field(default_factory=list)
-    export_requests: list = field(default_factory=list)   # ExportCapture / AlignReferenceAuto
+    export_requests: list = field(default_factory=list)   # long work for the app to run
     compare: CompareModel = field(default_factory=CompareModel)
     audit: AuditModel = field(default_factory=AuditModel)
     emitter_filter: EmitterFilter = field(default_factory=EmitterFilter)   # solo / mute
@@ -43,6 +43,8 @@ class Controller:
         self.opener = None
         # capture_reader(path) -> replayed capture events (viewer.wire.replay); set by the app
         self.capture_reader = None
+        # the app runs the audit as long work (progress, Cancel); alone it runs at once
+        self.audit_later = False
         self._reference_session = None
         self._reference_scenario = None
         self._reference_generation = -1
@@ -189,6 +191,9 @@ class Controller:
                 self.errors.clear()
             case c.TakeScreenshot(path):
                 v.screenshot_requests.append(path)
+            case c.RunAudit() if self.audit_later:
+                v.audit.open = True
+                v.export_requests.append(cmd)   # the app steps v.audit.steps(...)
             case c.RunAudit():
                 v.audit.run(None if self.session is None else self.session.db.collection)
             case c.ExportCapture() | c.AlignReferenceAuto():
