@@ -54,10 +54,10 @@ class History:
 
     # -- changing ----------------------------------------------------------------------
     def push(self, scenario, selected_object, label: str) -> None:
-        """Record ``scenario`` (copied) as the state before an edit named ``label``; the
-        edit's result gets a new revision and the redo stack is dropped."""
-        self.undo_stack.append(State(copy.deepcopy(scenario), self.revision,
-                                     selected_object, label))
+        """Record ``scenario`` (a copy the caller hands over, taken before the edit) as the
+        state before an edit named ``label``; the edit's result gets a new revision and
+        the redo stack is dropped."""
+        self.undo_stack.append(State(scenario, self.revision, selected_object, label))
         del self.undo_stack[:-self.limit]
         self.redo_stack.clear()
         self.revision = self._next
