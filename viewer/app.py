@@ -89,6 +89,10 @@ from viewer.wire.replay import replay_events
 
 BACKGROUND = (0.11, 0.12, 0.14, 1.0)
 HIGHLIGHT_MAX = 400   # particles of the selected emitter ringed in the view
+# View > Overlays: RenderSettings flags and their menu labels
+OVERLAYS = (("show_spheres", "Bounds (Setup and emitter spheres)"),
+            ("show_emitter_anchors", "Emitter anchors"), ("show_part_axes", "Part axes"),
+            ("show_collision", "Collision shapes"))
 HEADLESS_DT = 1.0 / 60.0
 
 
@@ -169,6 +173,8 @@ class ViewerApp:
         self._layout_done = False
         self._reset_layout = False
         self.show_demo = False
+        # View > Overlays: the renderer's debug overlays (view settings only)
+        self.overlays = {name: False for name, _ in OVERLAYS}
         # quitting: the window's close button / Ctrl+Q / File > Quit ask first when the
         # scenario has unsaved changes (save / discard / cancel); Esc never quits
         self.should_close = False
@@ -306,7 +312,7 @@ class ViewerApp:
         session = self.session
         renderer = self._scene_renderer_for(session)
         if renderer is not None:
-            settings = renderer.settings
+            settings = replace(renderer.settings, **self.overlays)
             if transparent:
                 settings = replace(settings, background=(*settings.background[:3], 0.0),
                                    show_grid=False)
@@ -855,6 +861,10 @@ class ViewerApp:
                         self.controller.apply(c.CameraPreset(name))
                 if imgui.menu_item("Camera: retail", "", False)[0]:
                     self.controller.apply(c.CameraRetail())
+                if imgui.begin_menu("Overlays"):
+                    for name, label in OVERLAYS:
+                        _, self.overlays[name] = imgui.menu_item(label, "", self.overlays[name])
+                    imgui.end_menu()
                 if imgui.menu_item("Reset layout", "", False)[0]:
                     self._layout_done, self._reset_layout = False, True
                 _, self.show_demo = imgui.menu_item("ImGui demo", "", self.show_demo)

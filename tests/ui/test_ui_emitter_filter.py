@@ -104,3 +104,26 @@ def test_the_selected_emitters_particles_are_highlighted(gl_ctx):
     finally:
         app.release()
         target.release()
+
+
+def test_view_overlays_draw_bounds_without_touching_the_simulation(gl_ctx):
+    app = ViewerApp(gl_ctx, display_size=SIZE, session=_session())
+    target = OffscreenTarget(gl_ctx, SIZE)
+    try:
+        app.controller.apply(c.Seek(0.3))
+        before = app.session.stats()
+
+        def view():
+            for _ in range(3):      # the viewport settles at its panel's size
+                app.frame(1 / 60, display_size=SIZE, target=target.fbo)
+            return app.viewport.read_rgba()
+
+        plain = view()
+        app.overlays["show_spheres"] = True
+        app.overlays["show_emitter_anchors"] = True
+        shown = view()
+        assert (np.abs(shown.astype(int) - plain.astype(int)).max(axis=-1) > 30).sum() > 50
+        assert app.session.stats() == before and app.errors.entries == []
+    finally:
+        app.release()
+        target.release()
