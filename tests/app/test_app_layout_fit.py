@@ -62,3 +62,28 @@ def test_side_docks_keep_their_minimum_widths():
     assert left == pytest.approx(0.22 * 1920) and right == pytest.approx(0.27 * 1920)
     left, right = layout.side_widths(800)                 # tiny window: 60% at most
     assert left + right == pytest.approx(480)
+
+
+def test_a_saved_layout_with_errors_in_front_still_shows_the_timeline(gl_ctx, tmp_path):
+    ini = tmp_path / "imgui.ini"
+    size = (1280, 720)
+
+    def run(prepare=None):
+        app = ViewerApp(gl_ctx, display_size=size, ini_path=ini, session=open_session())
+        target = OffscreenTarget(gl_ctx, size)
+        try:
+            for _ in range(4):
+                app.frame(1 / 60, display_size=size, target=target.fbo)
+            if prepare is not None:
+                prepare()
+                for _ in range(3):
+                    app.frame(1 / 60, display_size=size, target=target.fbo)
+            return (imgui.internal.find_window_by_name("Timeline").hidden,
+                    imgui.internal.find_window_by_name("###Errors").hidden)
+        finally:
+            app.release()            # saves the layout
+            target.release()
+
+    assert run(lambda: layout.bring_to_front(["###Errors"])) == (True, False)
+    assert "Errors" in ini.read_text()
+    assert run() == (False, True)    # the saved layout opens with the Timeline in front
