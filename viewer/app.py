@@ -43,6 +43,7 @@ from viewer.sim import inspect, presets
 from viewer.sim.inspect import live_emitters, object_summaries, state_transitions
 from viewer.sim.scenario import read_json
 from viewer.ui import commands as c
+from viewer.ui.action_args import command_args_problem
 from viewer.ui import layout
 from viewer.ui.assets_panel import AssetIndex, AssetsState, RecentFiles, draw_assets_panel
 from viewer.ui.audit_panel import draw_audit_panel
@@ -1078,6 +1079,9 @@ def parse_actions(data) -> list[tuple[int, object]]:
             cls = getattr(c, item.pop("command"))
             args = {k: int(v, 16) if isinstance(v, str) and v.lower().startswith("0x") else v
                     for k, v in item.items()}
+            bad = command_args_problem(cls, args)
+            if bad is not None:
+                raise ScenarioError(f"actions[{i}].{bad[0]}: {bad[1]}")
             out.append((frame, cls(**args)))
         except (KeyError, TypeError, ValueError, AttributeError) as err:
             raise ScenarioError(f"actions[{i}]: {err}") from None

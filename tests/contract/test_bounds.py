@@ -132,6 +132,54 @@ def test_parse_actions_takes_whole_frames_inside_the_viewer_range(frame):
                            "t": 0.1}])[0][0] == bounds.VIEWER_FRAMES.hi - 1
 
 
+@pytest.mark.parametrize("t", ["nan", float("nan"), float("inf"), 3601, -1, 1e308])
+def test_an_action_argument_outside_its_range_is_one_line_naming_the_field(tmp_path, t):
+    actions = tmp_path / "actions.json"
+    actions.write_text(json.dumps([{"frame": 0, "command": "Seek", "t": t}]))
+    r = vfx("screenshot", "--out", tmp_path / "x.png", "--actions", actions)
+    input_error(r, str(actions), "actions[0].t: ")
+    assert "InternalError" not in r.err
+    assert not (tmp_path / "x.png").exists()
+
+
+@pytest.mark.parametrize("entry, field", [
+    ({"command": "Seek", "t": True}, "t"),
+    ({"command": "ExportCapture", "path": "x.gif", "end": 4000}, "end"),
+    ({"command": "ExportCapture", "path": "a\x00b"}, "path"),
+    ({"command": "SetVolume", "volume": 2}, "volume"),
+    ({"command": "SetWipeSplit", "split": float("nan")}, "split"),
+    ({"command": "SetReferenceOffset", "offset": float("-inf")}, "offset"),
+    ({"command": "CameraOrbit", "dx": float("nan"), "dy": 0}, "dx"),
+    ({"command": "LaunchProjectile", "object": 1, "velocity": [0, 1e300, 0]}, "velocity[1]"),
+    ({"command": "LaunchProjectile", "object": 1, "speed": 0}, "speed"),
+    ({"command": "SetReferenceCrop", "crop": [0, 0, 0, 5]}, "crop[2]"),
+    ({"command": "Step", "frames": 1.5}, "frames"),
+    ({"command": "SetLoop", "loop": "yes"}, "loop"),
+])
+def test_parse_actions_checks_each_argument_against_its_type_and_range(entry, field):
+    from viewer.app import parse_actions
+    from viewer.errors import ScenarioError
+    import re
+    with pytest.raises(ScenarioError, match=rf"^actions\[0\]\.{re.escape(field)}: "):
+        parse_actions([{"frame": 0, **entry}])
+
+
+def test_parse_actions_keeps_arguments_inside_their_ranges():
+    import math
+
+    from viewer.app import parse_actions
+    from viewer.ui import commands as c
+    got = [cmd for _, cmd in parse_actions([
+        {"frame": 0, "command": "Seek", "t": 3600},
+        {"frame": 0, "command": "PlayTyped", "object": 1, "play": 1, "intensity": float("nan")},
+        {"frame": 0, "command": "SetReferenceCrop", "crop": None},
+        {"frame": 0, "command": "LoadSetup", "setup": "0x02000001"},
+        {"frame": 0, "command": "Step", "frames": -1},
+    ])]
+    assert got[0] == c.Seek(3600) and math.isnan(got[1].intensity)
+    assert got[2:] == [c.SetReferenceCrop(None), c.LoadSetup(0x02000001), c.Step(-1)]
+
+
 # -- finding 4: tracebacks that are now the one-line error -------------------------------------
 @pytest.mark.parametrize("raw", [
     b'{"fps": 30, "note": "\xff\xfe"}',                       # not UTF-8
