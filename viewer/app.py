@@ -43,8 +43,8 @@ from viewer.sim import inspect, presets
 from viewer.sim.inspect import live_emitters, object_summaries, state_transitions
 from viewer.sim.scenario import read_json
 from viewer.ui import commands as c
-from viewer.ui.action_args import command_args_problem
 from viewer.ui import layout
+from viewer.ui.action_args import command_args_problem
 from viewer.ui.assets_panel import AssetIndex, AssetsState, RecentFiles, draw_assets_panel
 from viewer.ui.audit_panel import draw_audit_panel
 from viewer.ui.camera_panel import CameraPanelState, draw_camera_panel

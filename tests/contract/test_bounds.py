@@ -157,9 +157,10 @@ def test_an_action_argument_outside_its_range_is_one_line_naming_the_field(tmp_p
     ({"command": "SetLoop", "loop": "yes"}, "loop"),
 ])
 def test_parse_actions_checks_each_argument_against_its_type_and_range(entry, field):
+    import re
+
     from viewer.app import parse_actions
     from viewer.errors import ScenarioError
-    import re
     with pytest.raises(ScenarioError, match=rf"^actions\[0\]\.{re.escape(field)}: "):
         parse_actions([{"frame": 0, **entry}])
 
