@@ -290,6 +290,38 @@ class _GifStream:
         self.fh.write(b";")
 
 
+def partial_path(out: Path) -> Path:
+    """Where a file output is written before it is renamed to ``out``: a hidden
+    ``.NAME.partial.EXT`` beside it, or ``out`` itself when that is a device or another
+    non-file (never rename over one)."""
+    if out.exists() and not out.is_file():
+        return out
+    return out.with_name(f".{out.stem}.partial{out.suffix}")
+
+
+def save_image(image, out: str | os.PathLike) -> Path:
+    """Save a Pillow image to ``out`` (the type from its suffix) through ``partial_path``
+    and a rename, so a failed write (a full device, an encoder error) leaves no file."""
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = partial_path(out)
+    try:
+        image.save(tmp, format=_save_format(out))
+        if tmp != out:
+            os.replace(tmp, out)
+    except BaseException:
+        if tmp != out:
+            tmp.unlink(missing_ok=True)
+        raise
+    return out
+
+
+def _save_format(out: Path) -> str | None:
+    from PIL import Image
+    Image.init()
+    return Image.registered_extensions().get(out.suffix.lower())
+
+
 class FrameWriter:
     """Writes frames to ``.png`` (one frame: the last), a folder (``frame_00000.png``...),
     ``.gif`` or a video (``.mp4``/``.webm``/``.avi``/``.mkv``). ``transparent`` keeps the
@@ -330,8 +362,7 @@ class FrameWriter:
         self._tmp = self.out
         if self.kind != "dir":
             self.out.parent.mkdir(parents=True, exist_ok=True)
-            if not self.out.exists() or self.out.is_file():   # never rename over a device
-                self._tmp = self.out.with_name(f".{self.out.stem}.partial{self.out.suffix}")
+            self._tmp = partial_path(self.out)
 
     def wants(self, last: bool) -> bool:
         """Whether a frame is written: every one, except that a ``.png`` keeps the last."""
@@ -425,7 +456,7 @@ class FrameWriter:
             if self.kind == "png":
                 if self._last is None:
                     raise MediaError("no frame was rendered", file=str(self.out))
-                self._image(self._last).save(self._tmp, format="PNG")
+                save_image(self._image(self._last), self.out)
             elif self.kind == "gif":
                 if self._gif is None:
                     raise MediaError("no frame was rendered", file=str(self.out))

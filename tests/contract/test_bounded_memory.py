@@ -212,3 +212,47 @@ def test_the_byte_caps_are_the_ones_docs_bounds_md_gives():
     assert f"and {LazyFrames.CACHE} frames" in prose
     assert f"at most {MAX_SNAPSHOTS} scrub snapshots" in prose
     assert f"at most {LOAD_FRAMES} frames ahead" in prose
+
+
+# --- screenshot --out goes through the same .partial-then-rename writer ------------------------
+#: the CLI with writes capped at 2 KiB: a picture larger than that fails part-way (EFBIG)
+_FSIZE_CAPPED = ("import resource, signal, sys\n"
+                 "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
+                 "resource.setrlimit(resource.RLIMIT_FSIZE, (2048, 2048))\n"
+                 "from viewer.cli import main\n"
+                 "sys.exit(main())\n")
+
+
+def test_a_screenshot_whose_write_fails_partway_leaves_the_old_file_and_no_other(tmp_path):
+    out = tmp_path / "x.png"
+    out.write_bytes(b"the picture from before")
+    r = run_bounded(["screenshot", "--size", "256x256", "--out", out], code=_FSIZE_CAPPED,
+                    timeout=120)
+    _one_line_error(r, str(out), "--out")
+    assert out.read_bytes() == b"the picture from before"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["x.png"]
+
+
+def test_a_screenshot_is_saved_whole_under_its_name(tmp_path):
+    from PIL import Image
+    out = tmp_path / "x.png"
+    out.write_bytes(b"the picture from before")
+    r = run_bounded(["screenshot", "--size", "64x64", "--out", out], timeout=120)
+    assert r.rc == 0, r
+    with Image.open(out) as im:
+        assert im.size == (64, 64)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["x.png"]
+
+
+def test_save_image_removes_its_partial_file_when_the_encoder_fails(tmp_path):
+    from PIL import Image
+
+    from viewer.media import save_image
+    out = tmp_path / "x.jpg"
+    out.write_bytes(b"old")
+    with pytest.raises(OSError):
+        save_image(Image.new("RGBA", (4, 4)), out)      # JPEG has no alpha channel
+    assert out.read_bytes() == b"old" and [p.name for p in tmp_path.iterdir()] == ["x.jpg"]
+    save_image(Image.new("RGB", (4, 4)), out)
+    with Image.open(out) as im:
+        assert im.format == "JPEG"

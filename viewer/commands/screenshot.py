@@ -55,6 +55,7 @@ def run(args: argparse.Namespace) -> int:
     from PIL import Image
 
     from viewer.app import load_actions, render_headless
+    from viewer.media import save_image
     from viewer.ui.session import open_session
 
     out = check_output(args.out, "--out")
@@ -71,8 +72,7 @@ def run(args: argparse.Namespace) -> int:
     img = render_headless(args.size, frames=frames, session=session, setup=setup,
                           actions=actions, errors=errors)
     with writing(out, "--out"):
-        out.parent.mkdir(parents=True, exist_ok=True)
-        Image.fromarray(img, "RGBA").save(out)
+        save_image(Image.fromarray(img, "RGBA"), out)
     print(out)
     for line in errors:
         print(f"vfxviewer screenshot: {line}", file=sys.stderr)
