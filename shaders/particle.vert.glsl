@@ -12,6 +12,8 @@ in vec4 i_quat;
 in float i_scale;
 in float i_alpha;
 in vec3 i_head;
+in vec3 i_tint;              // View > Particle colour (emitter debugging), when u_tinted
+uniform bool u_tinted;
 uniform mat4 u_view_proj;
 uniform vec3 u_eye;
 uniform int u_mode;
@@ -71,7 +73,7 @@ void main() {
         r = axis_lock(r, u_mode - 3, h);
     }
     vec3 wp = i_pos + r * (in_position * i_scale);
-    v_light = vertex_light(wp, normalize(r * in_normal));
+    v_light = u_tinted ? i_tint : vertex_light(wp, normalize(r * in_normal));
     v_uv = in_uv + u_uv_offset;
     v_alpha = i_alpha < 0.0 ? u_vertex_alpha : i_alpha;
     gl_Position = u_view_proj * vec4(wp, 1.0);

@@ -37,6 +37,7 @@ from viewer.inputs import ACTIONS_MAX_BYTES, read_text_capped
 from viewer.media import FrameWriter
 from viewer.render.framebuffer import OffscreenTarget
 from viewer.render.grid import GridPass
+from viewer.render.particle_debug import PARTICLE_COLOURS, velocity_lines
 from viewer.render.renderer import SceneRenderer
 from viewer.render.world_adapter import build_scene_input
 from viewer.sim import inspect, presets
@@ -93,7 +94,8 @@ HIGHLIGHT_MAX = 400   # particles of the selected emitter ringed in the view
 # View > Overlays: RenderSettings flags and their menu labels
 OVERLAYS = (("show_spheres", "Bounds (Setup and emitter spheres)"),
             ("show_emitter_anchors", "Emitter anchors"), ("show_part_axes", "Part axes"),
-            ("show_collision", "Collision shapes"))
+            ("show_collision", "Collision shapes"),
+            ("show_velocities", "Velocities (selected emitter's particles)"))
 HEADLESS_DT = 1.0 / 60.0
 
 
@@ -176,6 +178,8 @@ class ViewerApp:
         self.show_demo = False
         # View > Overlays: the renderer's debug overlays (view settings only)
         self.overlays = {name: False for name, _ in OVERLAYS}
+        # View > Particle colour: emitter debugging tint (particle_debug.PARTICLE_COLOURS)
+        self.particle_colour = "none"
         # quitting: the window's close button / Ctrl+Q / File > Quit ask first when the
         # scenario has unsaved changes (save / discard / cancel); Esc never quits
         self.should_close = False
@@ -313,15 +317,20 @@ class ViewerApp:
         session = self.session
         renderer = self._scene_renderer_for(session)
         if renderer is not None:
-            settings = replace(renderer.settings, **self.overlays)
+            settings = replace(renderer.settings, **self.overlays,
+                               particle_colour=self.particle_colour)
             if transparent:
                 settings = replace(settings, background=(*settings.background[:3], 0.0),
                                    show_grid=False)
             session.set_viewer(camera.eye())   # the distance cull's viewer, as render does
             flt = self.controller.view.emitter_filter
-            # solo / mute: the CPU particle arrays, filtered (a view setting only)
+            # solo / mute and particle colours: the CPU particle arrays, filtered and
+            # tinted (view settings only)
             scene = build_scene_input(session.world,
-                                      gpu_particles=renderer.gpu_particles and not flt.active)
+                                      gpu_particles=renderer.gpu_particles and not flt.active,
+                                      particle_colour=self.particle_colour)
+            if settings.show_velocities:
+                scene.overlays.velocities = self._selected_velocities()
             if flt.active:
                 scene.particles = filter_particles(scene.particles,
                                                    session.world.pool.row_emitter, flt)
@@ -711,6 +720,16 @@ class ViewerApp:
                     commands.append(c.Select("object", obj))
         return commands
 
+    def _selected_velocities(self):
+        """Velocity segments of the selected emitter's particles (None: no emitter)."""
+        sel = self.controller.view.selection
+        if sel is None or sel[0] != "emitter":
+            return None
+        pool = self.session.world.pool
+        rows = [r for r, em in enumerate(pool.row_emitter)
+                if em is not None and em.handle == sel[1]]
+        return velocity_lines(pool, rows[0]) if rows else None
+
     def _selection_rings(self):
         """Rings over the viewport for the selected particle (yellow), emitter (cyan) and
         object (pink), in viewport pixels."""
@@ -862,10 +881,7 @@ class ViewerApp:
                         self.controller.apply(c.CameraPreset(name))
                 if imgui.menu_item("Camera: retail", "", False)[0]:
                     self.controller.apply(c.CameraRetail())
-                if imgui.begin_menu("Overlays"):
-                    for name, label in OVERLAYS:
-                        _, self.overlays[name] = imgui.menu_item(label, "", self.overlays[name])
-                    imgui.end_menu()
+                self._view_debug_menus()
                 if imgui.menu_item("Reset layout", "", False)[0]:
                     self._layout_done, self._reset_layout = False, True
                 _, self.show_demo = imgui.menu_item("ImGui demo", "", self.show_demo)
@@ -873,6 +889,18 @@ class ViewerApp:
             imgui.end_main_menu_bar()
         if self.file_dialog is not None:
             self._file_path_popup()
+
+    def _view_debug_menus(self) -> None:
+        """View > Overlays and View > Particle colour (emitter debugging): view settings."""
+        if imgui.begin_menu("Overlays"):
+            for name, label in OVERLAYS:
+                _, self.overlays[name] = imgui.menu_item(label, "", self.overlays[name])
+            imgui.end_menu()
+        if imgui.begin_menu("Particle colour"):
+            for mode in PARTICLE_COLOURS:
+                if imgui.menu_item(mode, "", self.particle_colour == mode)[0]:
+                    self.particle_colour = mode
+            imgui.end_menu()
 
     def _default_path(self, kind: str) -> str:
         s = self.session

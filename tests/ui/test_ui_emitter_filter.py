@@ -114,9 +114,7 @@ def test_view_overlays_draw_bounds_without_touching_the_simulation(gl_ctx):
         before = app.session.stats()
 
         def view():
-            for _ in range(3):      # the viewport settles at its panel's size
-                app.frame(1 / 60, display_size=SIZE, target=target.fbo)
-            return app.viewport.read_rgba()
+            return F.settled_view(app, target)
 
         plain = view()
         app.overlays["show_spheres"] = True

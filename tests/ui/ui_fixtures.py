@@ -115,3 +115,11 @@ def projectile_database() -> AssetDatabase:
                              (Sphere((0.0, 0.0, 0.0), 0.1),), 1.0, 1.0, 0.0, 0.0,
                              Sphere((0, 0, 0), 1.0), Sphere((0, 0, 0), 1.0), (), 0, 0, 0, 0, 0)
     return AssetDatabase.from_records(recs)
+
+
+def settled_view(app, target, frames: int = 3):
+    """The app's 3D view after ``frames`` frames (the viewport settles at its panel's
+    size), as RGBA."""
+    for _ in range(frames):
+        app.frame(1 / 60, display_size=target.size, target=target.fbo)
+    return app.viewport.read_rgba()

@@ -50,6 +50,7 @@ class PreparedParticles:
                                                                    np.float32))
     batches: list[Batch] = field(default_factory=list)
     count: int = -1          # instances drawn (the GPU pass keeps its rows on the GPU)
+    tints: np.ndarray | None = None   # (count, 3) float32 per instance row, or None
 
     def __post_init__(self) -> None:
         if self.count < 0:
@@ -161,7 +162,9 @@ def prepare(arrays: ParticleArrays, eye, meshes, *, m: float = DEGRADE_MUL,
                      float(fd))
                for k, s, c, fd in zip(ukeys.tolist(), starts.tolist(), counts.tolist(),
                                       far_depth.tolist())]
-    return PreparedParticles(inst, batches)
+    tints = None if arrays.tints is None else np.take(
+        np.asarray(arrays.tints, np.float32)[vis], order, axis=0)
+    return PreparedParticles(inst, batches, tints=tints)
 
 
 class ParticlePass:
@@ -172,17 +175,20 @@ class ParticlePass:
         self.meshes = meshes
         self.prog = program
         self.buffer = None
+        self.tint_buffer = None   # per-instance RGB of View > Particle colour
+        self.tinted = False
         self._owned = True
         self.draw_calls = 0
         self.uploads = 0
         self._loc = {name: program[name].location for name in
-                     ("i_pos", "i_quat", "i_scale", "i_alpha", "i_head")}
+                     ("i_pos", "i_quat", "i_scale", "i_alpha", "i_head", "i_tint")}
 
     def use_buffer(self, buffer) -> None:
         """Draw from an instance buffer filled elsewhere (the GPU pass's gathered rows)."""
         if self.buffer is not None and self.buffer is not buffer and self._owned:
             self.buffer.release()
         self.buffer, self._owned = buffer, False
+        self.tinted = False
 
     def release(self) -> None:
         """Release the instance buffer this pass allocated (one borrowed with
@@ -190,6 +196,9 @@ class ParticlePass:
         if self.buffer is not None and self._owned:
             self.buffer.release()
         self.buffer = None
+        if self.tint_buffer is not None:
+            self.tint_buffer.release()
+        self.tint_buffer = None
 
     def upload(self, prepared: PreparedParticles) -> None:
         data = prepared.instances
@@ -203,6 +212,20 @@ class ParticlePass:
         if data.nbytes:
             self.buffer.write(data.tobytes())
             self.uploads += 1
+        self.upload_tints(prepared.tints)
+
+    def upload_tints(self, tints) -> None:
+        """The rows' View > Particle colour tints (None: retail's own colour)."""
+        self.tinted = tints is not None and len(tints) > 0
+        if not self.tinted:
+            return
+        data = np.ascontiguousarray(tints, np.float32)
+        if self.tint_buffer is None or self.tint_buffer.size < data.nbytes:
+            if self.tint_buffer is not None:
+                self.tint_buffer.release()
+            self.tint_buffer = self.ctx.buffer(
+                reserve=1 << max(12, (data.nbytes - 1).bit_length()), dynamic=True)
+        self.tint_buffer.write(data.tobytes())
 
     def draw_items(self, prepared: PreparedParticles):
         """(draw_list, depth, callable) for each batch and surface subset."""
@@ -231,6 +254,12 @@ class ParticlePass:
                                ("i_alpha", "1f", 32), ("i_head", "3f", 36)):
             vao.bind(self._loc[name], "f", self.buffer, fmt, offset=base + off,
                      stride=INSTANCE_STRIDE, divisor=1)
+        # untinted: i_tint reads the rows' positions (ignored), never a stale tint buffer
+        tint_src, tint_off, tint_stride = ((self.tint_buffer, batch.start * 12, 12)
+                                           if self.tinted else (self.buffer, base, INSTANCE_STRIDE))
+        vao.bind(self._loc["i_tint"], "f", tint_src, "3f", offset=tint_off,
+                 stride=tint_stride, divisor=1)
+        self.prog["u_tinted"].value = self.tinted
         self.prog["u_mode"].value = batch.mode
         vao.render(moderngl.TRIANGLES, vertices=sub.count, first=sub.first,
                    instances=batch.count)

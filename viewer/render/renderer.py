@@ -43,6 +43,7 @@ class RenderSettings:
     show_part_axes: bool = False
     show_emitter_anchors: bool = False
     show_collision: bool = False      # world collision shapes (planes, boxes, spheres, cylinders)
+    show_velocities: bool = False     # the selected emitter's particles' velocity lines
     cull_backfaces: bool = True
     degrade_mul: float = 1.0          # steady state m = +1 (review W2)
     # evaluate and sort particles on the GPU (compute shaders, GL 4.3) when the scene
@@ -51,6 +52,9 @@ class RenderSettings:
     # the same CPU cores, slower than numpy in wall time (bench/particles.py --pass)
     gpu_particles: bool | str = "auto"
     max_dynamic_lights: int = 10      # 7 + 3m at m = +1
+    # View > Particle colour (emitter debugging): "none" | "emitter" | "age" | "type"
+    # (particle_debug.PARTICLE_COLOURS); any but "none" draws through the CPU path
+    particle_colour: str = "none"
 
 
 SOFTWARE_RENDERERS = ("llvmpipe", "softpipe", "swrast")
@@ -145,7 +149,7 @@ class SceneRenderer:
         """This frame's particle batches: on the GPU from the scene's snapshot, or on the
         CPU from its arrays (a snapshot without a GPU pass is evaluated on the CPU)."""
         snap = scene.particle_snapshot
-        use = snap is not None and self._gpu_wanted(s)
+        use = snap is not None and self._gpu_wanted(s) and s.particle_colour == "none"
         gpu = self._gpu_pass() if use else None
         if gpu is not None:
             prepared = gpu.prepare(snap, eye, m=s.degrade_mul)
@@ -155,7 +159,7 @@ class SceneRenderer:
         arrays = scene.particles
         if snap is not None:  # the pool as it is now: the snapshot must be current
             warn_if_stale(snap)
-            arrays = particle_arrays(snap.pool)
+            arrays = particle_arrays(snap.pool, s.particle_colour)
         prepared = prepare(arrays, eye, self.meshes, m=s.degrade_mul)
         self.particles.upload(prepared)
         return prepared
@@ -184,7 +188,8 @@ class SceneRenderer:
         ctx.disable(moderngl.CULL_FACE)
         ctx.clear_samplers(0, 1)  # leave unit 0 to whoever draws next (the UI)
         self._fbo.depth_mask = True
-        if s.show_spheres or s.show_part_axes or s.show_emitter_anchors or s.show_collision:
+        if (s.show_spheres or s.show_part_axes or s.show_emitter_anchors or s.show_collision
+                or s.show_velocities):
             if self._overlays is None:
                 self._overlays = OverlayPass(ctx)
             self._overlays.draw(scene.overlays, s, view_proj)

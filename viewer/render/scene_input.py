@@ -61,6 +61,7 @@ class ParticleArrays:
     gfxobj: np.ndarray                     # (N,) uint32
     emitter: np.ndarray                    # (N,) int32 index into emitter_origins
     emitter_origins: np.ndarray            # (E, 3) float
+    tints: np.ndarray | None = None        # (N, 3) float: View > Particle colour, else None
 
     @property
     def count(self) -> int:
@@ -105,6 +106,9 @@ class Overlays:
     # the projectile harness's world shapes, CollisionWorld.describe() plain dicts
     # (kind plane / box / sphere / cylinder, viewer/sim/collision.py)
     collision: list[dict] = field(default_factory=list)
+    # the selected emitter's particles: (N, 2, 3) segments along their velocity (the app
+    # fills it, particle_debug.velocity_lines) or None
+    velocities: np.ndarray | None = None
 
 
 @dataclass

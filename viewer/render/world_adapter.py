@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from viewer.render.lights import scene_light
+from viewer.render.particle_debug import particle_tints
 from viewer.render.particles_gpu import particle_snapshot
 from viewer.render.scene_input import (
     MeshInstance,
@@ -54,8 +55,9 @@ def object_meshes(obj: ObjectView,
     return out
 
 
-def particle_arrays(pool: ParticlePool) -> ParticleArrays:
-    """Every drawn particle of the pool, emitter by emitter in slot order."""
+def particle_arrays(pool: ParticlePool, colour: str = "none") -> ParticleArrays:
+    """Every drawn particle of the pool, emitter by emitter in slot order; ``colour``: the
+    View > Particle colour mode whose tints ride along (``particle_colour``)."""
     live = pool.evaluate()
     if live.size == 0:
         return ParticleArrays.empty()
@@ -71,7 +73,8 @@ def particle_arrays(pool: ParticlePool) -> ParticleArrays:
     live, rows = live[order], rows[order]
     return ParticleArrays(pool.position[live].copy(), pool.orientation[live].copy(),
                           pool.scale[live].copy(), pool.trans[live].copy(), gfx[rows],
-                          rows.astype(np.int32), origin)
+                          rows.astype(np.int32), origin,
+                          particle_tints(pool, live, rows, colour))
 
 
 def _world_sphere(obj: ObjectView, sphere, kind: str) -> SphereOverlay:
@@ -94,7 +97,8 @@ def overlays_for(obj: ObjectView) -> Overlays:
     return ov
 
 
-def build_scene_input(world, *, gpu_particles: bool = False) -> SceneInput:
+def build_scene_input(world, *, gpu_particles: bool = False,
+                      particle_colour: str = "none") -> SceneInput:
     """The scene of the frame just simulated, read through ``viewer.sim.inspect``.
     ``gpu_particles``: the particles as a snapshot for the GPU pass (only the slots changed
     since the previous snapshot; ``particles_gpu.particle_snapshot``), not evaluated here."""
@@ -109,10 +113,10 @@ def build_scene_input(world, *, gpu_particles: bool = False) -> SceneInput:
         scene.overlays.part_axes.extend(ov.part_axes)
     scene.overlays.collision = inspect.collision_shapes(world)
     pool = inspect.particle_pool(world)
-    if gpu_particles:
+    if gpu_particles and particle_colour == "none":
         scene.particle_snapshot = particle_snapshot(pool)
     else:
-        scene.particles = particle_arrays(pool)
+        scene.particles = particle_arrays(pool, particle_colour)
     for em in inspect.pool_emitters(world):
         scene.overlays.emitter_anchors.append(tuple(em.frame.origin))
         r = float(em.info.max_offset)

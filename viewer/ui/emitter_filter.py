@@ -47,7 +47,8 @@ def filter_particles(arrays, row_emitters, flt: EmitterFilter):
     return replace(arrays, positions=arrays.positions[keep],
                    orientations=arrays.orientations[keep], scales=arrays.scales[keep],
                    translucencies=arrays.translucencies[keep], gfxobj=arrays.gfxobj[keep],
-                   emitter=arrays.emitter[keep])
+                   emitter=arrays.emitter[keep],
+                   tints=None if arrays.tints is None else arrays.tints[keep])
 
 
 __all__ = ["EmitterFilter", "filter_particles"]

@@ -1,0 +1,85 @@
+"""View > Particle colour and the velocity overlay (emitter debugging): view settings that
+change the drawn pixels and never the simulation: the scenario's trace is byte-identical
+with them on, and mode "none" draws exactly what the view drew before."""
+
+from __future__ import annotations
+
+import numpy as np
+import ui_fixtures as F
+
+from viewer.app import ViewerApp
+from viewer.commands.trace import trace_lines
+from viewer.render.framebuffer import OffscreenTarget
+from viewer.render.renderer import RenderSettings
+from viewer.render.world_adapter import build_scene_input
+from viewer.sim.inspect import live_emitters
+from viewer.sim.scenario import Scenario
+from viewer.ui import commands as c
+from viewer.ui.session import Session
+
+SIZE = (480, 320)
+
+
+def _session():
+    return Session(F.database(), Scenario.from_json(F.scenario_json()))
+
+
+def _changed(a, b) -> int:
+    return int((np.abs(a.astype(int) - b.astype(int)).max(axis=-1) > 30).sum())
+
+
+def test_particle_colour_and_velocities_change_pixels_never_the_trace(gl_ctx):
+    sc = Scenario.from_json(F.scenario_json())
+    before: list[str] = []
+    trace_lines(sc, F.database(), particles=True, out=before.append)
+    app = ViewerApp(gl_ctx, display_size=SIZE, session=_session())
+    target = OffscreenTarget(gl_ctx, SIZE)
+    try:
+        app.controller.apply(c.Seek(0.5))
+        stats = app.session.stats()
+
+        def view():
+            return F.settled_view(app, target)
+
+        plain = view()
+        assert np.array_equal(view(), plain)
+        app.particle_colour = "emitter"
+        tinted = view()
+        assert _changed(tinted, plain) > 20
+        app.particle_colour = "none"
+        assert np.array_equal(view(), plain)         # "none": exactly the plain view
+        em = live_emitters(app.session.world)[0]
+        app.controller.apply(c.Select("emitter", em.handle))
+        selected = view()
+        app.overlays["show_velocities"] = True
+        assert app._selected_velocities().shape == (em.alive, 2, 3)
+        assert _changed(view(), selected) > 20
+        assert app.session.stats() == stats and app.errors.entries == []
+    finally:
+        app.release()
+        target.release()
+    after: list[str] = []
+    trace_lines(sc, F.database(), particles=True, out=after.append)
+    assert after == before and len(before) > 10
+
+
+def test_a_colour_mode_draws_through_the_cpu_path(gl_ctx):
+    """With a colour mode the scene carries tinted CPU arrays, not a GPU snapshot, and a
+    snapshot handed over anyway is evaluated on the CPU with the tints."""
+    from viewer.render.camera import Camera
+    from viewer.render.renderer import SceneRenderer
+    s = _session()
+    s.apply(c.Seek(0.5))
+    scene = build_scene_input(s.world, gpu_particles=True, particle_colour="age")
+    assert scene.particle_snapshot is None and scene.particles.tints is not None
+    snap_scene = build_scene_input(s.world, gpu_particles=True)
+    assert snap_scene.particle_snapshot is not None
+    r = SceneRenderer(gl_ctx, F.database(), RenderSettings(gpu_particles=True,
+                                                           particle_colour="type"))
+    target = OffscreenTarget(gl_ctx, (64, 48))
+    try:
+        info = r.render(snap_scene, Camera(), target)
+        assert info["particles_drawn"] > 0 and r.particles.tinted
+    finally:
+        r.release()
+        target.release()

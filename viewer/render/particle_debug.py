@@ -1,0 +1,100 @@
+"""Emitter debugging (VIEW settings only): one RGB tint per drawn particle that replaces
+its lit colour, and velocity lines for one emitter's particles. Both read the pool and never
+write it, so the simulation and every trace stay exactly as without them. GL-free numpy over
+the pool's arrays, never a loop over particles.
+
+Modes: ``none`` (retail's own colour), ``emitter`` (the emitter row hashed to a hue),
+``age`` (lifetime / lifespan as a ramp from green, just born, to red, at its end),
+``type`` (the ParticleType's entry of a fixed palette).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from viewer.sim.particles import particle_law
+
+PARTICLE_COLOURS = ("none", "emitter", "age", "type")
+GOLDEN = 0.6180339887498949   # consecutive emitter rows get well separated hues
+
+# one colour per ParticleType (0 Unknown .. 13 LocalVelocity), repeated beyond
+TYPE_PALETTE = np.array([
+    (0.6, 0.6, 0.6), (1.0, 0.2, 0.2), (0.2, 1.0, 0.2), (0.2, 0.4, 1.0), (1.0, 1.0, 0.2),
+    (1.0, 0.2, 1.0), (0.2, 1.0, 1.0), (1.0, 0.6, 0.1), (0.6, 0.2, 1.0), (0.1, 0.6, 0.3),
+    (1.0, 0.6, 0.7), (0.6, 0.4, 0.2), (1.0, 1.0, 1.0), (0.3, 0.7, 1.0)], np.float32)
+
+
+def hue_rgb(h: np.ndarray) -> np.ndarray:
+    """Fully saturated colours of hues ``h`` in [0, 1) (HSV with s = v = 1), (N, 3)."""
+    k = (np.asarray(h, np.float64)[:, None] * 6.0 + np.array([5.0, 3.0, 1.0])) % 6.0
+    return (1.0 - np.clip(np.minimum(k, 4.0 - k), 0.0, 1.0)).astype(np.float32)
+
+
+def emitter_tints(rows: np.ndarray) -> np.ndarray:
+    return hue_rgb((np.asarray(rows, np.float64) * GOLDEN) % 1.0)
+
+
+def age_tints(lifetime: np.ndarray, lifespan: np.ndarray) -> np.ndarray:
+    span = np.asarray(lifespan, np.float64)
+    f = np.clip(np.asarray(lifetime, np.float64) / np.where(span > 0.0, span, 1.0), 0.0, 1.0)
+    f = np.where(span > 0.0, f, 1.0)
+    return np.stack([f, 1.0 - f, np.zeros_like(f)], axis=1).astype(np.float32)
+
+
+def type_tints(ptype: np.ndarray) -> np.ndarray:
+    return TYPE_PALETTE[np.asarray(ptype, np.int64) % len(TYPE_PALETTE)]
+
+
+def particle_tints(pool, live: np.ndarray, rows: np.ndarray, mode: str) -> np.ndarray | None:
+    """Tints of pool indices ``live`` (evaluated; ``rows`` their emitter rows) for ``mode``;
+    None for ``none``."""
+    if mode == "none":
+        return None
+    if mode == "emitter":
+        return emitter_tints(rows)
+    if mode == "age":
+        return age_tints(pool.lifetime[live], pool.lifespan[live])
+    if mode == "type":
+        return type_tints(pool.ptype[live])
+    raise ValueError(f"particle colour {mode!r}: not one of {', '.join(PARTICLE_COLOURS)}")
+
+
+VELOCITY_SECONDS = 0.25   # a velocity line is where the particle heads in this long
+_H = 1.0 / 1024.0         # central-difference step (exact for the polynomial laws)
+
+
+def particle_velocities(pool, idx: np.ndarray) -> np.ndarray:
+    """World velocities (N, 3) of live pool indices ``idx`` at their evaluated lifetime:
+    the central difference of their type's law (Particle::Update 0x0051C290), whose parent
+    frame is constant and drops out. Unknown types (no position law): zero."""
+    idx = np.asarray(idx, np.int64)
+    out = np.zeros((idx.size, 3))
+    types = pool.ptype[idx]
+    for ptype in np.unique(types).tolist():     # one pass per ParticleType present
+        m = types == ptype
+        sel = idx[m]
+        S = pool.state[sel]
+        t = pool.lifetime[sel]
+        zero = np.zeros((sel.size, 3))
+        q = np.tile(np.array([1.0, 0.0, 0.0, 0.0]), (sel.size, 1))
+        args = (zero, q, S[:, 6:9], S[:, 9:12], S[:, 12:15], S[:, 15:18])
+        ahead, _ = particle_law(int(ptype), t + _H, *args)
+        behind, _ = particle_law(int(ptype), t - _H, *args)
+        if ahead is not None:
+            out[m] = (ahead - behind) / (2.0 * _H)
+    return out
+
+
+def velocity_lines(pool, row: int, seconds: float = VELOCITY_SECONDS) -> np.ndarray:
+    """(N, 2, 3) segments from each live particle of emitter row ``row`` along its
+    velocity (``seconds`` of travel)."""
+    live = pool.evaluate()
+    idx = live[pool.emitter[live] == int(row)]
+    if idx.size == 0:
+        return np.zeros((0, 2, 3))
+    pos = pool.position[idx]
+    return np.stack([pos, pos + particle_velocities(pool, idx) * seconds], axis=1)
+
+
+__all__ = ["PARTICLE_COLOURS", "VELOCITY_SECONDS", "age_tints", "emitter_tints", "hue_rgb",
+           "particle_tints", "particle_velocities", "type_tints", "velocity_lines"]
