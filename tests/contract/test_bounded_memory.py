@@ -256,3 +256,35 @@ def test_save_image_removes_its_partial_file_when_the_encoder_fails(tmp_path):
     save_image(Image.new("RGB", (4, 4)), out)
     with Image.open(out) as im:
         assert im.format == "JPEG"
+
+
+# --- compare streams: each frame is compared and written as it is rendered -------------------
+def _compare(tmp_path, name, seconds, *extra):
+    import numpy as np
+
+    from viewer.media import write_frames
+    rec = tmp_path / "rec"
+    if not rec.exists():
+        write_frames(rec, [np.full((16, 16, 3), 40 * k, np.uint8) for k in range(4)], fps=30)
+    out = tmp_path / name
+    r = run_bounded(["compare", S.SYNTHETIC_DAT, "--scenario", S.DEFAULT_SCENARIO,
+                     "--seconds", seconds, "--size", "512x512", "--reference", rec,
+                     "--reference-fps", "30", "--out", out, "--json", tmp_path / f"{name}.json",
+                     *extra], timeout=300)
+    return r, out
+
+
+@pytest.mark.parametrize("extra", [(), ("--mode", "onion", "--align")])
+def test_compare_memory_does_not_grow_with_the_frame_count(tmp_path, extra):
+    from PIL import Image
+    short, _ = _compare(tmp_path, "short.gif", "0.1", *extra)
+    long, out_long = _compare(tmp_path, "long.gif", "3", *extra)
+    assert short.rc == 0 and long.rc == 0, (short, long)
+    with Image.open(out_long) as im:
+        assert im.n_frames == 91
+    rows = json.loads((tmp_path / "long.gif.json").read_text())["frames"]
+    assert [r["frame"] for r in rows] == list(range(91))
+    # keeping 91 rendered frames of 512x512 RGBA would add at least 91 MiB, the composed
+    # side-by-side frames as much again
+    assert long.maxrss - short.maxrss < 32 * MiB, (short, long)
+    assert not list(tmp_path.glob(".*partial*"))

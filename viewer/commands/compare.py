@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+from collections import deque
 from pathlib import Path
 
 import numpy as np
@@ -107,34 +108,49 @@ def _entry_crop(entry: dict, sc):
                             file=str(sc.path) if sc.path else None) from None
 
 
-def compare_frames(render_times, rendered, track, *, mode="side_by_side", align=False,
-                   view_opts=None):
-    """Figures and composed frames for rendered frames against a reference track.
-    Returns ``(rows, composed, offset)``."""
-    from viewer.compare.align import estimate_offset
-    from viewer.compare.metrics import frame_figures
-    from viewer.compare.views import compose
-    if align:
-        track.offset, _ = estimate_offset(np.asarray(render_times), rendered, track)
-    rows, composed = [], []
-    history: list[np.ndarray] = []
-    for k, (t, image) in enumerate(zip(render_times, rendered)):
+class FrameComparer:
+    """Compares rendered frames one at a time, as they come: ``add(t, image)`` returns the
+    composed comparison frame and appends that frame's figures to ``rows``. Holds no frame
+    but the few the onion view blends, so memory does not grow with the frame count."""
+
+    def __init__(self, track, *, mode="side_by_side", view_opts=None) -> None:
+        self.track = track
+        self.mode = mode
+        self.view_opts = dict(view_opts or {})
+        self.rows: list[dict] = []
+        self._history: deque[np.ndarray] = deque(maxlen=3)
+
+    def add(self, t: float, image: np.ndarray) -> np.ndarray:
+        from viewer.compare.metrics import frame_figures
+        from viewer.compare.views import compose
         rgb = image[..., :3]
-        ref = track.frame_at(t, size=(rgb.shape[1], rgb.shape[0]))
-        row = {"frame": k, "t": round(float(t), 6),
-               "recording_t": round(track.recording_time(t), 6)}
+        ref = self.track.frame_at(t, size=(rgb.shape[1], rgb.shape[0]))
+        row = {"frame": len(self.rows), "t": round(float(t), 6),
+               "recording_t": round(self.track.recording_time(t), 6)}
         if ref is None:
             row.update(mad=None, ssim=None)
             ref = np.zeros_like(rgb)
         else:
             row.update({key: round(v, 6) for key, v in frame_figures(rgb, ref).items()})
-        rows.append(row)
-        opts = dict(view_opts or {})
-        if mode == "onion":
-            opts["previous"] = history[-3:][::-1]
-        composed.append(compose(mode, rgb, ref, **opts))
-        history.append(rgb)
-    return rows, composed, track.offset
+        self.rows.append(row)
+        opts = dict(self.view_opts)
+        if self.mode == "onion":
+            opts["previous"] = list(self._history)[::-1]
+        composed = compose(self.mode, rgb, ref, **opts)
+        self._history.append(rgb)
+        return composed
+
+
+def compare_frames(render_times, rendered, track, *, mode="side_by_side", align=False,
+                   view_opts=None):
+    """Figures and composed frames for rendered frames against a reference track.
+    Returns ``(rows, composed, offset)``."""
+    from viewer.compare.align import estimate_offset
+    if align:
+        track.offset, _ = estimate_offset(np.asarray(render_times), rendered, track)
+    comparer = FrameComparer(track, mode=mode, view_opts=view_opts)
+    composed = [comparer.add(t, image) for t, image in zip(render_times, rendered)]
+    return comparer.rows, composed, track.offset
 
 
 def write_figures(rows, csv_path=None, json_path=None, *, offset=0.0, rate=1.0) -> None:
@@ -152,6 +168,9 @@ def write_figures(rows, csv_path=None, json_path=None, *, offset=0.0, rate=1.0) 
 
 
 def run(args) -> int:
+    """Renders the scenario and compares it frame by frame as the frames come (nothing
+    keeps them). Aligning needs the whole rendering first (its sound, or a thumbnail of
+    each frame), so ``--align`` renders twice: once to find the offset, once to compare."""
     import moderngl
 
     from viewer.dat.database import AssetDatabase
@@ -164,37 +183,68 @@ def run(args) -> int:
         if path is not None:
             check_output(path, option)
     track = _reference(args, sc)
+    fps = float(sc.fps)
+    out_sound = bool(args.out) and not args.no_audio
+    view_opts = {"overlay": {"opacity": args.opacity},
+                 "wipe": {"split": args.split}}.get(args.mode, {})
+    comparer = FrameComparer(track, mode=args.mode, view_opts=view_opts)
+    writer = None
+    sound = None
     ctx = moderngl.create_standalone_context(backend="egl", require=330)
-    rendered: list[np.ndarray] = []
     db = AssetDatabase(paths)
-    wants_sound = args.align == "audio" or (args.out and not args.no_audio)
-    capture = SoundCapture() if wants_sound else None
     try:
-        render_cmd.render_frames(sc, args, ctx, lambda rgba: rendered.append(rgba.copy()),
-                                 db=db, capture=capture)
-        sound = capture.track(db, float(sc.fps)) if capture and rendered else None
-    except ViewerError as err:
-        raise err.located(file=", ".join(paths)) from err
+        def render(on_frame, capture) -> int:
+            try:
+                return render_cmd.render_frames(sc, args, ctx, on_frame, db=db,
+                                                capture=capture)
+            except ViewerError as err:
+                raise err.located(file=", ".join(paths)) from err
+
+        capture = SoundCapture() if args.align == "audio" or out_sound else None
+        if args.align is not None:
+            from viewer.compare.align import align_audio, estimate_offset_of_thumbnails, thumbnail
+            thumbs: list[np.ndarray] = []
+            n = render((lambda rgba: thumbs.append(thumbnail(rgba)))
+                       if args.align == "motion" else (lambda rgba: None), capture)
+            sound = capture.track(db, fps) if capture and n else None
+            if args.align == "audio":
+                track.offset = align_audio(track.path,
+                                           sound if sound is not None else np.zeros(0),
+                                           SAMPLE_RATE, rate=track.rate)
+            elif thumbs:
+                track.offset, _ = estimate_offset_of_thumbnails(
+                    [k / fps for k in range(n)], thumbs, track)
+            thumbs.clear()
+            capture = None                      # the sound is known: render only pictures
+        if args.out:
+            with writing(args.out, "--out"):
+                writer = FrameWriter(args.out, fps=fps)
+
+        def on_frame(rgba: np.ndarray) -> None:
+            # the target's pixels are reused for the next frame: keep a copy
+            composed = comparer.add(len(comparer.rows) / fps, rgba.copy())
+            if writer is not None:
+                with writing(args.out, "--out"):
+                    writer.write(composed)
+
+        n = render(on_frame, capture)
+        if capture is not None and n:
+            sound = capture.track(db, fps)
+        write_figures(comparer.rows, args.csv, args.json_out, offset=track.offset,
+                      rate=track.rate)
+        if writer is not None:
+            with writing(args.out, "--out"):
+                if sound is not None and out_sound:
+                    writer.set_audio(sound, SAMPLE_RATE)
+                writer.close()
+    except BaseException:
+        if writer is not None:
+            writer.abort()
+        raise
     finally:
         ctx.release()
         db.close()
-    times = [k / float(sc.fps) for k in range(len(rendered))]
-    if args.align == "audio":
-        from viewer.compare.align import align_audio
-        track.offset = align_audio(track.path, sound if sound is not None else np.zeros(0),
-                                   SAMPLE_RATE, rate=track.rate)
-    view_opts = {"overlay": {"opacity": args.opacity},
-                 "wipe": {"split": args.split}}.get(args.mode, {})
-    rows, composed, offset = compare_frames(times, rendered, track, mode=args.mode,
-                                            align=args.align == "motion",
-                                            view_opts=view_opts)
-    write_figures(rows, args.csv, args.json_out, offset=offset, rate=track.rate)
-    if args.out:
-        with writing(args.out, "--out"), FrameWriter(args.out, fps=float(sc.fps)) as writer:
-            for image in composed:
-                writer.write(image)
-            if sound is not None and not args.no_audio:
-                writer.set_audio(sound, SAMPLE_RATE)
+    rows, offset = comparer.rows, track.offset
     valid = [r["mad"] for r in rows if r["mad"] is not None]
     summary = {"frames": len(rows), "offset": round(offset, 6), "rate": track.rate,
                "mean_mad": round(float(np.mean(valid)), 6) if valid else None,

@@ -49,8 +49,18 @@ def estimate_offset(render_times: np.ndarray, render_frames: list[np.ndarray],
     better: the relative motion disagreement, or the mean thumbnail difference for a
     motionless scene).
     ``search`` bounds the offsets tried (default: the recording's length either way)."""
+    return estimate_offset_of_thumbnails(render_times, [thumbnail(f) for f in render_frames],
+                                         track, search=search, min_overlap=min_overlap)
+
+
+def estimate_offset_of_thumbnails(render_times: np.ndarray, render_thumbs: list[np.ndarray],
+                                  track: ReferenceTrack, *,
+                                  search: tuple[float, float] | None = None,
+                                  min_overlap: float = 0.5) -> tuple[float, float]:
+    """``estimate_offset`` from the rendered frames' ``thumbnail``s (a caller that streams
+    its frames keeps only these)."""
     render_times = np.asarray(render_times, np.float64)
-    r_thumbs = np.stack([thumbnail(f) for f in render_frames])
+    r_thumbs = np.stack(render_thumbs)
     ref_thumbs = np.stack([thumbnail(track.crop.apply(f) if track.crop else f)
                            for f in track.frames])
     step = float(np.median(np.diff(track.times))) if len(track.times) > 1 else 1 / 30
