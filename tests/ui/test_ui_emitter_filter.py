@@ -7,9 +7,7 @@ from __future__ import annotations
 import numpy as np
 import ui_fixtures as F
 
-from viewer.app import ViewerApp
 from viewer.commands.trace import trace_lines
-from viewer.render.framebuffer import OffscreenTarget
 from viewer.render.world_adapter import build_scene_input
 from viewer.sim.inspect import live_emitters
 from viewer.sim.scenario import Scenario
@@ -63,10 +61,8 @@ def test_solo_mute_never_change_the_simulation_or_the_trace(gl_ctx):
     sc = Scenario.from_json(F.scenario_json())
     before: list[str] = []
     trace_lines(sc, F.database(), particles=True, out=before.append)
-    app = ViewerApp(gl_ctx, display_size=SIZE, session=_session())
-    target = OffscreenTarget(gl_ctx, SIZE)
     plain = _session()
-    try:
+    with F.headless_app(gl_ctx, _session(), SIZE) as (app, target):
         app.controller.apply(c.Seek(0.5))
         plain.apply(c.Seek(0.5))
         handle = live_emitters(app.session.world)[0].handle
@@ -83,33 +79,23 @@ def test_solo_mute_never_change_the_simulation_or_the_trace(gl_ctx):
         assert np.array_equal(mine.position[mine.evaluate()], theirs.position[theirs.evaluate()])
         assert [e.to_json() for e in s.scenario.events] == [
             e.to_json() for e in plain.scenario.events]
-    finally:
-        app.release()
-        target.release()
     after: list[str] = []
     trace_lines(sc, F.database(), particles=True, out=after.append)
     assert after == before and len(before) > 10
 
 
 def test_the_selected_emitters_particles_are_highlighted(gl_ctx):
-    app = ViewerApp(gl_ctx, display_size=SIZE, session=_session())
-    target = OffscreenTarget(gl_ctx, SIZE)
-    try:
+    with F.headless_app(gl_ctx, _session(), SIZE) as (app, target):
         app.controller.apply(c.Seek(0.3))
         em = live_emitters(app.session.world)[0]
         app.controller.apply(c.Select("emitter", em.handle))
         app.frame(1 / 60, display_size=SIZE, target=target.fbo)
         small = [r for r in app._selection_rings() if r[1] == 3.5]
         assert 0 < len(small) <= em.alive            # (those in front of the camera)
-    finally:
-        app.release()
-        target.release()
 
 
 def test_view_overlays_draw_bounds_without_touching_the_simulation(gl_ctx):
-    app = ViewerApp(gl_ctx, display_size=SIZE, session=_session())
-    target = OffscreenTarget(gl_ctx, SIZE)
-    try:
+    with F.headless_app(gl_ctx, _session(), SIZE) as (app, target):
         app.controller.apply(c.Seek(0.3))
         before = app.session.stats()
 
@@ -120,8 +106,5 @@ def test_view_overlays_draw_bounds_without_touching_the_simulation(gl_ctx):
         app.overlays["show_spheres"] = True
         app.overlays["show_emitter_anchors"] = True
         shown = view()
-        assert (np.abs(shown.astype(int) - plain.astype(int)).max(axis=-1) > 30).sum() > 50
+        assert F.changed_pixels(shown, plain) > 50
         assert app.session.stats() == before and app.errors.entries == []
-    finally:
-        app.release()
-        target.release()

@@ -7,7 +7,6 @@ from __future__ import annotations
 import numpy as np
 import ui_fixtures as F
 
-from viewer.app import ViewerApp
 from viewer.commands.trace import trace_lines
 from viewer.render.framebuffer import OffscreenTarget
 from viewer.render.renderer import RenderSettings
@@ -24,17 +23,11 @@ def _session():
     return Session(F.database(), Scenario.from_json(F.scenario_json()))
 
 
-def _changed(a, b) -> int:
-    return int((np.abs(a.astype(int) - b.astype(int)).max(axis=-1) > 30).sum())
-
-
 def test_particle_colour_and_velocities_change_pixels_never_the_trace(gl_ctx):
     sc = Scenario.from_json(F.scenario_json())
     before: list[str] = []
     trace_lines(sc, F.database(), particles=True, out=before.append)
-    app = ViewerApp(gl_ctx, display_size=SIZE, session=_session())
-    target = OffscreenTarget(gl_ctx, SIZE)
-    try:
+    with F.headless_app(gl_ctx, _session(), SIZE) as (app, target):
         app.controller.apply(c.Seek(0.5))
         stats = app.session.stats()
 
@@ -45,7 +38,7 @@ def test_particle_colour_and_velocities_change_pixels_never_the_trace(gl_ctx):
         assert np.array_equal(view(), plain)
         app.particle_colour = "emitter"
         tinted = view()
-        assert _changed(tinted, plain) > 20
+        assert F.changed_pixels(tinted, plain) > 20
         app.particle_colour = "none"
         assert np.array_equal(view(), plain)         # "none": exactly the plain view
         em = live_emitters(app.session.world)[0]
@@ -53,11 +46,8 @@ def test_particle_colour_and_velocities_change_pixels_never_the_trace(gl_ctx):
         selected = view()
         app.overlays["show_velocities"] = True
         assert app._selected_velocities().shape == (em.alive, 2, 3)
-        assert _changed(view(), selected) > 20
+        assert F.changed_pixels(view(), selected) > 20
         assert app.session.stats() == stats and app.errors.entries == []
-    finally:
-        app.release()
-        target.release()
     after: list[str] = []
     trace_lines(sc, F.database(), particles=True, out=after.append)
     assert after == before and len(before) > 10

@@ -9,6 +9,12 @@ Script 0x33000100: t=0 CreateParticle(0x32000100, logical 1), t=0.5 CallPES(0x33
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import numpy as np
+
+from viewer.app import ViewerApp
 from viewer.dat import samples
 from viewer.dat.database import AssetDatabase
 from viewer.dat.records.animation import AnimationFrame
@@ -24,6 +30,7 @@ from viewer.dat.records.physics_script import (
     ScriptAndModData,
 )
 from viewer.dat.records.setup import Setup
+from viewer.render.framebuffer import OffscreenTarget
 
 GFX = 0x01000100       # a unit quad with a solid-colour surface, no degrades
 SURFACE = 0x08000100
@@ -123,3 +130,21 @@ def settled_view(app, target, frames: int = 3):
     for _ in range(frames):
         app.frame(1 / 60, display_size=target.size, target=target.fbo)
     return app.viewport.read_rgba()
+
+
+@contextmanager
+def headless_app(gl_ctx, session, size) -> Iterator[tuple[ViewerApp, OffscreenTarget]]:
+    """A ViewerApp on ``session`` drawing into an offscreen target of ``size``; both
+    released on exit."""
+    app = ViewerApp(gl_ctx, display_size=size, session=session)
+    target = OffscreenTarget(gl_ctx, size)
+    try:
+        yield app, target
+    finally:
+        app.release()
+        target.release()
+
+
+def changed_pixels(a, b, threshold: int = 30) -> int:
+    """How many pixels of two RGBA views differ by more than ``threshold`` in a channel."""
+    return int((np.abs(a.astype(int) - b.astype(int)).max(axis=-1) > threshold).sum())
