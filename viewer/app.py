@@ -438,8 +438,8 @@ class ViewerApp:
                 frames.append(target.read_rgba()[..., :3])
                 yield k + 1, pb.total_frames + 2
         offset, _ = estimate_offset(np.asarray(times), frames, cmp.track)
-        cmp.set_offset(offset)
-        self.controller.sync_reference()
+        # an edit of the saved reference entry: on the undo history, like a typed offset
+        self.controller.apply(c.SetReferenceOffset(offset), "Find offset")
         yield pb.total_frames + 2, pb.total_frames + 2
 
     # --- capture ---------------------------------------------------------------------------

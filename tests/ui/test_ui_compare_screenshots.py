@@ -286,6 +286,8 @@ def test_find_offset_lines_up_a_recording_made_from_the_view_shifted_in_time(gl_
         assert app.errors.entries == [], [e.line() for e in app.errors.entries]
         assert app.controller.view.compare.track.offset == pytest.approx(-0.4, abs=1e-6)
         assert s.scenario.extra["reference"]["offset"] == pytest.approx(-0.4, abs=1e-6)
+        # the offset found is an edit like a typed one: undoable, the scenario modified
+        assert s.modified and s.history.undo_label() == "reference offset"
     finally:
         app.release()
         target.release()
@@ -368,16 +370,21 @@ def test_fit_aspect_is_the_largest_area_of_that_shape():
 
 
 @pytest.mark.parametrize("mode,crop", [("side_by_side", None), ("overlay", None),
-                                       ("side_by_side", (0, 0, 90, 90))])
+                                       ("wipe", None), ("onion", None), ("difference", None),
+                                       ("side_by_side", (0, 0, 90, 90)),
+                                       ("wipe", (10, 0, 60, 90))])
 def test_comparison_renders_the_3d_view_at_the_recordings_shape(gl_ctx, session, rec, mode,
                                                                   crop):
     """In a comparison the rendered view has the recording's aspect (its crop's when set),
     so both halves frame the same scene (issue 19)."""
-    want = 1.0 if crop else 160 / 90
+    want = crop[2] / crop[3] if crop else 160 / 90
+    halves = 2 if mode == "side_by_side" else 1
 
     def check(app):
         w, h = app.viewport.size
         assert w / h == pytest.approx(want, abs=0.03), (w, h)
+        tw, th = app.compare_texture.size        # what the Viewport shows: both halves
+        assert tw / th == pytest.approx(want * halves, abs=0.05), (tw, th)
 
     run_app(gl_ctx, session, "Viewport",
             [c.LoadReference(str(rec), 30.0), c.SetReferenceCrop(crop), c.SetCompareMode(mode)],

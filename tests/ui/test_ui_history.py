@@ -99,3 +99,88 @@ def test_save_clears_the_modified_mark(db, tmp_path):
     assert not s.modified and s.file == tmp_path / "a.json"
     s.apply(c.Undo())
     assert s.modified
+
+
+def test_history_coalesces_a_drags_pushes_into_one_step():
+    now = [0.0]
+    h = History(clock=lambda: now[0])
+    h.push("s0", 1, "offset", coalesce=True)
+    for k in range(5):                       # one drag: a push every frame
+        now[0] += 0.05
+        h.push(f"s{k + 1}", 1, "offset", coalesce=True)
+    assert len(h.undo_stack) == 1 and h.undo_stack[0].scenario == "s0" and h.modified
+    now[0] += 2.0                            # a later drag is its own step
+    h.push("t0", 1, "offset", coalesce=True)
+    h.push("u0", 1, "rate", coalesce=True)   # another setting: another step
+    h.push("v0", 1, "rate")                  # not a coalescing push: another step
+    assert [s.scenario for s in h.undo_stack] == ["s0", "t0", "u0", "v0"]
+    h.undo("w", 1)
+    h.push("x0", 1, "rate", coalesce=True)
+    h.push("x1", 1, "rate", coalesce=True)   # an undo between: never joins across it
+    assert [s.scenario for s in h.undo_stack] == ["s0", "t0", "u0", "x0"]
+
+
+# --- the reference recording the scenario saves: edits like any other (issue 19) -----------
+@pytest.fixture
+def rec(tmp_path):
+    from test_ui_compare import write_recording
+    return write_recording(tmp_path / "rec")
+
+
+def _entry(s):
+    return s.scenario.extra.get("reference")
+
+
+def test_reference_settings_are_undoable_edits_that_mark_the_scenario_modified(db, rec):
+    from viewer.ui.controller import Controller
+
+    s = make(db)
+    ctl = Controller(session=s)
+    cmp = ctl.view.compare
+    assert ctl.apply(c.LoadReference(str(rec), 30.0))
+    assert s.modified and s.history.undo_label() == "load reference"
+    assert ctl.apply(c.SetReferenceOffset(0.1)) and ctl.apply(c.SetReferenceCrop((2, 2, 40, 30)))
+    assert _entry(s)["offset"] == 0.1 and s.history.undo_label() == "reference crop"
+    frames = cmp.track.frames
+    assert ctl.apply(c.Undo())                              # the crop goes
+    assert cmp.track.crop is None and _entry(s)["crop"] is None
+    assert cmp.track.frames is frames                       # the same recording, not reloaded
+    assert ctl.apply(c.Undo())                              # the offset goes
+    assert cmp.track.offset == 0.0 and _entry(s)["offset"] == 0.0
+    assert ctl.apply(c.Undo())                              # the recording goes
+    assert cmp.track is None and _entry(s) is None and cmp.mode == "off"
+    assert not s.modified
+    assert ctl.apply(c.Redo()) and ctl.apply(c.Redo())      # loaded again, offset again
+    assert cmp.track.offset == 0.1 and _entry(s)["offset"] == 0.1 and s.modified
+    assert ctl.errors.entries == []
+
+
+def test_reference_view_settings_and_unchanged_values_are_no_edits(db, rec, tmp_path):
+    from viewer.ui.controller import Controller
+
+    s = make(db)
+    ctl = Controller(session=s)
+    ctl.apply(c.LoadReference(str(rec), 30.0))
+    ctl.apply(c.SaveScenario(str(tmp_path / "a.json")))
+    for cmd in (c.SetCompareMode("wipe"), c.SetCompareOpacity(0.2), c.SetWipeSplit(0.3),
+                c.SetReferenceOffset(0.0), c.SetReferenceRate(1.0)):
+        assert ctl.apply(cmd)
+    assert not s.modified and s.history.undo_label() == "load reference"
+    assert ctl.apply(c.StepReference(1))                    # a saved setting: modified
+    assert s.modified and s.history.undo_label() == "reference offset"
+    assert ctl.apply(c.SetReferenceOffset(float("nan"))) is False   # refused: no entry
+    assert s.history.undo_label() == "reference offset" and len(s.history.undo_stack) == 2
+
+
+def test_undoing_a_setup_load_keeps_the_reference(db, rec):
+    from viewer.ui.controller import Controller
+
+    s = make(db)
+    ctl = Controller(session=s)
+    ctl.apply(c.LoadReference(str(rec), 30.0))
+    ctl.apply(c.SetReferenceOffset(0.2))
+    ctl.apply(c.LoadSetup(F.SETUP, None))
+    assert _entry(s)["offset"] == 0.2 and ctl.view.compare.track.offset == 0.2
+    ctl.apply(c.Undo())
+    assert len(s.scenario.objects) == len(F.scenario_json()["objects"])
+    assert _entry(s)["offset"] == 0.2 and ctl.view.compare.track.offset == 0.2

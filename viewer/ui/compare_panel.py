@@ -131,6 +131,22 @@ class CompareModel:
                   crop=entry.get("crop"))
         self.track.path = str(entry["path"])   # saved back as written
 
+    def follow_entry(self, entry: dict | None, base: Path | None = None) -> None:
+        """Put the track as a scenario's ``"reference"`` entry says (None: no recording),
+        say after an undo: the same recording keeps its frames and takes the entry's
+        offset, rate and crop; another is loaded."""
+        if entry is None:
+            self.clear()
+            return
+        track = self.track
+        if (track is not None and isinstance(entry, dict) and entry.get("path") == track.path
+                and entry.get("fps") == self.fps):
+            self.set_offset(float(entry.get("offset", 0.0)))
+            self.set_rate(float(entry.get("rate", 1.0)))
+            self.set_crop(entry.get("crop"))
+            return
+        self.load_entry(entry, base)
+
     def clear(self) -> None:
         self.track = None
         self.mode = "off"

@@ -68,21 +68,27 @@ class Controller:
 
     def sync_reference(self) -> None:
         """Keep the reference track and the scenario's ``"reference"`` entry together: a
-        newly opened session's entry loads the track; afterwards changes to the track (or a
-        new scenario in the session) are written back to the entry, so Save scenario keeps
-        path, offset, rate and crop. An entry that failed to load stays as it was."""
+        newly opened session's entry loads the track (a session without one keeps the
+        track shown and takes it in); a scenario the session swaps in (undo, redo, a Setup
+        loaded, which carries the entry over) puts the track as its entry says, none
+        included; afterwards changes to the track are written back to the entry, so Save
+        scenario keeps path, offset, rate and crop. An entry that failed to load stays as
+        it was (and is tried once)."""
         s, cmp = self.session, self.view.compare
         if s is None or s.scenario is None:
             return
-        if s is not self._reference_session:
+        swapped = s is self._reference_session and s.scenario is not self._reference_scenario
+        if s is not self._reference_session or swapped:
             self._reference_session = s
             self._reference_scenario = s.scenario
             entry = s.scenario.extra.get("reference")
-            if entry and (cmp.track is None or cmp.settings_json() != entry):
+            if (entry or swapped) and cmp.settings_json() != entry:
                 self._reference_generation = cmp.generation
                 base = s.scenario.path.parent if s.scenario.path is not None else None
-                cmp.load_entry(entry, base)
-                self._reference_generation = cmp.generation
+                try:
+                    cmp.follow_entry(entry, base)
+                finally:
+                    self._reference_generation = cmp.generation
                 return
         if (cmp.generation == self._reference_generation
                 and s.scenario is self._reference_scenario):
@@ -98,7 +104,16 @@ class Controller:
     # ------------------------------------------------------------------------------------
     def _apply(self, cmd: c.Command) -> None:
         """The camera, the compare / reference track and the view's own state first; any
-        other command is the session's (timeline, scenario edits)."""
+        other command is the session's (timeline, scenario edits). A change of the
+        recording the scenario saves (path, offset, rate, crop) is a scenario edit: it goes
+        on the session's undo history and sets the modified mark."""
+        label = REFERENCE_EDITS.get(type(cmd))
+        if label is not None and self.session is not None:
+            def edit():
+                self._apply_reference(cmd)
+                self.sync_reference()   # the scenario's entry takes the change now
+            self.session.record_setting(label, edit, coalesce=isinstance(cmd, COALESCING))
+            return
         for handled in (self._apply_camera, self._apply_reference, self._apply_view):
             if handled(cmd):
                 return
@@ -220,6 +235,17 @@ class Controller:
         if self.session is None or self.view.selection is None:
             return None
         return self.session.bounds_of(*self.view.selection)
+
+
+# commands that change the scenario's "reference" entry, and their undo labels
+REFERENCE_EDITS = {
+    c.LoadReference: "load reference", c.ClearReference: "clear reference",
+    c.SetReferenceOffset: "reference offset", c.StepReference: "reference offset",
+    c.SetReferenceRate: "reference rate", c.SetReferenceCrop: "reference crop",
+    c.AlignReferenceOnEvent: "line up reference", c.AlignReferenceAudio: "line up reference",
+}
+# sent every frame while a widget is dragged: one undo step per drag
+COALESCING = (c.SetReferenceOffset, c.SetReferenceRate)
 
 
 def _no_session(cmd) -> Exception:

@@ -325,6 +325,8 @@ class Session:
         return sc
 
     def load_setup(self, setup: int, table: int | None) -> None:
+        import copy
+
         from viewer.sim.scenario import Scenario
 
         obj = {"id": 1, "setup": f"0x{setup:08X}"}
@@ -336,6 +338,8 @@ class Session:
                                  "objects": [obj], "events": []})
         sc.path = self.scenario.path
         old = self.scenario
+        if "reference" in old.extra:   # the recording compared stays with the new scene
+            sc.extra["reference"] = copy.deepcopy(old.extra["reference"])
         self.scenario = sc
         try:
             self._build(True)
@@ -358,6 +362,19 @@ class Session:
         before, selected = copy.deepcopy(self.scenario), self.selected_object
         edit()
         self.history.push(before, selected, label)
+
+    def record_setting(self, label: str, edit, *, coalesce: bool = False) -> None:
+        """Run ``edit``, which may change what the scenario saves beside its events (the
+        ``"reference"`` entry: path, offset, rate, crop); when it did, the state before
+        goes on the undo history (the modified mark follows). Nothing is re-simulated:
+        these settings do not touch the simulation. ``coalesce``: a drag's edits are one
+        undo step (History.push)."""
+        import copy
+
+        before, selected = copy.deepcopy(self.scenario), self.selected_object
+        edit()
+        if self.scenario.extra != before.extra:
+            self.history.push(before, selected, label, coalesce=coalesce)
 
     def _restore(self, state) -> None:
         """Show a state of the history (undo / redo): its scenario, re-simulated, at the
