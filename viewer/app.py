@@ -37,7 +37,7 @@ from viewer.inputs import ACTIONS_MAX_BYTES, read_text_capped
 from viewer.media import FrameWriter
 from viewer.render.framebuffer import OffscreenTarget
 from viewer.render.grid import GridPass
-from viewer.render.particle_debug import PARTICLE_COLOURS, velocity_lines
+from viewer.render.particle_debug import PARTICLE_COLOURS, particle_bounds, velocity_lines
 from viewer.render.renderer import SceneRenderer
 from viewer.render.world_adapter import build_scene_input
 from viewer.sim import inspect, presets
@@ -95,7 +95,8 @@ HIGHLIGHT_MAX = 400   # particles of the selected emitter ringed in the view
 OVERLAYS = (("show_spheres", "Bounds (Setup and emitter spheres)"),
             ("show_emitter_anchors", "Emitter anchors"), ("show_part_axes", "Part axes"),
             ("show_collision", "Collision shapes"),
-            ("show_velocities", "Velocities (selected emitter's particles)"))
+            ("show_velocities", "Velocities (selected emitter's particles)"),
+            ("show_particle_bounds", "Particle bounds (selected emitter's, else every emitter's)"))
 HEADLESS_DT = 1.0 / 60.0
 
 
@@ -331,6 +332,8 @@ class ViewerApp:
                                       particle_colour=self.particle_colour)
             if settings.show_velocities:
                 scene.overlays.velocities = self._selected_velocities()
+            if settings.show_particle_bounds:
+                scene.overlays.particle_boxes = self._particle_boxes()
             if flt.active:
                 scene.particles = filter_particles(scene.particles,
                                                    session.world.pool.row_emitter, flt)
@@ -720,15 +723,27 @@ class ViewerApp:
                     commands.append(c.Select("object", obj))
         return commands
 
-    def _selected_velocities(self):
-        """Velocity segments of the selected emitter's particles (None: no emitter)."""
+    def _selected_row(self) -> int | None:
+        """The pool row of the selected emitter (or of the selected particle's emitter);
+        None when none is selected or it is gone."""
         sel = self.controller.view.selection
-        if sel is None or sel[0] != "emitter":
+        if sel is None or sel[0] not in ("emitter", "particle"):
             return None
+        handle = sel[1] if sel[0] == "emitter" else sel[1][0]
         pool = self.session.world.pool
         rows = [r for r, em in enumerate(pool.row_emitter)
-                if em is not None and em.handle == sel[1]]
-        return velocity_lines(pool, rows[0]) if rows else None
+                if em is not None and em.handle == handle]
+        return rows[0] if rows else None
+
+    def _selected_velocities(self):
+        """Velocity segments of the selected emitter's particles (None: no emitter)."""
+        row = self._selected_row()
+        return None if row is None else velocity_lines(self.session.world.pool, row)
+
+    def _particle_boxes(self):
+        """The live particles' box of the selected emitter, else of every emitter."""
+        row = self._selected_row()
+        return particle_bounds(self.session.world.pool, None if row is None else [row])
 
     def _selection_rings(self):
         """Rings over the viewport for the selected particle (yellow), emitter (cyan) and

@@ -23,10 +23,16 @@ def _session():
     return Session(F.database(), Scenario.from_json(F.scenario_json()))
 
 
+def _trace() -> list[str]:
+    """The scenario's trace with particles, from a fresh run."""
+    out: list[str] = []
+    trace_lines(Scenario.from_json(F.scenario_json()), F.database(), particles=True,
+                out=out.append)
+    return out
+
+
 def test_particle_colour_and_velocities_change_pixels_never_the_trace(gl_ctx):
-    sc = Scenario.from_json(F.scenario_json())
-    before: list[str] = []
-    trace_lines(sc, F.database(), particles=True, out=before.append)
+    before = _trace()
     with F.headless_app(gl_ctx, _session(), SIZE) as (app, target):
         app.controller.apply(c.Seek(0.5))
         stats = app.session.stats()
@@ -48,9 +54,7 @@ def test_particle_colour_and_velocities_change_pixels_never_the_trace(gl_ctx):
         assert app._selected_velocities().shape == (em.alive, 2, 3)
         assert F.changed_pixels(view(), selected) > 20
         assert app.session.stats() == stats and app.errors.entries == []
-    after: list[str] = []
-    trace_lines(sc, F.database(), particles=True, out=after.append)
-    assert after == before and len(before) > 10
+    assert _trace() == before and len(before) > 10
 
 
 def test_a_colour_mode_draws_through_the_cpu_path(gl_ctx):
@@ -73,3 +77,43 @@ def test_a_colour_mode_draws_through_the_cpu_path(gl_ctx):
     finally:
         r.release()
         target.release()
+
+
+def test_particle_bounds_box_each_emitters_live_particles():
+    from viewer.render.particle_debug import particle_bounds
+    s = _session()
+    s.apply(c.Seek(0.5))
+    live = [em for em in live_emitters(s.world, with_particles=True) if em.particles]
+    assert live
+    pool = s.world.pool
+    boxes = particle_bounds(pool)
+    assert boxes.shape == (len(live), 2, 3)
+    for em in live:
+        pts = np.array([p.position for p in em.particles])
+        want = np.stack([pts.min(axis=0), pts.max(axis=0)])
+        assert any(np.allclose(b, want, atol=1e-5) for b in boxes), em.handle
+    row = next(r for r, e in enumerate(pool.row_emitter)
+               if e is not None and e.handle == live[0].handle)
+    assert particle_bounds(pool, [row]).shape == (1, 2, 3)
+    assert particle_bounds(pool, [len(pool.row_emitter) + 5]).shape == (0, 2, 3)
+
+
+def test_particle_bounds_overlay_changes_pixels_never_the_trace(gl_ctx):
+    """View > Overlays > Particle bounds: every emitter's box, or the selected one's;
+    view-only (the trace and the session's figures stay as they were)."""
+    before = _trace()
+    with F.headless_app(gl_ctx, _session(), SIZE) as (app, target):
+        app.controller.apply(c.Seek(0.5))
+        stats = app.session.stats()
+        plain = F.settled_view(app, target)
+        app.overlays["show_particle_bounds"] = True
+        every = F.settled_view(app, target)
+        assert F.changed_pixels(every, plain) > 20
+        n_all = len(app._particle_boxes())
+        em = next(e for e in live_emitters(app.session.world) if e.alive)
+        app.controller.apply(c.Select("emitter", em.handle))
+        assert len(app._particle_boxes()) == 1 <= n_all
+        app.overlays["show_particle_bounds"] = False
+        assert np.array_equal(F.settled_view(app, target), plain)   # off: the plain view
+        assert app.session.stats() == stats and app.errors.entries == []
+    assert _trace() == before and len(before) > 10

@@ -1,5 +1,6 @@
 """Debug overlays: sorting/collision sphere circles, part axes, emitter anchors and offset
-shells, the selected emitter's particle velocities, and the world's collision shapes
+shells, the selected emitter's particle velocities and live particles' boxes per emitter,
+and the world's collision shapes
 (``CollisionWorld.describe()``: planes as a square grid patch about their point nearest the
 origin, boxes as 12 edges, spheres as three great circles, vertical cylinders as two rings
 and four sides). Line and point vertices are built
@@ -15,6 +16,7 @@ SPHERE_COLORS = {"sorting": (0.95, 0.85, 0.2, 1.0), "collision": (0.2, 0.9, 0.9,
                  "selection": (0.8, 0.4, 1.0, 1.0), "shell": (1.0, 0.5, 0.2, 1.0)}
 ANCHOR_COLOR = (1.0, 0.3, 0.9, 1.0)
 VELOCITY_COLOR = (1.0, 1.0, 0.3, 1.0)
+PARTICLE_BOX_COLOR = (0.3, 1.0, 0.5, 1.0)
 COLLISION_COLORS = {"plane": (0.35, 0.75, 0.35, 1.0), "box": (0.95, 0.35, 0.3, 1.0),
                     "sphere": (0.3, 0.6, 1.0, 1.0), "cylinder": (1.0, 0.75, 0.25, 1.0)}
 PLANE_HALF_SIZE = 5.0      # metres of the drawn patch each side of the plane's centre point
@@ -126,6 +128,8 @@ def overlay_vertices(overlays, settings):
         lines.extend(collision_lines(overlays.collision))
     if settings.show_velocities and overlays.velocities is not None:
         lines.append(_with_color(overlays.velocities, VELOCITY_COLOR))
+    if settings.show_particle_bounds and overlays.particle_boxes is not None:
+        lines.extend(box_lines(lo, hi, PARTICLE_BOX_COLOR) for lo, hi in overlays.particle_boxes)
     points = np.zeros((0, 7), np.float32)
     if settings.show_emitter_anchors and overlays.emitter_anchors:
         p = np.asarray(overlays.emitter_anchors, np.float32).reshape(-1, 3)

@@ -1,5 +1,6 @@
 """Emitter debugging (VIEW settings only): one RGB tint per drawn particle that replaces
-its lit colour, and velocity lines for one emitter's particles. Both read the pool and never
+its lit colour, velocity lines for one emitter's particles, and the bounding box of each
+emitter's live particles. All read the pool and never
 write it, so the simulation and every trace stay exactly as without them. GL-free numpy over
 the pool's arrays, never a loop over particles.
 
@@ -96,5 +97,26 @@ def velocity_lines(pool, row: int, seconds: float = VELOCITY_SECONDS) -> np.ndar
     return np.stack([pos, pos + particle_velocities(pool, idx) * seconds], axis=1)
 
 
+def particle_bounds(pool, rows=None) -> np.ndarray:
+    """(E, 2, 3) min / max corners of the live particles of each emitter row in ``rows``
+    (None: every emitter with live particles), in row order; rows with no live particle
+    are left out."""
+    live = pool.evaluate()
+    em = pool.emitter[live].astype(np.int64)
+    if rows is not None:
+        keep = np.isin(em, np.asarray(list(rows), np.int64))
+        live, em = live[keep], em[keep]
+    if live.size == 0:
+        return np.zeros((0, 2, 3))
+    order, inverse = np.unique(em, return_inverse=True)
+    pos = np.asarray(pool.position[live], np.float64)
+    lo = np.full((order.size, 3), np.inf)
+    hi = np.full((order.size, 3), -np.inf)
+    np.minimum.at(lo, inverse, pos)
+    np.maximum.at(hi, inverse, pos)
+    return np.stack([lo, hi], axis=1)
+
+
 __all__ = ["PARTICLE_COLOURS", "VELOCITY_SECONDS", "age_tints", "emitter_tints", "hue_rgb",
-           "particle_tints", "particle_velocities", "type_tints", "velocity_lines"]
+           "particle_bounds", "particle_tints", "particle_velocities", "type_tints",
+           "velocity_lines"]

@@ -44,6 +44,7 @@ class RenderSettings:
     show_emitter_anchors: bool = False
     show_collision: bool = False      # world collision shapes (planes, boxes, spheres, cylinders)
     show_velocities: bool = False     # the selected emitter's particles' velocity lines
+    show_particle_bounds: bool = False   # live particles' box per emitter (Overlays)
     cull_backfaces: bool = True
     degrade_mul: float = 1.0          # steady state m = +1 (review W2)
     # evaluate and sort particles on the GPU (compute shaders, GL 4.3) when the scene
@@ -189,7 +190,7 @@ class SceneRenderer:
         ctx.clear_samplers(0, 1)  # leave unit 0 to whoever draws next (the UI)
         self._fbo.depth_mask = True
         if (s.show_spheres or s.show_part_axes or s.show_emitter_anchors or s.show_collision
-                or s.show_velocities):
+                or s.show_velocities or s.show_particle_bounds):
             if self._overlays is None:
                 self._overlays = OverlayPass(ctx)
             self._overlays.draw(scene.overlays, s, view_proj)

@@ -109,6 +109,9 @@ class Overlays:
     # the selected emitter's particles: (N, 2, 3) segments along their velocity (the app
     # fills it, particle_debug.velocity_lines) or None
     velocities: np.ndarray | None = None
+    # live particles' bounding boxes, one per emitter: (E, 2, 3) min / max corners (the app
+    # fills it, particle_debug.particle_bounds) or None
+    particle_boxes: np.ndarray | None = None
 
 
 @dataclass
