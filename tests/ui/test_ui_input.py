@@ -165,3 +165,106 @@ def test_esc_gives_the_keyboard_back_to_the_viewport_and_never_quits(app):
     app.input.key(GlfwKeys.RIGHT, False)
     _frame(app)
     assert app.session.playback.frame == 1
+
+
+def _press(app, key, frames=1):
+    app.input.key(key, True)
+    app.input.key(key, False)
+    for _ in range(frames):
+        _frame(app)
+
+
+def _session_app(app):
+    import ui_fixtures as F
+
+    from viewer.sim.scenario import Scenario
+    from viewer.ui.session import Session
+
+    app.session = Session(F.database(), Scenario.from_json(F.scenario_json()))
+    for _ in range(4):
+        _frame(app)
+
+
+def test_arrows_in_a_text_field_or_a_table_never_step_the_timeline(app):
+    """Issue 19: the navigation keys act on the timeline only while the Viewport or the
+    Timeline has focus (or no window has)."""
+    from viewer.ui.shortcuts import focused_window
+
+    _session_app(app)
+    app.file_dialog = ("load", "scenario.json")      # its path field takes the keyboard
+    for _ in range(3):
+        _frame(app)
+    assert imgui.get_io().want_text_input
+    for key in (GlfwKeys.RIGHT, GlfwKeys.RIGHT, GlfwKeys.LEFT, GlfwKeys.SPACE, GlfwKeys.HOME):
+        _press(app, key)
+    assert app.session.playback.frame == 0 and not app.session.playback.playing
+    _press(app, GlfwKeys.ESCAPE, 4)                  # the field lets the keyboard go ...
+    assert app.file_dialog is not None and not imgui.get_io().want_text_input
+    _press(app, GlfwKeys.ESCAPE, 2)                  # ... and the next Esc closes the dialog
+    assert app.file_dialog is None and not app.should_close
+    imgui.set_window_focus("Emitters")               # a table panel
+    _frame(app)
+    assert focused_window() == "Emitters" and not imgui.get_io().want_text_input
+    _press(app, GlfwKeys.RIGHT)
+    _press(app, GlfwKeys.SPACE)
+    assert app.session.playback.frame == 0 and not app.session.playback.playing
+    imgui.set_window_focus("Timeline")
+    _frame(app)
+    _press(app, GlfwKeys.RIGHT)
+    assert app.session.playback.frame == 1
+
+
+def test_arrows_step_the_timeline_and_never_walk_imgui_focus_over_its_buttons(app):
+    _session_app(app)
+    imgui.set_window_focus("Timeline")
+    _frame(app)
+    g = imgui.get_current_context()
+    assert not imgui.get_io().config_flags & imgui.ConfigFlags_.nav_enable_keyboard
+    nav_before = g.nav_id
+    for n in range(1, 6):
+        _press(app, GlfwKeys.RIGHT)
+        assert app.session.playback.frame == n
+        assert g.nav_id == nav_before and not g.nav_cursor_visible
+    _press(app, GlfwKeys.LEFT)
+    assert app.session.playback.frame == 4 and g.nav_id == nav_before
+
+
+def test_double_clicking_a_setup_in_assets_replaces_the_scene_and_ctrl_z_brings_it_back(app):
+    """Issue 19: "double-clicking a Setup in Assets replaces the whole scene with no way
+    back": the replaced scene, with its edits, comes back with Ctrl+Z."""
+    import ui_fixtures as F
+
+    from viewer.ui import commands as c
+
+    _session_app(app)
+    s = app.session
+    s.apply(c.Seek(0.2))
+    s.apply(c.PlayScript(1, F.SCRIPT_BIG))           # an unsaved edit
+    edited = [e.to_json() for e in s.scenario.events]
+    app.only_panel = "Assets"                        # the panel alone, filling the display
+    from viewer.ui.assets_panel import FILTERS
+    app.assets_state.type_index = [n for n, _ in FILTERS].index("Setup (0x02)")
+    app.assets_state.query = f"0x{F.SETUP:08X}"      # one row: the Setup
+    _frame(app)
+    _frame(app)
+    rows = next(w for w in imgui.get_current_context().windows
+                if w.name.startswith("Assets/list"))
+    app.input.mouse_pos(rows.pos.x + 40, rows.pos.y + 8)
+    _frame(app)
+    for _ in range(2):                               # a double click
+        app.input.mouse_button(0, True)
+        _frame(app)
+        app.input.mouse_button(0, False)
+        _frame(app)
+    assert s.scenario.events == [] and s.modified
+    assert s.history.undo_label() == f"load Setup 0x{F.SETUP:08X}"
+    app.only_panel = None
+    for _ in range(3):
+        _frame(app)
+    imgui.set_window_focus("Viewport")
+    _frame(app)
+    app.input.modifiers(True, False, False)
+    _press(app, GlfwKeys.Z, 2)
+    app.input.modifiers(False, False, False)
+    assert [e.to_json() for e in s.scenario.events] == edited and s.modified
+    assert s.history.undo_label() == "play script" and app.errors.entries == []
