@@ -185,7 +185,12 @@ class ViewerApp:
         # scenario has unsaved changes (save / discard / cancel); Esc never quits
         self.should_close = False
         self.quit_prompt = False
-        self._quit_after_save = False
+        # Open DAT / Load scenario over unsaved changes asks the same first: the command
+        # held back while the prompt shows, and the one the user let through
+        self.open_prompt: c.Command | None = None
+        self._confirmed: c.Command | None = None
+        self._after_save = None   # "quit" or a held-back command: once the Save dialog saved
+        self.controller.before_replacing = self._before_replacing
 
     # --- session ----------------------------------------------------------------------------
     @property
@@ -571,8 +576,8 @@ class ViewerApp:
     def escape(self) -> None:
         """Esc: close the quit prompt, else the file dialog, else give the keyboard back to
         the 3D view (the timeline keys act again); never quits."""
-        if self.quit_prompt:
-            self.quit_prompt = self._quit_after_save = False
+        if self.quit_prompt or self.open_prompt is not None:
+            self.quit_prompt, self.open_prompt, self._after_save = False, None, None
         elif self.file_dialog is not None:
             self.file_dialog = None
         else:
@@ -599,35 +604,63 @@ class ViewerApp:
         self.file_dialog = ("save", self._default_path("save"))
         return False
 
+    def _before_replacing(self, cmd) -> bool:
+        """Controller hook before Open DAT / Load scenario replace the session: go on (True),
+        or hold the command back and ask first when the scenario has unsaved changes."""
+        if not self.modified or cmd is self._confirmed:
+            return True
+        self.open_prompt = cmd
+        return False
+
+    def _proceed(self, then) -> None:
+        """Go on with what the unsaved-changes prompt held back: quit, or the open."""
+        self._after_save = None
+        if then == "quit":
+            self.should_close = True
+        elif then is not None:
+            self._confirmed = then
+            try:
+                self.controller.apply(then, "open")
+            finally:
+                self._confirmed = None
+
     def _quit_popup(self) -> None:
-        if self.quit_prompt and not imgui.is_popup_open("Unsaved changes"):
+        """Unsaved changes, before quitting or before an open replaces the scenario: Save
+        (then go on), Discard (go on), Cancel."""
+        asking = self.quit_prompt or self.open_prompt is not None
+        if asking and not imgui.is_popup_open("Unsaved changes"):
             imgui.open_popup("Unsaved changes")
         if not imgui.begin_popup_modal("Unsaved changes", None,
                                        imgui.WindowFlags_.always_auto_resize)[0]:
             return
         try:
-            if not self.quit_prompt:
+            if not asking:
                 imgui.close_current_popup()
                 return
+            then = "quit" if self.quit_prompt else self.open_prompt
             s = self.session
             name = "the scenario" if s is None or s.file is None else Path(s.file).name
-            imgui.text(f"Save the changes to {name} before quitting?")
+            imgui.text(f"Save the changes to {name} before {_going_on(then)}?")
+            choice = None
             if imgui.button("Save"):
-                self.quit_prompt = False
-                if self.save_or_ask():
-                    self.should_close = not self.modified
-                else:
-                    self._quit_after_save = True
-                imgui.close_current_popup()
+                choice = "save"
             imgui.same_line()
             if imgui.button("Discard"):
-                self.quit_prompt = False
-                self.should_close = True
-                imgui.close_current_popup()
+                choice = "discard"
             imgui.same_line()
             if imgui.button("Cancel"):
-                self.quit_prompt = False
+                choice = "cancel"
+            if choice is not None:
+                self.quit_prompt, self.open_prompt = False, None
                 imgui.close_current_popup()
+            if choice == "save":
+                if self.save_or_ask():
+                    if not self.modified:
+                        self._proceed(then)
+                else:
+                    self._after_save = then    # the Save dialog goes on once it saved
+            elif choice == "discard":
+                self._proceed(then)
         finally:
             imgui.end_popup()
 
@@ -965,8 +998,8 @@ class ViewerApp:
                 if self.controller.apply(cmd, title):
                     self.recent_dirs.add(str(Path(path).resolve().parent))
                 keep = False
-                if kind == "save" and self._quit_after_save:
-                    self.should_close = not self.modified
+                if kind == "save" and self._after_save is not None and not self.modified:
+                    self._proceed(self._after_save)
             imgui.same_line()
             if imgui.button("Cancel"):
                 keep = False
@@ -974,7 +1007,7 @@ class ViewerApp:
             imgui.end()
         if not keep:
             self.file_dialog = None
-            self._quit_after_save = False
+            self._after_save = None
 
     # --- capture / teardown -----------------------------------------------------------------
     def capture(self, size, frames: int = 4, dt: float = HEADLESS_DT,
@@ -1005,6 +1038,15 @@ class ViewerApp:
         self.renderer.shutdown()
         implot.destroy_context(self.implot_context)
         imgui.destroy_context(self.imgui_context)
+
+
+def _going_on(then) -> str:
+    """What the unsaved-changes prompt holds back, in words."""
+    if then == "quit":
+        return "quitting"
+    if isinstance(then, c.OpenDat):
+        return "opening " + ", ".join(Path(p).name for p in then.paths)
+    return f"loading {Path(then.path).name}"
 
 
 def _capture_events(path) -> list[dict]:
@@ -1144,6 +1186,7 @@ def session_state(app: ViewerApp) -> dict:
                       "frames": 0 if cmp.track is None else len(cmp.track.frames)}
     out["title"] = app.title()
     out["quit_prompt"] = app.quit_prompt
+    out["open_prompt"] = app.open_prompt is not None
     if s is not None:
         out.update(s.stats())
         out["modified"] = s.modified

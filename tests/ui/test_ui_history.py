@@ -184,3 +184,97 @@ def test_undoing_a_setup_load_keeps_the_reference(db, rec):
     ctl.apply(c.Undo())
     assert len(s.scenario.objects) == len(F.scenario_json()["objects"])
     assert _entry(s)["offset"] == 0.2 and ctl.view.compare.track.offset == 0.2
+
+
+# --- Open DAT / Load scenario over unsaved changes ask first (issue 19) ----------------------
+@pytest.fixture
+def gl_app(gl_ctx):
+    from viewer.app import ViewerApp
+    from viewer.render.framebuffer import OffscreenTarget
+
+    app = ViewerApp(gl_ctx, display_size=(640, 400), session=make(F.database()))
+    target = OffscreenTarget(gl_ctx, (640, 400))
+    app.test_frame = lambda n=1: [app.frame(1 / 60, (640, 400), target.fbo) for _ in range(n)]
+    app.test_frame(4)          # the default layout settles (it focuses the Viewport twice)
+    yield app
+    app.release()
+    target.release()
+
+
+def _click_button(app, label, monkeypatch):
+    """Press the ImGui button ``label`` with the mouse (its place recorded as drawn)."""
+    from imgui_bundle import imgui
+
+    rects = {}
+    real = imgui.button
+
+    def button(text, *args, **kwargs):
+        pressed = real(text, *args, **kwargs)
+        rects[text] = (imgui.get_item_rect_min(), imgui.get_item_rect_max())
+        return pressed
+
+    monkeypatch.setattr(imgui, "button", button)
+    app.test_frame(2)
+    lo, hi = rects[label]
+    app.input.mouse_pos((lo.x + hi.x) / 2, (lo.y + hi.y) / 2)
+    app.test_frame()
+    app.input.mouse_button(0, True)
+    app.test_frame()
+    app.input.mouse_button(0, False)
+    app.test_frame(2)
+    monkeypatch.setattr(imgui, "button", real)
+
+
+def _builtin_scenario():
+    from viewer.resources import asset_path
+    from viewer.synthetic import DEFAULT_SCENARIO
+    return str(asset_path(DEFAULT_SCENARIO.name))
+
+
+def test_loading_over_unsaved_changes_asks_and_cancel_or_esc_keep_the_scene(gl_app,
+                                                                            monkeypatch):
+    app, s = gl_app, gl_app.session
+    load = c.LoadScenario(_builtin_scenario())
+    assert app.controller.apply(load)                 # nothing unsaved: loads at once
+    assert app.session is not s and app.open_prompt is None
+    app.session = s
+    s.apply(c.PlayScript(1, F.SCRIPT_BIG))
+    app.controller.apply(load)
+    assert app.session is s and app.open_prompt == load   # held back: the prompt asks
+    app.test_frame(2)
+    from imgui_bundle import imgui
+    assert imgui.get_current_context().open_popup_stack.size() == 1
+    _click_button(app, "Cancel", monkeypatch)
+    assert app.session is s and app.open_prompt is None and s.modified
+    app.controller.apply(c.OpenDat(("other.dat",)))   # Open DAT asks the same
+    assert app.open_prompt == c.OpenDat(("other.dat",))
+    app.escape()                                      # Esc: as Cancel
+    assert app.open_prompt is None and app.session is s and app.errors.entries == []
+
+
+def test_loading_over_unsaved_changes_discard_loads_and_save_saves_first(gl_app, tmp_path,
+                                                                        monkeypatch):
+    app, s = gl_app, gl_app.session
+    s.apply(c.PlayScript(1, F.SCRIPT_BIG))
+    load = c.LoadScenario(_builtin_scenario())
+    app.controller.apply(load)
+    _click_button(app, "Discard", monkeypatch)
+    assert app.errors.entries == [], [e.line() for e in app.errors.entries]
+    assert app.session is not s and not app.session.modified and app.open_prompt is None
+    # Save: the scenario has a file, so it is written, then the load goes on
+    s.file = tmp_path / "edited.json"
+    app.session = s
+    app.controller.apply(load)
+    _click_button(app, "Save", monkeypatch)
+    assert (tmp_path / "edited.json").is_file() and app.session is not s
+    # no file yet: Save opens the Save dialog, and the load goes on once it saved
+    s.file = None
+    s.apply(c.PlayScript(1, F.SCRIPT_BIG))
+    app.session = s
+    app.controller.apply(load)
+    _click_button(app, "Save", monkeypatch)
+    assert app.session is s and app.file_dialog is not None and app.file_dialog[0] == "save"
+    app.file_dialog = ("save", str(tmp_path / "named.json"))
+    _click_button(app, "OK", monkeypatch)
+    assert (tmp_path / "named.json").is_file() and app.session is not s
+    assert app.errors.entries == []

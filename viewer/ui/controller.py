@@ -43,6 +43,10 @@ class Controller:
         self.opener = None
         # capture_reader(path) -> replayed capture events (viewer.wire.replay); set by the app
         self.capture_reader = None
+        # before_replacing(command) -> bool: asked before Open DAT / Load scenario replace
+        # the session; False holds the command back (the app asks about unsaved changes
+        # and applies it again once told to). None: always go on
+        self.before_replacing = None
         # the app runs the audit as long work (progress, Cancel); alone it runs at once
         self.audit_later = False
         self._reference_session = None
@@ -107,6 +111,9 @@ class Controller:
         other command is the session's (timeline, scenario edits). A change of the
         recording the scenario saves (path, offset, rate, crop) is a scenario edit: it goes
         on the session's undo history and sets the modified mark."""
+        if (isinstance(cmd, (c.OpenDat, c.LoadScenario)) and self.before_replacing is not None
+                and not self.before_replacing(cmd)):
+            return
         label = REFERENCE_EDITS.get(type(cmd))
         if label is not None and self.session is not None:
             def edit():
