@@ -28,6 +28,7 @@ from viewer.ui.assets_panel import (
     parse_hex_query,
     type_name,
 )
+from viewer.ui.controller import Controller
 from viewer.ui.emitters_panel import emitters_view
 from viewer.ui.hidden_panel import toggle_state
 from viewer.ui.object_panel import ObjectPanelState, motion_commands, play_commands
@@ -111,9 +112,16 @@ def test_object_panel_play_and_motion_commands():
     (cmd,) = play_commands(1, st)
     assert cmd.play == 0x04 and math.isnan(cmd.intensity)
     assert motion_commands(1, st) == [c.PlayMotion(1, 0x10000153)]
-    assert play_commands(1, ObjectPanelState(play_text="NoSuchThing")) == []
-    assert play_commands(1, ObjectPanelState(intensity_text="x")) == []
-    assert motion_commands(1, ObjectPanelState(motion_text="zz")) == []
+    # a typed name or number that is none is reported, never silence (issue 19)
+    (bad,) = play_commands(1, ObjectPanelState(play_text="NoSuchThing"))
+    assert isinstance(bad, c.ReportProblem) and "'NoSuchThing' is not a PlayScript" in bad.message
+    (bad,) = play_commands(1, ObjectPanelState(intensity_text="x"))
+    assert isinstance(bad, c.ReportProblem) and "intensity 'x' is not a number" in bad.message
+    (bad,) = motion_commands(1, ObjectPanelState(motion_text="zz"))
+    assert isinstance(bad, c.ReportProblem) and "'zz' is not a motion" in bad.message
+    ctl = Controller()
+    assert ctl.apply(bad, "panel Object") is False
+    assert bad.message in ctl.errors.entries[0].line()
 
 
 def test_emitter_state_names():

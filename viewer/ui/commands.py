@@ -211,6 +211,13 @@ class ClearErrors(Command):
 
 
 @dataclass(frozen=True)
+class ReportProblem(Command):
+    """What a panel could not make into a command (a typed name or number that is none):
+    the Controller lists it in the Errors panel, with a notice, instead of silence."""
+    message: str
+
+
+@dataclass(frozen=True)
 class TakeScreenshot(Command):
     path: str
 

@@ -211,6 +211,9 @@ class Controller:
                 v.emitter_filter.toggle_mute(kind, key)
             case c.ClearErrors():
                 self.errors.clear()
+            case c.ReportProblem(message):
+                from viewer.errors import ScenarioError
+                raise ScenarioError(message)
             case c.TakeScreenshot(path):
                 v.screenshot_requests.append(path)
             case c.RunAudit() if self.audit_later:

@@ -19,16 +19,19 @@ class ObjectPanelState:
 
 
 def play_commands(obj_id: int, state: ObjectPanelState) -> list[c.Command]:
-    """The "Play effect" button: a typed effect (name or number) with the typed intensity."""
+    """The "Play effect" button: a typed effect (name or number) with the typed intensity;
+    a name or intensity that is none is reported (never silence)."""
     from viewer.sim.script_table import play_script_number
 
     intensity = parse_intensity(state.intensity_text)
     if intensity is None:
-        return []
+        return [c.ReportProblem(f"Play effect: intensity {state.intensity_text.strip()!r} is "
+                                f"not a number (nan, inf and -inf are allowed)")]
     try:
         number = play_script_number(state.play_text)
     except ValueError:
-        return []
+        return [c.ReportProblem(f"Play effect: {state.play_text.strip()!r} is not a "
+                                f"PlayScript type (a name such as Launch, or a number)")]
     return [c.PlayTyped(obj_id, number, intensity)]
 
 
@@ -36,7 +39,8 @@ def motion_commands(obj_id: int, state: ObjectPanelState) -> list[c.Command]:
     try:
         return [c.PlayMotion(obj_id, int(state.motion_text.strip(), 0))]
     except ValueError:
-        return []
+        return [c.ReportProblem(f"Do motion: {state.motion_text.strip()!r} is not a motion "
+                                f"number (hex 0x... or decimal)")]
 
 
 def draw_object_panel(objects: list[ObjectSummary], selected: int | None,
