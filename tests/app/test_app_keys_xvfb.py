@@ -1,7 +1,7 @@
 """The real window under Xvfb, driven by xdotool (tests/app/xdriver.py): Esc never quits
 (not in a text field, not outside one), quitting with unsaved changes asks, Ctrl+Z undoes a
-replaced scene, and twenty fast Right presses at a throttled 10 fps step exactly twenty
-frames. Skips when Xvfb or xdotool is not installed."""
+replaced scene, twenty fast Right presses at a throttled 10 fps step exactly twenty
+frames and seven fast Spaces toggle play seven times. Skips when Xvfb or xdotool is not installed."""
 
 from __future__ import annotations
 
@@ -98,6 +98,15 @@ def test_twenty_fast_right_presses_at_10_fps_step_twenty_frames(tmp_path):
     state, shot, _ = drive(tmp_path, steps, frames=50)
     assert shot and state["errors"] == []
     assert state["frame"] == 20 and not state["playing"]
+
+
+def test_seven_fast_spaces_at_10_fps_toggle_play_seven_times(tmp_path):
+    # issue 19: "6 fast Spaces left play/pause flipped"; an odd count from paused must end
+    # playing (a press dropped or repeated would leave it paused)
+    steps = [["sleep", 1.5], ["key", *["space"] * 7]]
+    state, shot, _ = drive(tmp_path, steps, frames=50)
+    assert shot and state["errors"] == []
+    assert state["playing"] and state["frame"] > 0
 
 
 def test_thirty_six_fast_typed_characters_at_10_fps_all_arrive(tmp_path):
