@@ -1,7 +1,8 @@
 """The real window under Xvfb, driven by xdotool (tests/app/xdriver.py): Esc never quits
 (not in a text field, not outside one), quitting with unsaved changes asks, Ctrl+Z undoes a
 replaced scene, twenty fast Right presses at a throttled 10 fps step exactly twenty
-frames and seven fast Spaces toggle play seven times. Skips when Xvfb or xdotool is not installed."""
+frames and seven fast Spaces toggle play seven times. Skips when Xvfb or xdotool is not
+installed."""
 
 from __future__ import annotations
 
