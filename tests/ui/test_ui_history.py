@@ -278,3 +278,18 @@ def test_loading_over_unsaved_changes_discard_loads_and_save_saves_first(gl_app,
     _click_button(app, "OK", monkeypatch)
     assert (tmp_path / "named.json").is_file() and app.session is not s
     assert app.errors.entries == []
+
+
+def test_a_new_session_keeps_the_recording_shown_unsaved_until_it_is_edited(db, rec):
+    from viewer.ui.controller import Controller
+
+    ctl = Controller(session=make(db))
+    ctl.apply(c.LoadReference(str(rec), 30.0))
+    s2 = make(db)                            # as Open DAT / Load scenario hand over
+    ctl.session = s2
+    ctl.sync_reference()
+    assert ctl.view.compare.track is not None and not s2.modified and _entry(s2) is None
+    ctl.apply(c.SetReferenceOffset(0.3))     # now it is the scenario's: an edit
+    assert _entry(s2)["offset"] == 0.3 and s2.modified
+    ctl.apply(c.Undo())
+    assert _entry(s2) is None and ctl.view.compare.track is None and not s2.modified

@@ -73,7 +73,8 @@ class Controller:
     def sync_reference(self) -> None:
         """Keep the reference track and the scenario's ``"reference"`` entry together: a
         newly opened session's entry loads the track (a session without one keeps the
-        track shown and takes it in); a scenario the session swaps in (undo, redo, a Setup
+        track shown, unsaved until the next change of it, an undoable edit like any other:
+        opening never marks a scenario modified); a scenario the session swaps in (undo, redo, a Setup
         loaded, which carries the entry over) puts the track as its entry says, none
         included; afterwards changes to the track are written back to the entry, so Save
         scenario keeps path, offset, rate and crop. An entry that failed to load stays as
