@@ -74,9 +74,9 @@ class Controller:
         """Keep the reference track and the scenario's ``"reference"`` entry together: a
         newly opened session's entry loads the track (a session without one keeps the
         track shown, unsaved until the next change of it, an undoable edit like any other:
-        opening never marks a scenario modified); a scenario the session swaps in (undo, redo, a Setup
-        loaded, which carries the entry over) puts the track as its entry says, none
-        included; afterwards changes to the track are written back to the entry, so Save
+        opening never marks a scenario modified); a scenario the session swaps in (undo,
+        redo, a Setup loaded, which carries the entry over) puts the track as its entry
+        says, none included; afterwards changes to the track are written back to the entry, so Save
         scenario keeps path, offset, rate and crop. An entry that failed to load stays as
         it was (and is tried once)."""
         s, cmp = self.session, self.view.compare
