@@ -708,7 +708,21 @@ class ViewerApp:
         if self.session is None:
             return draw_timeline(None)
         view = self.session.timeline_view()
-        return draw_timeline(replace(view, reference=self.controller.view.compare.lane()))
+        handles = self._plotted_emitters()
+
+        def counts(duration):
+            draw_counts_plot(self.emitter_counts, handles, view.time,
+                             title="Emitter counts", height=120, duration=duration)
+        return draw_timeline(replace(view, reference=self.controller.view.compare.lane(),
+                                     counts=counts))
+
+    def _plotted_emitters(self) -> list[int]:
+        """The emitters the counts plots draw: the selected one (or the selected
+        particle's), else every one recorded."""
+        sel = self.controller.view.selection
+        if sel is not None and sel[0] in ("emitter", "particle"):
+            return [sel[1] if sel[0] == "emitter" else sel[1][0]]
+        return sorted(self.emitter_counts.series)
 
     def _reference_panel(self):
         s = self.session

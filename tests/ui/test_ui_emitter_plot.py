@@ -68,3 +68,53 @@ def test_the_app_records_counts_and_the_plot_draws_without_touching_the_simulati
     finally:
         app.release()
         target.release()
+
+
+def test_the_timeline_shows_the_counts_on_its_own_time_axis(gl_ctx, monkeypatch):
+    """Issue 19: "a plot of alive and emitted counts over time per emitter on the
+    timeline": the Timeline draws it above its tracks, x from 0 to the duration, for the
+    selected emitter, else every emitter seen."""
+    from imgui_bundle import implot
+
+    import viewer.app as app_module
+
+    app = ViewerApp(gl_ctx, display_size=SIZE, session=_session())
+    app.use_scene_renderer = False
+    target = OffscreenTarget(gl_ctx, SIZE)
+    calls = []
+    real = app_module.draw_counts_plot
+
+    def spy(counts, handles, now, **kw):
+        calls.append((list(handles), kw))
+        return real(counts, handles, now, **kw)
+
+    monkeypatch.setattr(app_module, "draw_counts_plot", spy)
+    try:
+        for _ in range(6):
+            app.controller.apply(c.Step(1))
+            app.frame(1 / 60, display_size=SIZE, target=target.fbo)
+        pb = app.session.playback
+        on_timeline = [kw for _, kw in calls if kw.get("title") == "Emitter counts"]
+        assert on_timeline and on_timeline[-1]["duration"] == pb.duration
+        assert [h for h, kw in calls if kw][-1] == sorted(app.emitter_counts.series)
+        em = live_emitters(app.session.world)[0]
+        app.controller.apply(c.Select("emitter", em.handle))
+        app.frame(1 / 60, display_size=SIZE, target=target.fbo)
+        assert [h for h, kw in calls if kw][-1] == [em.handle]
+        # drawn open: the x axis is locked to the whole timeline
+        limits = []
+        monkeypatch.setattr(implot, "setup_axis_limits", lambda *a: limits.append(a))
+        imgui.get_io().display_size = SIZE
+        for _ in range(2):               # a new window draws its items from its 2nd frame
+            imgui.new_frame()
+            imgui.set_next_window_size(imgui.ImVec2(400, 300))
+            imgui.begin("plot test")
+            imgui.set_next_item_open(True)
+            real(app.emitter_counts, [em.handle], pb.time, title="Emitter counts",
+                 duration=pb.duration)
+            imgui.end()
+            imgui.render()
+        assert limits[-1] == (implot.ImAxis_.x1, 0.0, pb.duration, implot.Cond_.always)
+    finally:
+        app.release()
+        target.release()

@@ -1,6 +1,7 @@
 """Alive and emitted particle counts over time per emitter (the emitter debugger's plot,
 Niagara / Effekseer style): recorded from the frames the viewer shows, drawn with ImPlot
-in the Emitters panel. A view tool only: it reads ``viewer.sim.inspect`` rows and never
+in the Emitters panel and, on the timeline's own time axis, above the Timeline's tracks.
+A view tool only: it reads ``viewer.sim.inspect`` rows and never
 changes the simulation. The model is GL-free; ``draw_counts_plot`` draws."""
 
 from __future__ import annotations
@@ -33,16 +34,22 @@ class EmitterCounts:
         return a[:, 0].copy(), a[:, 1].copy(), a[:, 2].copy()
 
 
-def draw_counts_plot(counts: EmitterCounts, handles, now: float) -> None:
-    """Inside the current window: a collapsing "Counts over time" ImPlot with alive and
-    emitted lines for each of ``handles`` and a line at the current time."""
+def draw_counts_plot(counts: EmitterCounts, handles, now: float, *,
+                     title: str = "Counts over time", height: float = 180,
+                     duration: float | None = None) -> None:
+    """Inside the current window: a collapsing ``title`` ImPlot with alive and emitted
+    lines for each of ``handles`` and a line at the current time; ``duration``: the x axis
+    is the whole timeline, 0 to ``duration`` seconds (as on the Timeline)."""
     from imgui_bundle import imgui, implot
 
-    if not handles or not imgui.collapsing_header("Counts over time"):
+    if not handles or not imgui.collapsing_header(title):
         return
-    if implot.begin_plot("##emitter_counts", imgui.ImVec2(-1, 180)):
+    if implot.begin_plot("##emitter_counts", imgui.ImVec2(-1, height)):
         try:
             implot.setup_axes("t (s)", "particles")
+            if duration is not None and duration > 0:
+                implot.setup_axis_limits(implot.ImAxis_.x1, 0.0, float(duration),
+                                         implot.Cond_.always)
             for h in handles:
                 t, alive, emitted = counts.arrays(h)
                 if len(t):

@@ -157,6 +157,9 @@ class TimelineView:
     sounds: list | None = None          # viewer.sim.mixer.VoiceSpan: the sound lane
     volume: float = 1.0                 # master volume (viewer.audio_out.SoundPlayer)
     muted: bool = False
+    # the emitter debugger's counts over time (emitter_plot.draw_counts_plot bound to the
+    # emitters shown), drawn above the tracks on the timeline's time axis; None: none
+    counts: object | None = None
 
     @property
     def duration(self) -> float:
@@ -247,6 +250,8 @@ def draw_timeline(view: TimelineView | None) -> list[c.Command]:
         out = transport_commands(view=view, **res)
         if view.reference is not None:   # above the tracks, which take the rest
             out.extend(_draw_reference(imgui, view))
+        if view.counts is not None:
+            view.counts(view.duration)
         if view.tracks is not None:
             scrub, extra = _draw_tracks(imgui, view)
             if scrub is not None:
