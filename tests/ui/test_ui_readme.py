@@ -19,6 +19,7 @@ def test_readme_names_every_overlay_colour_mode_and_working_day_control():
         assert mode in text, mode
     for control in ("View > Overlays", "View > Particle colour", "View > Reset layout",
                     "Edit > Undo / Redo", "Ctrl+Z", "Solo", "Mute", "Counts over time",
+                    "Emitter counts",
                     "Cancel", "Recent folders", "Show Errors", "Save / Discard / Cancel",
                     "Esc never quits", "Find offset", "Audit open DATs"):
         assert control.lower() in text, control
