@@ -293,3 +293,32 @@ def test_a_new_session_keeps_the_recording_shown_unsaved_until_it_is_edited(db, 
     assert _entry(s2)["offset"] == 0.3 and s2.modified
     ctl.apply(c.Undo())
     assert _entry(s2) is None and ctl.view.compare.track is None and not s2.modified
+
+
+def test_quit_with_changes_save_names_a_file_then_quits(gl_app, tmp_path, monkeypatch):
+    app, s = gl_app, gl_app.session
+    s.file = None
+    s.apply(c.PlayScript(1, F.SCRIPT_BIG))
+    app.request_quit()
+    assert app.quit_prompt and not app.should_close
+    _click_button(app, "Save", monkeypatch)
+    assert app.file_dialog[0] == "save" and not app.should_close
+    app.file_dialog = ("save", str(tmp_path / "kept.json"))
+    _click_button(app, "OK", monkeypatch)
+    assert (tmp_path / "kept.json").is_file() and app.should_close and not s.modified
+
+
+def test_the_title_names_scenario_dats_and_unsaved_changes(gl_app, tmp_path):
+    from pathlib import Path
+
+    app, s = gl_app, gl_app.session
+    s.dat_paths = [str(tmp_path / "client_portal.dat"), str(tmp_path / "client_highres.dat")]
+    s.file = Path(tmp_path / "scene.json")
+    assert app.title() == ("scene.json \u2014 client_portal.dat, client_highres.dat "
+                           "\u2014 AC VFX Viewer")
+    s.apply(c.PlayScript(1, F.SCRIPT_BIG))
+    assert app.title().startswith("scene.json* \u2014 ")
+    s.apply(c.Undo())
+    assert app.title().startswith("scene.json \u2014 ")
+    app.session = None
+    assert app.title() == "AC VFX Viewer"
