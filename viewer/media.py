@@ -299,14 +299,27 @@ def partial_path(out: Path) -> Path:
     return out.with_name(f".{out.stem}.partial{out.suffix}")
 
 
+#: picture types whose Pillow writer takes RGB but no alpha channel: an RGBA picture is
+#: set over black first (as a video frame is)
+_NO_ALPHA = {"JPEG", "MPO", "EPS", "PCX"}
+#: what each picture type is saved with (JPEG: Pillow's default 75 and 4:2:0 colour smear
+#: the panels' text)
+_SAVE_OPTIONS = {"JPEG": {"quality": 95, "subsampling": 0}}
+
+
 def save_image(image, out: str | os.PathLike) -> Path:
     """Save a Pillow image to ``out`` (the type from its suffix) through ``partial_path``
-    and a rename, so a failed write (a full device, an encoder error) leaves no file."""
+    and a rename, so a failed write (a full device, an encoder error) leaves no file. A
+    type without alpha (.jpg) gets the picture set over black."""
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = partial_path(out)
+    fmt = _save_format(out)
+    if fmt in _NO_ALPHA and image.mode in ("RGBA", "LA"):
+        from PIL import Image
+        image = Image.fromarray(_to_rgb(np.asarray(image.convert("RGBA"))), "RGB")
     try:
-        image.save(tmp, format=_save_format(out))
+        image.save(tmp, format=fmt, **_SAVE_OPTIONS.get(fmt, {}))
         if tmp != out:
             os.replace(tmp, out)
     except BaseException:
@@ -322,15 +335,34 @@ def _save_format(out: Path) -> str | None:
     return Image.registered_extensions().get(out.suffix.lower())
 
 
+#: what ``--out`` of render / compare may name (the usage line of an unsupported type)
+OUTPUT_TYPES = "use a picture (.png, .jpg, .bmp, .tif, .webp), a folder, .gif or .mp4"
+
+
+def output_kind(out: str | os.PathLike) -> str | None:
+    """What ``FrameWriter`` writes to ``out``: ``"picture"`` (one frame, the last: .png,
+    .jpg, ...), ``"gif"``, ``"video"``, ``"dir"`` (no suffix: a folder of PNGs), or None
+    for a type it cannot write."""
+    suffix = Path(out).suffix.lower()
+    if suffix == ".gif":
+        return "gif"
+    if suffix in VIDEO_SUFFIXES:
+        return "video"
+    if suffix in IMAGE_SUFFIXES:
+        return "picture"
+    return "dir" if suffix == "" else None
+
+
 class FrameWriter:
-    """Writes frames to ``.png`` (one frame: the last), a folder (``frame_00000.png``...),
-    ``.gif`` or a video (``.mp4``/``.webm``/``.avi``/``.mkv``). ``transparent`` keeps the
-    alpha channel where the format has one (PNG, GIF); video is always opaque.
+    """Writes frames to a picture (``.png``, ``.jpg``, ...: one frame, the last), a folder
+    (``frame_00000.png``...), ``.gif`` or a video (``.mp4``/``.webm``/``.avi``/``.mkv``).
+    ``transparent`` keeps the alpha channel where the format has one (PNG, GIF); video and
+    JPEG are always opaque (set over black).
 
     GIF and video frames are streamed to disk as they come (memory holds one frame). A
     file output is written under a hidden temporary name beside it and renamed when
     ``close()`` finishes, so a failure (or ``abort()``) never leaves a partial or empty
-    file at ``out``. ``wants(last)`` says whether a frame is written at all (a ``.png``
+    file at ``out``. ``wants(last)`` says whether a frame is written at all (a picture
     keeps only the last: the caller need not render the others)."""
 
     def __init__(self, out: str | os.PathLike, *, fps: float = 30.0,
@@ -346,27 +378,21 @@ class FrameWriter:
         self._stream = None
         self._closed = False
         self._audio: tuple[np.ndarray, int] | None = None
-        suffix = self.out.suffix.lower()
-        if suffix == ".png":
-            self.kind = "png"
-        elif suffix == ".gif":
-            self.kind = "gif"
-        elif suffix in VIDEO_SUFFIXES:
-            self.kind = "video"
-        elif suffix == "":
-            self.kind = "dir"
+        kind = output_kind(self.out)
+        if kind is None:
+            raise MediaError(f"unsupported output type {self.out.suffix.lower()!r} "
+                             f"({OUTPUT_TYPES})", file=str(self.out))
+        self.kind = kind
+        if kind == "dir":
             self.out.mkdir(parents=True, exist_ok=True)
-        else:
-            raise MediaError(f"unsupported output type {suffix!r} (use .png, a folder, .gif "
-                             "or .mp4)", file=str(self.out))
         self._tmp = self.out
         if self.kind != "dir":
             self.out.parent.mkdir(parents=True, exist_ok=True)
             self._tmp = partial_path(self.out)
 
     def wants(self, last: bool) -> bool:
-        """Whether a frame is written: every one, except that a ``.png`` keeps the last."""
-        return last or self.kind != "png"
+        """Whether a frame is written: every one, except that a picture keeps the last."""
+        return last or self.kind != "picture"
 
     def set_audio(self, samples: np.ndarray, sample_rate: int) -> None:
         """A sound track for a video output (stereo float (n, 2) in [-1, 1], sample 0 at
@@ -386,7 +412,7 @@ class FrameWriter:
     def write(self, frame: np.ndarray) -> None:
         if frame.dtype != np.uint8 or frame.ndim != 3 or frame.shape[2] not in (3, 4):
             raise MediaError("frames must be (H, W, 3|4) uint8", file=str(self.out))
-        if self.kind == "png":
+        if self.kind == "picture":
             self._last = frame
         elif self.kind == "dir":
             self._image(frame).save(self.out / f"frame_{self.count:05d}.png")
@@ -453,7 +479,7 @@ class FrameWriter:
         if self._closed:
             return self.out
         try:
-            if self.kind == "png":
+            if self.kind == "picture":
                 if self._last is None:
                     raise MediaError("no frame was rendered", file=str(self.out))
                 save_image(self._image(self._last), self.out)

@@ -251,7 +251,7 @@ def test_save_image_removes_its_partial_file_when_the_encoder_fails(tmp_path):
     out = tmp_path / "x.jpg"
     out.write_bytes(b"old")
     with pytest.raises(OSError):
-        save_image(Image.new("RGBA", (4, 4)), out)      # JPEG has no alpha channel
+        save_image(Image.new("RGB", (70000, 1)), out)   # JPEG stops at 65500 pixels
     assert out.read_bytes() == b"old" and [p.name for p in tmp_path.iterdir()] == ["x.jpg"]
     save_image(Image.new("RGB", (4, 4)), out)
     with Image.open(out) as im:

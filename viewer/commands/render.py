@@ -1,6 +1,7 @@
 """``vfxviewer render DAT (--scenario FILE | --setup DID ...) --out PATH`` (docs/cli.md section 6).
 
-Renders headless on EGL: ``--out x.png`` writes the last frame, a folder writes
+Renders headless on EGL: ``--out x.png`` writes the last frame (``.jpg`` and the other
+picture types the same, without alpha where the type has none), a folder writes
 ``frame_00000.png``..., ``x.gif`` an animated GIF, ``x.mp4`` a video (PyAV and Pillow through
 ``viewer.media``). The camera is fixed (``--camera``, ``--target``, ``--distance``,
 ``--fov``), the simulation is seeded, so the same seed gives the same frames.
@@ -32,7 +33,7 @@ from viewer.commands.selection import (
 )
 from viewer.commands.selection import dat_paths as selection_dat_paths
 from viewer.errors import ScenarioError, ViewerError
-from viewer.media import VIDEO_SUFFIXES
+from viewer.media import OUTPUT_TYPES, VIDEO_SUFFIXES, output_kind
 from viewer.sim.mixer import SAMPLE_RATE as SOUND_SAMPLE_RATE
 
 CAMERA_PRESETS = ("perspective", "front", "side", "top")
@@ -46,7 +47,7 @@ parse_size = parse_size_in(bounds.RENDER_SIZE)
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_selection_arguments(parser)
     parser.add_argument("--out", required=True, type=nonempty_path,
-                        help="out.png (last frame), a folder, out.gif or out.mp4")
+                        help="out.png (last frame; .jpg ... too), a folder, out.gif or out.mp4")
     parser.add_argument("--size", type=parse_size, default=(640, 360), help="WxH (640x360)")
     parser.add_argument("--start", type=parse_seconds, default=0.0, metavar="S",
                         help="write only frames at t >= S (the simulation runs from 0)")
@@ -93,6 +94,9 @@ def prepare(args, prog: str):
     out = getattr(args, "out", None)
     if out is not None:
         suffix = Path(out).suffix.lower()
+        if output_kind(out) is None:
+            usage_error(prog, f"--out {out}: cannot write {suffix!r} ({OUTPUT_TYPES})")
+            return None, None
         if suffix in VIDEO_SUFFIXES - {".gif"} and min(args.size) < 2:
             usage_error(prog, f"--size {args.size[0]}x{args.size[1]}: a video needs at "
                         "least 2x2 pixels (yuv420p keeps whole 2x2 blocks)")

@@ -1,5 +1,6 @@
 """``vfxviewer screenshot --out FILE.png [--size WxH] [DAT] [--scenario FILE]``: renders
-the viewer (3D view and panels) headless on EGL to a PNG.
+the viewer (3D view and panels) headless on EGL to a PNG (or a JPEG, ...: the picture type
+from the suffix).
 
 ``--actions FILE`` applies the same JSON commands as ``vfxviewer open --actions`` before the
 given frames, so a script can set up what the GUI shows (a reference recording and a
@@ -21,14 +22,22 @@ parse_size = parse_size_in(bounds.VIEWER_SIZE)
 
 
 def parse_out(text: str) -> str:
-    """A path ending in a picture type Pillow writes (.png, .jpg, ...)."""
+    """A path ending in a picture type Pillow writes in colour (.png, .jpg, ...; a type
+    without alpha gets the picture set over black)."""
+    import io
+
     from PIL import Image
     text = nonempty_path(text)
     Image.init()
     suffix = Path(text).suffix.lower()
     fmt = Image.registered_extensions().get(suffix)
-    if fmt is None or fmt not in Image.SAVE:
-        raise argparse.ArgumentTypeError(f"{text!r}: not a picture type to write (use .png)")
+    try:    # a colour pixel, in memory: refuses the 1-bit and read-only types up front
+        ok = fmt in Image.SAVE and Image.new("RGB", (1, 1)).save(io.BytesIO(), format=fmt) is None
+    except (OSError, ValueError, KeyError):
+        ok = False
+    if not ok:
+        raise argparse.ArgumentTypeError(f"{text!r}: not a picture type to write "
+                                         "(use .png or .jpg)")
     return text
 
 
@@ -38,7 +47,8 @@ parse_out.__name__ = "path"
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("dat", nargs="?", help="DAT file (default: the synthetic assets)")
     parser.add_argument("--scenario", help="scenario JSON (docs/cli.md section 4)")
-    parser.add_argument("--out", required=True, type=parse_out, help="PNG to write")
+    parser.add_argument("--out", required=True, type=parse_out,
+                        help="picture to write (.png, .jpg, ...)")
     parser.add_argument("--size", type=parse_size, default=(1280, 720), help="WxH pixels")
     parser.add_argument("--frames", type=bounded(bounds.VIEWER_FRAMES, integer=True),
                         default=4, help="viewer frames to run before capturing (layout "
