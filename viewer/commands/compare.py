@@ -21,7 +21,7 @@ import numpy as np
 from viewer import bounds
 from viewer.commands import render as render_cmd
 from viewer.commands.output import check_output, nonempty_path, writing
-from viewer.commands.selection import bounded
+from viewer.commands.selection import bounded, usage_error
 from viewer.errors import ScenarioError, ViewerError
 from viewer.sim.mixer import SAMPLE_RATE
 
@@ -40,6 +40,38 @@ def _crop(text: str):
     return Crop(x, y, w, h)
 
 
+ALIGN_MODES = ("motion", "audio")
+
+
+class _AlignAction(argparse.Action):
+    """``--align [motion|audio]``: the value is optional, so argparse hands it whatever word
+    follows. A word that is not a mode is the DAT positional written after the flag
+    (``compare --align DAT ...``): the mode is motion and the word goes back to ``dat``
+    (``take_align_dat`` once parsing is done)."""
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        if values is None or values in ALIGN_MODES:
+            setattr(namespace, self.dest, values or "motion")
+            return
+        setattr(namespace, self.dest, "motion")
+        namespace.align_dat = values
+
+
+def take_align_dat(args, prog: str) -> bool:
+    """Puts a DAT that followed ``--align`` into ``args.dat``; False (after the usage line)
+    when a DAT was also given in its own place, or the word is a plain word naming no file
+    (a misspelt mode, ``--align motoin``)."""
+    word = vars(args).pop("align_dat", None)
+    if word is None:
+        return True
+    if args.dat is not None or (word.isalpha() and not Path(word).exists()):
+        usage_error(prog, f"argument --align: invalid choice: {word!r} (choose from "
+                    f"{', '.join(map(repr, ALIGN_MODES))}, or give an existing DAT)")
+        return False
+    args.dat = word
+    return True
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     render_cmd.add_arguments(parser)
     for action in parser._actions:  # --out is optional here: figures alone are fine
@@ -54,7 +86,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="recording seconds at timeline t = 0 (scenario or 0)")
     parser.add_argument("--rate", type=bounded(bounds.REFERENCE_RATE),
                         help="recording seconds per timeline second (scenario or 1)")
-    parser.add_argument("--align", nargs="?", const="motion", choices=["motion", "audio"],
+    parser.add_argument("--align", nargs="?", action=_AlignAction, metavar="motion|audio",
                         help="find the offset that best lines the recording up: by its "
                         "motion (the default) or by its sound (cross-correlated with the "
                         "scenario's sound track)")
@@ -176,6 +208,8 @@ def run(args) -> int:
     from viewer.dat.database import AssetDatabase
     from viewer.media import FrameWriter
     from viewer.sim.mixer import SoundCapture
+    if not take_align_dat(args, "vfxviewer compare"):
+        return 2
     sc, paths = render_cmd.prepare(args, "vfxviewer compare")
     if sc is None:
         return 2
