@@ -328,7 +328,8 @@ class ViewerApp:
             if transparent:
                 settings = replace(settings, background=(*settings.background[:3], 0.0),
                                    show_grid=False)
-            session.set_viewer(camera.eye())   # the distance cull's viewer, as render does
+            # the distance cull's viewer and the sound listener, as render does
+            session.set_viewer(camera.eye(), camera.forward())
             flt = self.controller.view.emitter_filter
             # solo / mute and particle colours: the CPU particle arrays, filtered and
             # tinted (view settings only)

@@ -89,3 +89,32 @@ def test_window_and_render_cull_at_the_100m_edge_alike(gl_ctx, tmp_path):
         assert np.array_equal(shown, rendered)
         images[distance] = shown
     assert not np.array_equal(images[99.9], images[100.1]), "the edge changes the picture"
+
+
+def test_window_and_render_give_the_sound_listener_the_same_heading(gl_ctx, tmp_path):
+    """The window passes its camera's view direction with the eye (Session.set_viewer), as
+    render does: the listener's heading (Frame::get_heading 0x00535760, the pan of
+    PlaySoundInternal 0x00550170) is the camera's, not 0."""
+    from viewer.app import ViewerApp
+    from viewer.sim.sound import frame_heading
+    from viewer.ui.session import open_session
+
+    path = _scenario(tmp_path)
+    args = _args(path, (8.0, 1.5, 2.0))              # east of the target, looking west
+    headings = []
+    render_frames(Scenario.load(path), args, gl_ctx, lambda rgba: None,
+                  wants=lambda last: last,
+                  on_world=lambda t, w: headings.append(w.sound.listener_heading))
+    session = open_session(None, str(path))
+    app = ViewerApp(gl_ctx, display_size=(320, 240), ini_path=None, session=session)
+    target = OffscreenTarget(gl_ctx, SIZE)
+    try:
+        camera = make_camera(args, session.world)
+        app.controller.view.camera = camera
+        app._draw_view(target)
+        assert session.world.sound.listener_heading == pytest.approx(270.0)
+        assert session.world.sound.listener_heading == pytest.approx(headings[-1])
+        assert frame_heading(camera.forward()) == pytest.approx(270.0)
+    finally:
+        target.release()
+        app.release()

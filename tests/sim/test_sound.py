@@ -8,6 +8,7 @@ import sim_builders as B
 
 from viewer.dat.records.hooks import SoundHook, SoundTableHook, SoundTweakedHook
 from viewer.dat.records.sound import SoundEntry, SoundTable, SoundTableData
+from viewer.sim import mixer as M
 from viewer.sim import sound as S
 from viewer.sim.rng import CrtRand, RetailRandom
 
@@ -99,9 +100,9 @@ def test_PlaySoundInternal_0x00550170_attenuates_by_distance_from_the_viewer():
     (e,) = B.events(w, "sound")
     assert e["distance"] == 10.0 and e["attenuation_db"] == -12
     assert e["gain"] == pytest.approx(10 ** (-12 / 20))
-    # heading source->listener 270 deg against the viewer's 0 -> -90; the truncated
-    # constant 0.017453292 makes sin() just above -1, so trunc(14.99999...) = 14
-    assert e["pan"] == 14
+    # the source straight ahead of a viewer looking along +Y (heading 0): the heading
+    # source->listener is 180, the angle 180, sin() ~ 0: no pan
+    assert e["pan"] == 0
     w, o = _world(origin=(0.0, 100.0, 0.0))
     _run(w, o, SoundHook(0, A))
     assert B.events(w, "sound")[0]["played"] is False
@@ -120,12 +121,37 @@ def test_pan_is_zero_closer_than_5m():
     assert S.pan_of((0.0, 4.9, 0.0), (0.0, 0.0, 0.0), 0.0, 4.9) == 0
 
 
-def test_Frame_get_heading_0x00535760_of_the_viewer_sets_the_pan():
-    assert S.frame_heading((0.0, 1.0, 0.0)) == pytest.approx(90.0)
-    assert S.frame_heading((1.0, 0.0, 0.0)) == pytest.approx(0.0)
-    w, o = _world(origin=(10.0, 0.0, 0.0))
-    w.set_viewer((0.0, 0.0, 0.0), (0.0, 1.0, 0.0))      # looking along +Y, source at +X
+def test_Frame_get_heading_0x00535760_of_the_viewer_is_a_compass_heading():
+    """Frame::get_heading and Position::heading 0x005A9520 share one formula, the one
+    Frame::set_heading 0x00535E40 inverts (heading 90 = +X): 0 looking along +Y."""
+    assert S.frame_heading((0.0, 1.0, 0.0)) == pytest.approx(0.0)
+    assert S.frame_heading((1.0, 0.0, 0.0)) == pytest.approx(90.0)
+    assert S.frame_heading((0.0, -1.0, -0.5)) == pytest.approx(180.0)   # pitch ignored
+    assert S.heading_deg((0.0, 0.0, 0.0), (-3.0, 0.0, 9.0)) == pytest.approx(270.0)
+    from viewer.sim.frame import Frame
+    for deg in (0.0, 30.0, 90.0, 200.0, 315.0):
+        fwd = Frame.from_heading((0.0, 0.0, 0.0), deg).get_vector_heading()
+        assert S.frame_heading(fwd) == pytest.approx(deg)
+
+
+@pytest.mark.parametrize("source, forward, pan", [
+    ((10.0, 0.0, 0.0), (0.0, 1.0, 0.0), 14),      # looking along +Y: +X is on the right
+    ((-10.0, 0.0, 0.0), (0.0, 1.0, 0.0), -14),    # ... -X on the left
+    ((0.0, 10.0, 0.0), (0.0, 1.0, 0.0), 0),       # ahead
+    ((0.0, -10.0, 0.0), (0.0, 1.0, 0.0), 0),      # behind
+    ((0.0, -10.0, 0.0), (1.0, 0.0, 0.0), 14),     # looking along +X: -Y is on the right
+    ((0.0, 10.0, 0.0), (1.0, 0.0, 0.0), -14),
+    ((7.0, 7.0, 0.0), (0.0, 1.0, -0.3), 10),      # 45 deg right: trunc(15 sin 45)
+])
+def test_PlaySoundInternal_0x00550170_a_sound_on_the_listeners_right_pans_right(
+        source, forward, pan):
+    """Pan = trunc(sin(heading source->listener - listener heading) * -15): positive on the
+    listener's right, where DirectSound attenuates the left channel (mixer.pan_gains); the
+    truncated 0.017453292 keeps |sin| just under 1, so a sound at 90 deg gives 14."""
+    w, o = _world(origin=source)
+    w.set_viewer((0.0, 0.0, 0.0), forward)
     _run(w, o, SoundHook(0, A))
-    # heading source->listener 180, viewer 90: angle 90, sin * -15 -> -14.99.. -> -14
-    assert w.sound.listener_heading == pytest.approx(90.0)
-    assert B.events(w, "sound")[0]["pan"] == -14
+    e = B.events(w, "sound")[0]
+    assert e["pan"] == pan
+    left, right = M.pan_gains(e["pan"])
+    assert (right > left) == (pan > 0) and (left > right) == (pan < 0)

@@ -227,7 +227,7 @@ def default_scenario_frames(ctx, frames: int, size=(640, 360)):
     for _, world in ScenarioRunner(sc, db).frames():
         if camera is None:
             camera = make_camera(args, world)
-        world.set_viewer(camera.eye())
+        world.set_viewer(camera.eye(), camera.forward())
         # GPU snapshots chain (each holds the slots changed since the previous one), so
         # the scenes render in order as a straight run would
         scenes.append(scene_input_from_world(world, gpu_particles=renderer.gpu_particles))

@@ -10,6 +10,14 @@ shown is exactly the frame a straight run would produce. Snapshots are taken eve
 ``MAX_SNAPSHOTS`` of them: past that the spacing doubles and the snapshots off it are
 dropped (frame 0 stays), so memory does not grow with the scenario's length.
 
+A snapshot records the view its frames were simulated for (``set_view``: the viewer's eye,
+which decides the emitters' distance culling), or that they were not all simulated for one
+(the camera moved while a world ran on). A scrub restores only a snapshot of the current
+view, or frame 0's (nothing is culled before the first frame is drawn), so after the camera
+moves a scrub re-simulates with the new eye and shows what a straight run with that camera
+shows; the snapshots it passes are taken again for the new view. ``on_restore`` hands each
+world made from a snapshot to the owner, which sets the view now on it.
+
 Nothing is simulated ahead unless asked: ``explore(n)`` runs up to ``n`` frames beyond the
 furthest frame simulated so far (``horizon``) on a world of its own, so the world shown
 does not move while the event log and the snapshots fill in (the viewer explores a few
@@ -57,6 +65,7 @@ class RunnerHandle:
 
 
 MAX_SNAPSHOTS = 64
+MIXED = "mixed"   # the label of frames simulated partly for one view, partly for another
 
 
 class Playback:
@@ -70,7 +79,8 @@ class Playback:
 
     def __init__(self, make_world: Callable[[], object], advance: Callable[[object], list],
                  fps: float, seconds: float, *, snapshot_every: int = 15,
-                 on_events: Callable[[int, list], None] | None = None) -> None:
+                 on_events: Callable[[int, list], None] | None = None,
+                 on_restore: Callable[[object], None] | None = None) -> None:
         if not (fps > 0 and math.isfinite(fps)):
             raise ValueError(f"fps must be positive, got {fps}")
         self.make_world = make_world
@@ -79,44 +89,93 @@ class Playback:
         self.total_frames = last_frame(fps, seconds)  # ScenarioRunner.frames()' last frame
         self.snapshot_every = max(1, int(snapshot_every))
         self.on_events = on_events
+        # called with each world made from a snapshot (a scrub, explore(), prepass()), so
+        # what the snapshot holds of the viewer (the eye it was simulated for) is replaced
+        # by the view now
+        self.on_restore = on_restore
         self.playing = False
         self.speed = 1.0
         self.loop = False
         self._accum = 0.0
         self.frames_simulated = 0     # work counter (bench and tests)
+        self.view = None              # what frames are simulated for now (set_view)
         self.world = make_world()
         self.frame = 0
+        self._world_view = None       # the view the shown world's frames were simulated for
         self.horizon = 0              # the furthest frame simulated so far
-        self._explorer = None         # (world, frame): explore()'s own runtime
+        self._explorer = None         # [world, frame, view]: explore()'s own runtime
         self._snapshots: dict[int, object] = {}
+        self._snap_view: dict[int, object] = {}     # the view each snapshot was simulated for
         self._snap_frames: list[int] = []
         self._store(0)
+
+    def set_view(self, view) -> None:
+        """Frames are simulated for ``view`` from now on (the owner's viewer eye). A world
+        past frame 0 that ran for another view is of mixed views from here."""
+        if view == self.view:
+            return
+        self.view = view
+        self._world_view = view if self.frame == 0 else MIXED
+        if self._explorer is not None:
+            self._explorer[2] = view if self._explorer[1] == 0 else MIXED
 
     # -- snapshots -------------------------------------------------------------------------
     def _copy_out(self, world):
         snap = getattr(world, "snapshot", None)
         return snap() if callable(snap) else copy.deepcopy(world)
 
-    def _copy_in(self, snap):
-        """A live world from a snapshot; the snapshot itself stays untouched."""
+    def _copy_in(self, frame: int):
+        """The shown world from the snapshot of ``frame`` (which stays untouched)."""
+        snap = self._snapshots[frame]
+        self.frame = frame
+        self._world_view = self._label(frame)
         world = self.world
         if callable(getattr(world, "snapshot", None)) and callable(getattr(world, "restore", None)):
             world.restore(snap)
-            return world
-        return copy.deepcopy(snap)
+        else:
+            world = copy.deepcopy(snap)
+        return self._restored(world)
 
-    def _store(self, frame: int, world=None) -> None:
-        if frame in self._snapshots or frame % self.snapshot_every:
+    def _restored(self, world):
+        if self.on_restore is not None:
+            self.on_restore(world)
+        return world
+
+    def _store(self, frame: int, world=None, view=None) -> None:
+        """Snapshot ``frame`` (on the spacing) of the shown world, or of ``world`` whose
+        frames ran for ``view``; one of the current view replaces one of another."""
+        if world is None:
+            world, view = self.world, self._world_view
+        if frame == 0:
+            view = self.view          # nothing has been culled yet
+        if frame % self.snapshot_every:
             return
-        self._snapshots[frame] = self._copy_out(self.world if world is None else world)
-        bisect.insort(self._snap_frames, frame)
+        if frame in self._snapshots and (self._snap_view[frame] == self.view
+                                         or view != self.view):
+            return
+        if frame not in self._snapshots:
+            bisect.insort(self._snap_frames, frame)
+        self._snapshots[frame] = self._copy_out(world)
+        self._snap_view[frame] = view
         while len(self._snap_frames) > MAX_SNAPSHOTS:   # thin out: double the spacing
             self.snapshot_every *= 2
             keep = [f for f in self._snap_frames if f % self.snapshot_every == 0]
             for f in self._snap_frames:
                 if f % self.snapshot_every:
-                    del self._snapshots[f]
+                    del self._snapshots[f], self._snap_view[f]
             self._snap_frames = keep
+
+    def _label(self, frame: int):
+        """The view the snapshot of ``frame`` was simulated for (frame 0: any view)."""
+        return self.view if frame == 0 else self._snap_view[frame]
+
+    def _usable(self, n: int) -> int:
+        """The newest snapshot frame at or before ``n`` simulated for the current view
+        (frame 0 always: no frame has been culled before it)."""
+        i = bisect.bisect_right(self._snap_frames, n) - 1
+        while self._label(self._snap_frames[i]) != self.view:
+            i -= 1
+        return self._snap_frames[i]
 
     @property
     def snapshot_frames(self) -> list[int]:
@@ -127,9 +186,11 @@ class Playback:
         current frame by re-simulating."""
         target = self.frame
         self._snapshots.clear()
+        self._snap_view.clear()
         self._snap_frames.clear()
         self.world = self.make_world()
         self.frame = 0
+        self._world_view = self.view
         self.horizon = 0
         self._explorer = None
         self._store(0)
@@ -164,7 +225,8 @@ class Playback:
             start = self._snap_frames[bisect.bisect_right(self._snap_frames,
                                                           self.horizon) - 1]
             if self._explorer is None or self._explorer[1] < start:   # from the newest
-                self._explorer = [self._fresh(self._snapshots[start]), start]
+                self._explorer = [self._fresh(self._snapshots[start]), start,
+                                  self._label(start)]
             world = self._explorer[0]
             events = self._advance(world) or []
             self._explorer[1] += 1
@@ -174,7 +236,7 @@ class Playback:
             self.horizon = max(self.horizon, frame)
             if self.on_events is not None:
                 self.on_events(frame, events)
-            self._store(frame, world)
+            self._store(frame, world, self._explorer[2])
         return done
 
     def _fresh(self, snap):
@@ -182,18 +244,16 @@ class Playback:
         if callable(getattr(self.world, "restore", None)):
             world = self.make_world()
             world.restore(snap)
-            return world
-        return copy.deepcopy(snap)
+            return self._restored(world)
+        return self._restored(copy.deepcopy(snap))
 
     def seek_frame(self, n: int) -> None:
         n = min(max(int(n), 0), self.total_frames)
         if n == self.frame:
             return
-        i = bisect.bisect_right(self._snap_frames, n) - 1
-        best = self._snap_frames[i]        # frame 0 is always there
+        best = self._usable(n)             # frame 0 is always there
         if n < self.frame or best > self.frame:
-            self.world = self._copy_in(self._snapshots[best])
-            self.frame = best
+            self.world = self._copy_in(best)
         while self.frame < n:
             self._step_one()
 
@@ -258,8 +318,7 @@ class Playback:
         here = self.frame
         last = self._snap_frames[-1]
         if last > self.frame:
-            self.world = self._copy_in(self._snapshots[last])
-            self.frame = last
+            self.world = self._copy_in(last)
         while self.frame < self.total_frames:
             self._step_one()
         self.seek_frame(here)

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import math
 
+from viewer.sim.frame import heading_of
 from viewer.sim.rng import CrtRand
 
 NUM_VOICES = 16                 # SoundManager::playing_sounds_[16]
@@ -61,24 +62,29 @@ def get_attenuation(distance: float, volume: float, effect_volume: float = 1.0
 
 
 def heading_deg(src, dst) -> float:
-    """Position::heading 0x005A9520: compass heading of the horizontal offset
-    from ``src`` to ``dst``; 0 for a (near) zero offset."""
+    """Position::heading 0x005A9520: compass heading (0 = +Y, 90 = +X) of the horizontal
+    offset from ``src`` to ``dst`` (Position::get_offset 0x00509F60 is ``dst - src``); 0
+    for a (near) zero offset. The same formula as Frame::get_heading, so the two compare
+    (viewer.sim.frame.heading_of: the decompile prints atan2's operands in x87 order)."""
     dx, dy = float(dst[0]) - float(src[0]), float(dst[1]) - float(src[1])
     if math.hypot(dx, dy) < 1e-4:   # normalize_check_small
         return 0.0
-    return math.fmod(450.0 - math.degrees(math.atan2(dx, dy)), 360.0)
+    return heading_of((dx, dy, 0.0))
 
 
 def frame_heading(forward) -> float:
-    """Frame::get_heading 0x00535760 of a frame whose +Y axis points along ``forward``."""
-    return math.fmod(450.0 - math.degrees(math.atan2(float(forward[0]), float(forward[1]))),
-                     360.0)
+    """Frame::get_heading 0x00535760 of a frame whose +Y axis points along ``forward``:
+    the compass heading of its horizontal part (0 looking along +Y, 90 along +X)."""
+    return heading_of((float(forward[0]), float(forward[1]), 0.0))
 
 
 def pan_of(source, listener, listener_heading: float, distance: float) -> int:
     """The pan of PlaySoundInternal(ref, pos, volume) 0x00550170 (Stereo): the angle from
-    the listener's heading, ``trunc(sin(angle) * -15)``, 0 closer than 5 m (the distance
-    truncated to whole metres)."""
+    the listener's heading to the heading from the source to the listener,
+    ``trunc(sin(angle) * -15)``, 0 closer than 5 m (the distance truncated to whole
+    metres). A source on the listener's right (+X when it looks along +Y) has the heading
+    to the listener 270 against 0: angle -90, pan +15 (DirectSound: the left channel
+    attenuated, heard on the right); ahead or behind, 0."""
     a = math.fmod(heading_deg(source, listener) - listener_heading, 360.0)
     if a > 180.0:
         a -= 360.0
@@ -99,7 +105,7 @@ class SoundManager:
         self.crt = CrtRand(seed)
         self.effect_volume = float(effect_volume)   # SoundManager::effect_sound_volume
         self.curr_playing_buffer = 0                 # SoundManager::curr_playing_buffer_
-        self.listener_heading = 0.0                  # the viewer's heading (degrees)
+        self.listener_heading = 0.0                  # the viewer's compass heading (deg)
 
     def play_probability(self, probability: float) -> bool:
         """SoundManager::PlayProbability 0x005500E0: one CRT rand() draw."""

@@ -691,7 +691,7 @@ class World:
         every drawing path (``render``, the window, ``screenshot``) calls this with its
         camera after each simulated frame, so the emitter distances (CYpt) and the next
         updates' distance culling come from the camera actually drawing. It is also the
-        sound listener (SoundManager::SetPlayerPosition gets the viewer's position);
+        sound listener (SoundManager::SetPlayerPosition 0x005503C0 gets the viewer's frame);
         ``forward`` (where it looks) gives the listener's heading for the pan."""
         self.viewer_position = tuple(float(c) for c in eye)
         if forward is not None:

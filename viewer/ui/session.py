@@ -53,9 +53,11 @@ class Session:
         self.notices: list[ViewerError] = []  # said to the user, not failures (the Controller)
         # what is heard: the shared audio device (the window opens it) or a silent sink
         self.sound = SoundPlayer(db, shared_sink())
-        # the drawing camera's eye (set_viewer): every simulated frame takes its emitter
-        # distances from it, as ``render`` does; None until a view draws
+        # the drawing camera's eye and view direction (set_viewer): every simulated frame
+        # takes its emitter distances and its sound listener from them, as ``render``
+        # does; None until a view draws
         self.viewer_eye: tuple[float, float, float] | None = None
+        self.viewer_forward: tuple[float, float, float] | None = None
         self._sound_error_shown: str | None = None
         self._build(prepass)
 
@@ -81,23 +83,29 @@ class Session:
         return events
 
     def _view_from_camera(self, world) -> None:
-        """After each simulated frame, as ``render`` does: the viewer stands at the camera."""
+        """After each simulated frame, as ``render`` does: the viewer stands at the camera
+        and looks where it looks (the sound listener's heading). Also for a world made
+        from a snapshot: the snapshot holds the eye of the time it was simulated, and
+        every frame simulated from it (a scrub after an orbit) takes the view now."""
         if self.viewer_eye is not None:
-            world.set_viewer(self.viewer_eye)
+            world.set_viewer(self.viewer_eye, self.viewer_forward)
 
-    def set_viewer(self, eye) -> None:
-        """The view draws from ``eye`` now. The first eye a view gives replaces the default
-        viewer position for the whole run (re-simulated to the current frame, so every
-        frame culls as ``render`` with that camera would); a later move applies to the
-        frame shown and to every frame simulated from then on."""
+    def set_viewer(self, eye, forward=None) -> None:
+        """The view draws from ``eye`` looking along ``forward`` now. The first eye a view
+        gives replaces the default viewer position for the whole run (re-simulated to the
+        current frame, so every frame culls as ``render`` with that camera would); a later
+        move applies to the frame shown and to every frame simulated from then on (also
+        from a snapshot taken before the move)."""
         eye = tuple(float(c) for c in eye)
-        if eye == self.viewer_eye:
+        forward = None if forward is None else tuple(float(c) for c in forward)
+        if eye == self.viewer_eye and forward == self.viewer_forward:
             return
         first = self.viewer_eye is None
-        self.viewer_eye = eye
+        self.viewer_eye, self.viewer_forward = eye, forward
+        self.playback.set_view(eye)      # snapshots are kept per eye (the culling's input)
         if first:
             self.playback.invalidate()
-        self.world.set_viewer(eye)
+        self.world.set_viewer(eye, forward)
 
     def _record(self, frame: int, events: list) -> None:
         """A simulated frame's events: frames reach the log in order, the first time each
@@ -115,7 +123,9 @@ class Session:
         self.tracks = TimelineTracks()
         self.playback = Playback(self._make, self._advance, self.scenario.fps,
                                  self.scenario.seconds, snapshot_every=self.snapshot_every,
-                                 on_events=self._record)
+                                 on_events=self._record,
+                                 on_restore=lambda handle: self._view_from_camera(handle.world))
+        self.playback.set_view(self.viewer_eye)
         self._record(0, self._frame0_events)
         self.playback.loop = bool(self.scenario.extra.get("loop", False))
         if prepass:
