@@ -137,3 +137,39 @@ def test_set_hidden_0x00514C60_children_of_a_hidden_parent_are_nodraw():
         hidden = 0.2 <= t < 0.6
         assert [lk.nodraw for lk in looks[1]] == [hidden] * 3
         assert [lk.nodraw for lk in looks[2]] == [hidden] * 3
+
+
+def test_SetTextureVelocity_0x0050FC20_goes_to_the_parts_GfxObjs_the_root_line_stays_0():
+    """CPhysicsObj::SetTextureVelocity 0x0050FC20 hands the speed to the part array
+    (CPartArray::SetTextureVelocityInternal 0x00518CB0: CPhysics::AddGfxVelocity 0x00509B60
+    for each part's GfxObj); the object itself keeps no texture offset, so the part -1 line
+    prints [0, 0] at every tick while each part scrolls."""
+    frames, hooks, _ = _run({0x33000001: [(0.0, TextureVelocityHook(0, 0.5, 0.25))]},
+                            events=[_play(0x33000001)])
+    t0 = hooks[(0x33000001, 0)]
+    later = [looks[1] for t, looks in frames if t > t0 + 0.2]
+    assert later
+    for looks in later:
+        assert looks[0].part == -1 and looks[0].uv_offset == (0.0, 0.0)
+        assert all(lk.uv_offset[0] > 0.0 and lk.uv_offset[1] > 0.0 for lk in looks[1:])
+
+
+def test_UpdateTexVelocity_0x00509820_drops_a_GfxObj_nothing_uses_GetIfUsing_0x00416CF0():
+    """The offset belongs to the GfxObj (shared by every object drawing it) while something
+    uses it: object 2, made while object 1 scrolls, shows object 1's offset. Once both are
+    destroyed the entry goes (GetIfUsing finds no user), so object 3, made later with the
+    same GfxObj, starts still at [0, 0] and stays there."""
+    objects = [{"id": 1, "setup": f"0x{SETUP:08X}"}]
+    create = {"setup": f"0x{SETUP:08X}"}
+    frames, hooks, _ = _run(
+        {0x33000001: [(0.0, TextureVelocityHook(0, 0.5, 0.0))]}, objects=objects,
+        events=[_play(0x33000001), {"t": 0.2, "object": 2, "create": create},
+                {"t": 0.4, "object": 1, "destroy": True},
+                {"t": 0.4, "object": 2, "destroy": True},
+                {"t": 0.6, "object": 3, "create": create}])
+    shared = [(looks[1][1].uv_offset, looks[2][1].uv_offset) for t, looks in frames
+              if 1 in looks and 2 in looks]
+    assert shared and all(a == b for a, b in shared) and shared[-1][0][0] > 0.0
+    third = [looks[3] for t, looks in frames if 3 in looks]
+    assert len(third) > 5
+    assert all(lk.uv_offset == (0.0, 0.0) for looks in third for lk in looks)

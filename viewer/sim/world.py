@@ -320,6 +320,14 @@ class World:
             lst.pop()
         obj.static_animating = False
 
+    def gfxobjs_in_use(self) -> set[int]:
+        """The GfxObj DIDs something holds: the parts of every object in the world and the
+        particles of every live emitter."""
+        used = {int(p.gfxobj_id) for obj in self.objects.values() for p in obj.parts}
+        used.update(int(self.pool.row_gfx[em.row]) for em in self.pool.row_emitter
+                    if em is not None)
+        return used
+
     def remove_object(self, obj_id: int) -> None:
         """Logical teardown: queues, emitters, particles, lights and hooks go with it."""
         obj = self.objects.pop(obj_id, None)
@@ -634,7 +642,15 @@ class World:
 
     def update_tex_velocity(self, dt: float) -> None:
         """CPhysics::UpdateTexVelocity 0x00509820: an accumulated offset >= 1 steps back
-        by 1 (negative speeds never wrap)."""
+        by 1 (negative speeds never wrap). A GfxObj that nothing uses any more (no part of
+        a live object, no live emitter's particles: DBOCache::GetIfUsing 0x00416CF0 finds
+        no link but the cache's) loses its entry, speed and offset: an object made with it
+        later starts still, at [0, 0]."""
+        if not self.texture_velocity:
+            return
+        used = self.gfxobjs_in_use()
+        for gid in [g for g in self.texture_velocity if g not in used]:
+            del self.texture_velocity[gid]
         for entry in self.texture_velocity.values():
             su, sv = entry[0] * dt, entry[1] * dt
             if entry[2] >= 1.0:
