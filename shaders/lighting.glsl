@@ -1,4 +1,4 @@
-// Fixed-function D3D9 vertex lighting as retail sets it up (runtime spec 9):
+// Fixed-function D3D9 vertex lighting as retail sets it up (docs/retail-rules.md, Rendering):
 // colour = emissive + ambient_mat * ambient + diffuse_mat * sum(light), per vertex (Gouraud).
 // ambient_mat is 1 in every retail case (vertex white, or a part material's Ambient 1:
 // CMaterial::CMaterial 0x00539770; only Diffuse.rgb follows the part's diffuse).

@@ -3,7 +3,7 @@
 // Per instance: position, orientation (w, x, y, z), uniform scale, alpha (the private
 // material's 1 - translucency, or < 0: no material, use the vertex alpha u_vertex_alpha),
 // and the point whose direction from the viewer is the billboard heading (the particle,
-// or the emitter object's origin beyond particle_distance_2dsq; runtime spec 3.5).
+// or the emitter object's origin beyond particle_distance_2dsq).
 in vec3 in_position;
 in vec3 in_normal;
 in vec2 in_uv;

@@ -219,7 +219,7 @@ def test_every_particle_and_emitter_type_is_present(records):
 
 
 def _resolve(table, play_script, intensity):
-    """PhysicsScriptTableData::GetScript 0x00521A20 over the decoded data (seed 001 s5)."""
+    """PhysicsScriptTableData::GetScript 0x00521A20 over the decoded data."""
     data = table.get(play_script)
     if data is None or math.isnan(intensity):
         return 0

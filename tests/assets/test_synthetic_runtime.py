@@ -11,7 +11,7 @@ from viewer import synthetic as S
 from viewer.cli import main
 
 DAT = str(S.SYNTHETIC_DAT)
-ANON_FIRST = 0xFFFF0000   # ParticleManager next_emitter_id starts here (runtime.md 4)
+ANON_FIRST = 0xFFFF0000   # ParticleManager next_emitter_id starts here
 
 
 def _hex(did: int) -> str:

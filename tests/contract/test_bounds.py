@@ -283,7 +283,7 @@ def _compare(tmp_path, *extra):
 
 
 def tmp_capture(folder: Path, *messages: bytes) -> Path:
-    """A capture built here (wire.md framing, no captured bytes) holding ``messages``, one
+    """A capture built here (retail's packet framing, no captured bytes) holding ``messages``, one
     datagram each (none: one empty datagram)."""
     from .test_contract_replay_synthetic import _fragment, _frame, _packet
     path = folder / "c.pcap"

@@ -30,8 +30,8 @@ NAN_SURFACE = 0x08000001
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     """A DAT written by our own writer: one record of every type, plus a Surface whose
-    translucency / luminosity / diffuse are NaN, +inf, -inf (dat-format.md 3.6 layout:
-    u32 type Base1Solid, u32 ColorARGB, 3 x f32)."""
+    translucency / luminosity / diffuse are NaN, +inf, -inf (CSurface::Serialize 0x005365F0
+    layout: u32 type Base1Solid, u32 ColorARGB, 3 x f32)."""
     recs = {d: R.encode(r) for d, r in samples.sample_records().items()}
     recs[NAN_SURFACE] = struct.pack("<II3f", 0x1, 0xFF00FF00, float("nan"), float("inf"),
                                     float("-inf"))
@@ -115,7 +115,7 @@ def test_show_DID_argument_decimal_or_hex(cli, spelling):
 
 
 def test_show_every_DID_field_is_a_DID_string(cli, built):
-    """Every field the spec types as a DID prints as "0x" + 8 upper-case hex digits."""
+    """Every field retail types as a DID prints as "0x" + 8 upper-case hex digits."""
     path, recs = built
     did_keys = {"id", "parts", "surfaces", "wave_id", "emitter_info_id", "gfxobj_id",
                 "hw_gfxobj_id", "pes_id", "script_id", "anim_id", "default_animation",
@@ -151,7 +151,8 @@ def test_show_field_names_are_snake_case_as_in_dat_format(cli, built):
 
 
 def test_show_emitter_info_fields_and_enum_names(cli):
-    """dat-format.md 3.12: the 32 fields by their names; EmitterType / ParticleType by name."""
+    """ParticleEmitterInfo::UnPack 0x005179F0: the 32 fields by their names; EmitterType /
+    ParticleType by name."""
     obj = _show(cli, SYN, f"0x{S.EMIT_TRAIL_PER_METER:08X}")
     names = ["id", "unknown", "emitter_type", "particle_type", "gfxobj_id", "hw_gfxobj_id",
              "birthrate", "max_particles", "initial_particles", "total_particles",
@@ -165,8 +166,9 @@ def test_show_emitter_info_fields_and_enum_names(cli):
 
 
 def test_show_physics_script_hooks_in_runtime_order(cli):
-    """PhysicsScript::UnPack 0x005218B0 sorts by start_time (seed 001 section 6): the
-    ``script_data`` list is that order even where the DAT stores them out of order."""
+    """PhysicsScript::UnPack 0x005218B0 sorts by start_time (PhysicsScriptData::Sort
+    0x00521600): the ``script_data`` list is that order even where the DAT stores them out of
+    order."""
     obj = _show(cli, SYN, f"0x{S.PES_UNSORTED:08X}")
     times = [d["start_time"] for d in obj["script_data"]]
     assert times == sorted(times)
@@ -226,7 +228,7 @@ def test_show_unknown_enum_value_stays_a_number(cli, built):
 
 
 def test_show_absent_optional_is_null_not_zero(cli):
-    """Setup.default_scale exists only with HasDefaultScale (dat-format.md 3.2): absent is
+    """Setup.default_scale exists only with HasDefaultScale (CSetup::UnPack 0x00520C50): absent is
     null; a present DID of 0 stays a DID string of zero."""
     obj = _show(cli, SYN, f"0x{S.SETUP_ATTACH_POINTS:08X}")
     assert obj["default_scale"] is None
@@ -246,8 +248,8 @@ def test_show_lists_in_stored_order(cli):
 
 
 def test_show_surface_type_field_wins_and_record_type_names_the_record(cli):
-    """Surface has a spec field named ``type`` (dat-format.md 3.6, SurfaceType flags by
-    name); the record type is still named, under ``record_type``."""
+    """Surface has a field named ``type`` (CSurface::Serialize 0x005365F0, SurfaceType flags
+    by name); the record type is still named, under ``record_type``."""
     obj = _show(cli, SYN, f"0x{S.SURFACE_SPARK_ADDITIVE:08X}")
     assert obj["type"] == "Base1Image|Additive"
     assert obj["record_type"] == "Surface"
@@ -341,12 +343,12 @@ def test_UnPackHook_0x005271D0_unknown_type_reads_the_header_only(cli, tmp_path)
 
 
 def test_show_vertex_type_enum_by_name(cli):
-    """dat-format.md section 4 VertexType (i32): 1 CSWVertex; enums print as names."""
+    """VertexType (i32, CVertexArray::UnPack 0x0053C030): 1 CSWVertex; enums print as names."""
     obj = _show(cli, SYN, f"0x{S.GFX_QUAD_SPARK:08X}")
     assert obj["vertex_array"]["vertex_type"] == "CSWVertex"
 
 
-#: top-level field names of the record tables in dat-format.md section 3 (counts aside)
+#: top-level field names of each record type (counts aside)
 SPEC_FIELDS = {
     S.SETUP_HUMANOID: ["id", "flags", "parts", "parent_index", "default_scale",
                        "holding_locations", "connection_points", "placement_frames",
@@ -381,7 +383,7 @@ def test_show_render_surface_image_size_is_the_pixel_byte_count(cli):
     assert obj["image_size"] == obj["source_data"]["size"] == 32 * 32 * 4
 
 
-#: dat-format.md 3.4: each hook type's payload field names
+#: CAnimHook::UnPackHook 0x005271D0: each hook type's payload field names
 HOOK_FIELDS = {
     "NoOp": [], "Sound": ["wave_id"], "SoundTable": ["sound_type"],
     "Attack": ["part_index", "left_x", "left_y", "right_x", "right_y", "radius", "height"],

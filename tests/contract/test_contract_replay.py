@@ -56,7 +56,7 @@ def test_json_lines_have_t_opcode_dir(cli, capture):
 
 
 def test_burst_test_vector_F755_decoded_fields(burst_lines):
-    """wire.md section 7 vector 3: guid 0x50002B16, PlayScript 0x37, mod 0.05."""
+    """A known F755 from the capture: guid 0x50002B16, PlayScript 0x37, mod 0.05."""
     f755 = [d for d in _lines(burst_lines) if d["opcode"] == "0xF755"]
     assert len(f755) == 515
     first = f755[0]
@@ -145,7 +145,7 @@ def test_bad_usage(cli, argv):
 
 @pytest.mark.parametrize("capture", [BURST, ENTER], ids=["burst", "enter"])
 def test_t_is_a_packet_time_relative_to_the_first_packet(cli, capture):
-    """wire.md 1.3: a message's time is the capture time of the datagram that completed it;
+    """A message's time is the capture time of the datagram that completed it;
     the contract counts it from the first packet of the capture (not the first message)."""
     import dpkt
     with capture.open("rb") as fh:

@@ -1,4 +1,4 @@
-"""Contract section 7 on a capture built here from wire.md (no captured bytes): the physics
+"""Contract section 7 on a capture built here (retail framing, no captured bytes): the physics
 and effect messages the real captures lack (F754 PlayScriptId, F747 DeleteObject, F748
 UpdatePosition, F749 ParentEvent, F74B SetState) each print one JSON line with t / opcode /
 dir and their decoded fields; a message split over two fragments prints once."""
@@ -19,7 +19,7 @@ GUID = 0x50000042
 
 
 def _frame(payload: bytes, *, s2c: bool) -> bytes:
-    """Ethernet / IPv4 / UDP around one AC datagram (wire.md 1.2); server port 9000."""
+    """Ethernet / IPv4 / UDP around one AC datagram; server port 9000."""
     udp = dpkt.udp.UDP(sport=9000 if s2c else 50000, dport=50000 if s2c else 9000,
                        data=payload)
     udp.ulen = 8 + len(payload)
@@ -31,21 +31,21 @@ def _frame(payload: bytes, *, s2c: bool) -> bytes:
 
 
 def _packet(seq: int, fragments: list[bytes]) -> bytes:
-    """wire.md 2.1: seq, flags (BlobFragments 0x4), checksum (not verified on replay), id,
+    """Packet header: seq, flags (BlobFragments 0x4), checksum (not verified on replay), id,
     time, size of what follows, iteration."""
     body = b"".join(fragments)
     return struct.pack("<IIIHHHH", seq, 0x4, 0, 11, 0, len(body), 1) + body
 
 
 def _fragment(msg_seq: int, data: bytes, *, count=1, index=0) -> bytes:
-    """wire.md 3.1: sequence, id, count, size (incl. the 16-byte header), index, queue."""
+    """Fragment header: sequence, id, count, size (incl. the 16-byte header), index, queue."""
     return struct.pack("<IIHHHH", msg_seq, 0x80000000, count, 16 + len(data), index, 5) + data
 
 
 MESSAGES = {
-    # wire.md 4.4.10: guid, script did
+    # F754: guid, script did
     "0xF754": struct.pack("<III", 0xF754, GUID, 0x33000099),
-    # 4.4.11: guid, script_type, mod (NaN payload bits, seed 001 section 4)
+    # F755: guid, script_type, mod (NaN payload bits kept)
     "0xF755": struct.pack("<III", 0xF755, GUID, 0x76) + bytes.fromhex("3412c07f"),
     # 4.4.2: guid, instance_ts u16, align4
     "0xF747": struct.pack("<IIHH", 0xF747, GUID, 3, 0),

@@ -1,5 +1,5 @@
 """Contract section 3: ``vfxviewer resolve DAT TABLE_DID PLAYSCRIPT INTENSITY`` resolves as
-PhysicsScriptTableData::GetScript 0x00521A20 (seed 001 section 5): the first stored entry
+PhysicsScriptTableData::GetScript 0x00521A20: the first stored entry
 with intensity <= mod; NaN and above-every-threshold give ``none``; -inf the first entry."""
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ def test_resolve_names_of_the_hidden_unhide_pair(cli):
 
 
 def test_resolve_unknown_playscript_number_is_none(cli):
-    """An unknown raw type value resolves like any other (seed 001 section 4): none."""
+    """An unknown raw type value resolves like any other (GetScript 0x00521E40): none."""
     assert _resolve(cli, FLAME, "0xA5A5A5A5", "0.5") == "none"
 
 

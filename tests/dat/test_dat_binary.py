@@ -1,4 +1,4 @@
-"""Primitive encodings (dat-format.md 0.2 - 0.5)."""
+"""Primitive encodings (SB_As32Bit_Compressed::Serialize 0x005BE430, align4)."""
 
 from __future__ import annotations
 

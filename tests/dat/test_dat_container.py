@@ -1,4 +1,4 @@
-"""DAT container reader and writer (dat-format.md section 1)."""
+"""DAT container reader and writer (BTree::Search 0x006731C0)."""
 
 from __future__ import annotations
 

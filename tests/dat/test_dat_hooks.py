@@ -1,4 +1,4 @@
-"""AnimationHook fixtures: hand-built bytes for all 27 types (dat-format.md 3.4).
+"""AnimationHook fixtures: hand-built bytes for all 27 types (CAnimHook::UnPackHook 0x005271D0).
 
 Every fixture is one PhysicsScript record so the hook sits where retail has it:
   +0  u32 id, +4 u32 num_script_data, +8 f64 start_time, +16 the hook (u32 type, i32 dir,
@@ -41,7 +41,7 @@ def one(data: bytes):
 FRAME = struct.pack("<7f", 0.5, -1.0, 2.0, 1.0, 0.0, 0.0, 0.0)   # origin, then w, x, y, z
 
 
-# (type, payload bytes, expected hook) -- payload layouts from the spec table
+# (type, payload bytes, expected hook) -- payload layouts as each hook's UnPack reads them
 CASES = [
     (0, b"", R.NoOpHook(Dir.Both)),
     (1, struct.pack("<I", 0x0A000002), R.SoundHook(Dir.Both, 0x0A000002)),
@@ -109,7 +109,8 @@ def test_hook_followed_by_another_decodes_at_the_aligned_offset(hook_type, paylo
 
 
 def test_CreateBlockingParticle_carries_the_full_40_byte_CreateParticle_payload():
-    # seed 001 section 8 / 11.4: a blocking hook followed by AnimationDone at the exact cursor
+    # CreateParticleHook::UnPack 0x005278A0: a blocking hook followed by AnimationDone at the
+    # exact cursor
     blocking = hook(26, 0, struct.pack("<II", 0x3200078E, 3) + FRAME + struct.pack("<I", 9))
     assert len(blocking) == 8 + 40                     # +16 .. +64 of the record
     done = hook(4, 0, b"")                             # +72 (after its f64 start time)

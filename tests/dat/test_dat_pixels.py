@@ -1,4 +1,4 @@
-"""RenderSurface pixel formats to RGBA8 (dat-format.md 3.8)."""
+"""RenderSurface pixel formats to RGBA8 (PixelFormatDesc::SetFormat 0x0043D0F0)."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ def test_A8B8G8R8_and_CUSTOM_formats_byte_orders():
     assert px(PF.X8B8G8R8, bytes([1, 2, 3, 4])) == [1, 2, 3, 255]
     assert px(PF.CUSTOM_A8B8G8R8, bytes([1, 2, 3, 4])) == [1, 2, 3, 4]
     assert px(PF.CUSTOM_B8G8R8, bytes([1, 2, 3])) == [1, 2, 3, 255]
-    # client uses R8G8B8's masks for the landscape format [uncertain in the spec]
+    # client uses R8G8B8's masks for the landscape format [uncertain]
     assert px(PF.CUSTOM_LSCAPE_R8G8B8, bytes([1, 2, 3])) == [3, 2, 1, 255]
 
 
@@ -51,7 +51,7 @@ def test_16_bit_formats():
 
 
 def test_A4R4G4B4_scales_4_bit_channels_by_17_not_integer_division():
-    # ACE's (v >> 12) / 0xF * 255 gives only 0 or 255 (dat-format.md gotcha 13)
+    # ACE's (v >> 12) / 0xF * 255 gives only 0 or 255
     assert px(PF.A4R4G4B4, struct.pack("<H", 0x8421)) == [4 * 17, 2 * 17, 1 * 17, 8 * 17]
     assert px(PF.X4R4G4B4, struct.pack("<H", 0x0F00)) == [255, 0, 0, 255]
 

@@ -1,4 +1,4 @@
-"""Record fixtures hand-built from dat-format.md section 3 (offsets in the comments), plus
+"""Record fixtures hand-built in retail's record layouts (offsets in the comments), plus
 round trips of every encodable record."""
 
 from __future__ import annotations

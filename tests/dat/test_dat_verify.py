@@ -1,4 +1,4 @@
-"""``vfxviewer dat verify`` (contract cli.md section 10): every record decoded, every byte
+"""``vfxviewer dat verify`` (docs/cli.md section 10): every record decoded, every byte
 accounted for, failures named by file, DID and file offset, and the run goes on."""
 
 from __future__ import annotations

@@ -57,7 +57,7 @@ def test_ANIM_HUMANOID_READY_TO_WALK_is_the_link_both_ways(db):
         for motion, md in targets:
             for a in md.anims:
                 links[(key & 0xFFFF, motion)] = (a.anim_id, a.framerate)
-    # key = (style << 16) | (motion & 0xFFFFFF) in u32 (dat-format.md 3.5)
+    # key = (style << 16) | (motion & 0xFFFFFF) in u32 (CMotionTable::UnPack 0x005238C0)
     ready, walk = S.MOTION_READY & 0xFFFF, S.MOTION_WALK_FORWARD & 0xFFFF
     assert links[(ready, S.MOTION_WALK_FORWARD)] == (S.ANIM_HUMANOID_READY_TO_WALK, 12.0)
     assert links[(walk, S.MOTION_READY)] == (S.ANIM_HUMANOID_READY_TO_WALK, -12.0)

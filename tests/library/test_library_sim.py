@@ -167,8 +167,8 @@ def test_PES_SOUND_plays_wave_tweaked_and_table_sounds(db):
 
 def test_DefaultScript_hooks_PES_DEFAULT_SCRIPT_play_through_the_table(db):
     """DefaultScript plays GetScript(default type, intensity) on the owner's table;
-    DefaultScriptPart(0) plays the default of the child attached at part 0 (runtime.md 8.6,
-    play_default_script 0x005132B0 / 0x00513300)."""
+    DefaultScriptPart(0) plays the default of the child attached at part 0 (play_default_script
+    0x005132B0 / 0x00513300)."""
     run = Run(db, [
         {"id": 1, "setup": _hex(S.SETUP_ATTACH_POINTS), "table": _hex(S.PST_FLAME),
          "default_script": "Launch", "default_intensity": 0.5},

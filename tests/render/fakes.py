@@ -1,4 +1,4 @@
-"""Hand-built records for render tests, shaped as dat-format.md names them (no retail bytes).
+"""Hand-built records for render tests, shaped as the retail records are (no retail bytes).
 
 The renderer reads records through ``db.get(did)``; these stand-ins carry the same field
 names as ``viewer.dat.records`` so the tests exercise the real access paths.
@@ -157,7 +157,8 @@ def cube_gfxobj(did, surface_did, size=1.0):
 
 
 def checker_a8r8g8b8(w=8, h=8, c0=0xFFFF0000, c1=0xFF0000FF) -> bytes:
-    """A8R8G8B8 checkerboard: u32 0xAARRGGBB little-endian (dat-format.md 3.8)."""
+    """A8R8G8B8 checkerboard: u32 0xAARRGGBB little-endian (PixelFormatDesc::SetFormat
+    0x0043D0F0)."""
     yy, xx = np.mgrid[0:h, 0:w]
     px = np.where(((xx // 2 + yy // 2) % 2) == 0, c0, c1).astype("<u4")
     return px.tobytes()

@@ -1,4 +1,4 @@
-"""Degrade selection and draw rotations of parts (runtime spec 3.5 item 2)."""
+"""Degrade selection and draw rotations of parts (GfxObjDegradeInfo::get_degrade 0x0051E4B0)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Light creation, selection and packing (runtime spec 9)."""
+"""Light creation, selection and packing (docs/retail-rules.md, Rendering)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""Blend state per surface type: D3DPolyRender::SetSurface 0x0059C4D0 (runtime spec 3.5.4,
-review I2 / I3)."""
+"""Blend state per surface type: D3DPolyRender::SetSurface 0x0059C4D0."""
 
 from viewer.render import materials as M
 

@@ -1,4 +1,4 @@
-"""Particle batching (runtime spec 3.5): visibility, degrade level, billboard mode, sorting,
+"""Particle batching: visibility, degrade level, billboard mode, sorting,
 and the proof that per-frame CPU work has no Python loop over particles or emitters."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Pixel formats to RGBA (dat-format.md 3.8) and compressed upload."""
+"""Pixel formats to RGBA (PixelFormatDesc::SetFormat 0x0043D0F0) and compressed upload."""
 
 from __future__ import annotations
 

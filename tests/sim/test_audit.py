@@ -1,4 +1,4 @@
-"""``vfxviewer audit`` (contract cli.md section 9) against the facts of seed 001 section 11.
+"""``vfxviewer audit`` (docs/cli.md section 9) against the End-of-Retail DAT facts.
 
 The retail-shaped synthetic DAT reproduces every structural fact the audit checks, so every
 structural check passes on it. Its record identities cannot match retail's (the records

@@ -1,4 +1,4 @@
-"""Frame math (runtime spec 0.3)."""
+"""Frame math (Frame / AFrame)."""
 
 import math
 

@@ -1,4 +1,4 @@
-"""Each hook's effect on its owner (runtime spec 8.1-8.3, CAnimHook.c *Hook::Execute,
+"""Each hook's effect on its owner (CAnimHook.c *Hook::Execute,
 FPHook::Execute 0x0051BAA0, process_fp_hook 0x00513600, CallPES 0x00511AF0)."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""Seed 001 "Step 9" lifecycle acceptance, scaled to run in seconds: 96 owners with
+"""Lifecycle acceptance, scaled to run in seconds: 96 owners with
 scripts, delayed CallPES, emitters, particles and lights; churn (delete and recreate 32
 owners with the same ids, Hidden/UnHide cycles); at the end zero owners, queues, delayed
 hooks, emitters and particles remain."""

@@ -1,5 +1,5 @@
-"""Emitters, particles and the ParticleManager (seed 001 section 8; runtime spec 1-4 with
-runtime-review W3-W6, I4, I7). Positions are checked against hand-computed values."""
+"""Emitters, particles and the ParticleManager (docs/retail-rules.md, Particles and
+emitters). Positions are checked against hand-computed values."""
 
 import math
 from types import SimpleNamespace
@@ -288,7 +288,7 @@ def test_MaxParticles_caps_live_particles():
 def test_StopEmitter_0x0051C230_total_particles_then_drain_then_finished():
     w, o = _emitter_world(birthrate=0.0001, total_particles=3, max_particles=10, lifespan=0.2)
     w.create_particle_emitter(o, INFO, -1, Frame(), 7)
-    w.render_pass()  # a drawn frame: the first update is not the culled one (review W4)
+    w.render_pass()  # a drawn frame: the first update is not the culled one
     B.run_frames(w, 4)
     em = _em(o)
     assert em.stopped and em.total_emitted == 3
@@ -332,7 +332,7 @@ def test_ShouldEmitParticle_per_meter_uses_emitter_displacement():
     assert em.num_particles == 1 and em.last_emit_offset == (0.0, 1.01, 0.0)
 
 
-# -- distance culling (review W3/W4) --------------------------------------------------------
+# -- distance culling ------------------------------------------------------------------------
 def test_ShouldDrawParticles_0x0050FE60_boundary_is_inclusive():
     w, o = _emitter_world()
     w.create_particle_emitter(o, INFO, -1, Frame(), 0)
@@ -374,7 +374,7 @@ def test_CYpt_is_FLT_MAX_until_a_render_pass_so_hook_created_emitters_first_upda
     em = _em(o)
     assert em.cypt == FLT_MAX
     em.update(w.rng, 0.0, 1.0)  # UpdateParticles in the same object update
-    assert em.degraded_out and em.num_particles == 2  # 1 real + 1 phantom (review W4)
+    assert em.degraded_out and em.num_particles == 2  # 1 real + 1 phantom
     assert w.pool.live_count == 1
     w.render_pass()
     em.update(w.rng, 0.0333, 2.0)

@@ -1,4 +1,4 @@
-"""Named projectile presets (seed 001 section 11's WCID list) in scenarios: an object's
+"""Named projectile presets (the WCID list of docs/cli.md section 9) in scenarios: an object's
 ``"preset"`` and a launch's ``"preset"``; unknown names and DIDs missing from the open DATs
 are one-line errors naming the field (and the DID). Without retail files the presets play
 the synthetic library's STANDIN records (viewer/synthetic/retail_shaped.py)."""

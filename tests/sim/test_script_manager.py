@@ -1,4 +1,4 @@
-"""ScriptManager: one serial FIFO per owner (seed 001 section 6, AddScriptInternal
+"""ScriptManager: one serial FIFO per owner (AddScriptInternal
 0x0051B310, NextHook 0x0051B3F0, UpdateScripts 0x0051B480)."""
 
 from hypothesis import given, settings

@@ -1,4 +1,4 @@
-"""PhysicsScriptTable resolution: seed 001 section 5 (GetScript 0x00521E40 /
+"""PhysicsScriptTable resolution (GetScript 0x00521E40 /
 PhysicsScriptTableData::GetScript 0x00521A20, x86 at 0x00521A3B)."""
 
 import math

@@ -1,4 +1,4 @@
-"""PhysicsState, set_state and set_hidden (seed 001 sections 2-3; CPhysicsObj::set_state
+"""PhysicsState, set_state and set_hidden (CPhysicsObj::set_state
 0x00514DD0, set_hidden 0x00514C60, set_description 0x00514F40, InitDefaults 0x005139D0,
 UpdatePositionInternal 0x00512C30)."""
 

@@ -1,4 +1,4 @@
-"""Static animating objects (runtime spec 7.8; seed 001 section 2, InitDefaults).
+"""Static animating objects (CPhysicsObj::InitDefaults 0x005139D0).
 
 CPhysicsObj::InitDefaults 0x005139D0 gives a static object HasDefaultAnim / HasDefaultScript
 when its Setup has a DefaultAnimation / DefaultScript and registers it with
@@ -131,7 +131,7 @@ def test_UseTime_0x00509950_static_animating_object_is_not_also_update_object():
     o = w.create_object(1, 0x02000001, state=STATIC)
     B.run_frames(w, 8)
     (_, em), = o.particle_manager.emitters()
-    # update 1 creates it (culled first update, review W4), updates 2..8 each emit one
+    # update 1 creates it (culled first update), updates 2..8 each emit one
     assert em.total_emitted == 7
 
 

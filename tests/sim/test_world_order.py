@@ -1,5 +1,5 @@
 """The retail order inside one object update (CPhysicsObj::UpdateObjectInternal 0x005156B0,
-UpdatePositionInternal 0x00512C30; seed 001 section 13 invariant 5 and its explanation):
+UpdatePositionInternal 0x00512C30):
 animation -> physics -> process_hooks (tweens, then animation hooks) -> set_frame (parts,
 children, emitters) -> UpdateParticles -> UpdateScripts."""
 
@@ -55,7 +55,7 @@ def test_animation_hook_emitter_first_update_is_culled_script_emitter_is_not():
     o.motion = FakeMotion([B.create(INFO, part=0, logical=1)])
     B.run_frames(w, 1)
     hook_em = dict(o.particle_manager.emitters())[1]
-    assert hook_em.degraded_out  # process_hooks ran before UpdateParticles (review W4)
+    assert hook_em.degraded_out  # process_hooks ran before UpdateParticles
     assert hook_em.num_particles == 1  # no birth was due yet, so no phantom
 
     w2 = _world()
@@ -93,7 +93,7 @@ def test_hidden_owner_skips_animation_but_children_and_emitters_still_update():
 def test_UpdateObjectInternal_0x005156B0_full_order_runtime_7_6_and_11(monkeypatch):
     # UpdatePositionInternal 0x00512C30 (animation, physics, process_hooks), then the commit
     # (set_frame 0x00514090), then ParticleManager::UpdateParticles, then
-    # ScriptManager::UpdateScripts: seed 001 section 13.5 as retail stages it
+    # ScriptManager::UpdateScripts 0x0051B480, as retail stages it
     from viewer.sim import world as world_mod
     w = B.world({0x02000001: B.setup(), 0x33000001: B.script(0x33000001, (5.0, B.stop(1)))})
     o = w.create_object(1, 0x02000001)

@@ -26,7 +26,9 @@ def _files():
             yield p
 
 
-def test_no_file_reads_or_points_outside_the_repository():
+def _lines_matching(pattern: re.Pattern) -> list[str]:
+    """``path:line: text`` of every line of the repository's text files that ``pattern``
+    finds."""
     bad = []
     for p in _files():
         try:
@@ -34,8 +36,26 @@ def test_no_file_reads_or_points_outside_the_repository():
         except UnicodeDecodeError:
             continue
         for n, line in enumerate(text.splitlines(), 1):
-            if OUTSIDE.search(line):
+            if pattern.search(line):
                 bad.append(f"{p.relative_to(ROOT)}:{n}: {line.strip()}")
+    return bad
+
+
+def test_no_file_reads_or_points_outside_the_repository():
+    bad = _lines_matching(OUTSIDE)
+    assert not bad, "\n".join(bad)
+
+
+#: a citation of a reference-library note by its name (the seeds' numbers, the spec and review
+#: files): a reader of the repository cannot follow one; cite the retail function and address
+#: or a section of docs/ instead
+_NOTE_FILES = ("dat-" "format", "wire", "run" "time", "dat-" "review", "runtime-" "review")
+NOTE_NAMES = re.compile(r"\bseed ?0\d\d\b|\bseed0\d\d|\b(" + "|".join(_NOTE_FILES) + r")\.md\b"
+                        r"|\bruntime" r" spec\b|\bruntime-" r"review\b|\breview [IW]\d")
+
+
+def test_no_comment_cites_a_note_a_reader_cannot_follow():
+    bad = _lines_matching(NOTE_NAMES)
     assert not bad, "\n".join(bad)
 
 

@@ -1,7 +1,7 @@
-"""Hand-built wire bytes for tests, written from wire.md / seed 001 (offsets in comments).
+"""Hand-built wire bytes for tests, laid out by the retail UnPack functions (offsets in comments).
 
-Nothing here is copied from a capture; every helper lays the fields out as the spec lists
-them, so a decoder test compares our reader against the written layout.
+Nothing here is copied from a capture; every helper lays the fields out as the retail
+UnPack reads them, so a decoder test compares our reader against the written layout.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Capture containers and link layers of wire.md 1.2, on hand-built captures."""
+"""Capture containers and link layers, on hand-built captures."""
 
 from __future__ import annotations
 

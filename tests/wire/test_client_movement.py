@@ -1,4 +1,4 @@
-"""Seed 004 outbound movement packing: golden bytes written by hand from the retail Pack rules.
+"""Outbound movement packing: golden bytes written by hand from the retail Pack rules.
 
 RawMotionState::Pack 0x0051ED10 (default-difference flags, bit order, 5-bit action count),
 MoveToStatePack::Pack 0x005168F0 (trailing contact | longjump byte, align4), JumpPack::Pack
@@ -188,7 +188,7 @@ def test_RawMotionState_pack_unpack_round_trip(fwd, fs, ts, hold, n):
 
 
 def test_Jump_with_a_non_retail_tail_keeps_extent_and_velocity_only():
-    # ACE layout (wire.md 4.5.2): extent, velocity, four stamps, guid, spell
+    # ACE layout: extent, velocity, four stamps, guid, spell
     payload = (pack_jump(0.5, (0.0, 0.0, 4.0), POS, instance_ts=1, server_control_ts=2,
                          teleport_ts=3, force_position_ts=4)[:16]
                + H("0100020003000400" "01000050" "00000000"))

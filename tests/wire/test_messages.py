@@ -1,4 +1,4 @@
-"""Message codecs: seed 001 fixtures, presence, PhysicsDesc cursors, wire.md test vectors."""
+"""Message codecs: hand-written fixtures, presence, PhysicsDesc cursors, test vectors."""
 
 from __future__ import annotations
 
@@ -56,13 +56,13 @@ ALL_FLAGS = (PD_MOVEMENT | PD_POSITION | PD_MTABLE | PD_STABLE | PD_PETABLE | PD
              | PD_DEFAULT_SCRIPT_INTENSITY)
 
 
-def test_F754_seed001_fixture_HandlePlayScriptID_0x00452020():
+def test_F754_fixture_HandlePlayScriptID_0x00452020():
     data = bytes.fromhex("54F70000 42000050 99000033".replace(" ", ""))
     msg = decode_message(data)
     assert msg == PlayScriptId(0x50000042, 0x33000099)
 
 
-def test_F755_seed001_fixture_keeps_unknown_raw_type_and_nan_bits():
+def test_F755_fixture_keeps_unknown_raw_type_and_nan_bits():
     data = bytes.fromhex("55F70000 42000050 A5A5A5A5 3412C07F".replace(" ", ""))
     msg = decode_message(data)
     assert isinstance(msg, PlayScriptType)
@@ -174,7 +174,7 @@ def test_PhysicsDesc_absent_is_None_present_zero_is_zero():
 
 
 def test_PhysicsDesc_movement_length_zero_has_no_autonomous_word():
-    # wire.md 4.4.1 / seed 001 1: autonomous only when n > 0
+    # PhysicsDesc::UnPack 0x0051DDD0: autonomous only when n > 0
     body = u32(PD_MOVEMENT) + u32(0) + u32(0) + b"".join(u16(i) for i in range(9)) + b"\0\0"
     data = u32(0xF745) + u32(1) + empty_objdesc() + body + weenie_desc()
     p = decode_message(data).physics

@@ -1,4 +1,4 @@
-"""The object-event layer: seed 001 sections 3 and 3.1 and the SmartBox handlers they cite."""
+"""The object-event layer: the SmartBox handlers each test names."""
 
 from __future__ import annotations
 

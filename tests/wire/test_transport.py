@@ -1,4 +1,4 @@
-"""Transport and reassembly (wire.md 2 and 3): sections by size, duplicates, order, floods."""
+"""Transport and reassembly: sections by size, duplicates, order, floods."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """``vfxviewer replay CAPTURE [--guid 0x...] [--dat DAT] [--json]`` (docs/cli.md section 7).
 
-Prints one line per decoded message of the kinds in wire.md section 4, in capture time:
+Prints one line per decoded message of the kinds docs/cli.md section 7 lists, in capture time:
 JSON Lines with ``--json``, a readable line otherwise. The printed lines are the same with or
 without ``--dat``. With ``--dat`` the captured objects and effects also drive the simulation:
 ``--gui`` plays them in the viewer, ``--trace`` runs them headless and prints the simulation's

@@ -1,8 +1,8 @@
 """``vfxviewer resolve DAT TABLE_DID PLAYSCRIPT INTENSITY`` (docs/cli.md section 3).
 
-Resolves a typed effect through a PhysicsScriptTable exactly as retail does (seed 001
-section 5, PhysicsScriptTableData::GetScript 0x00521A20): prints the script DID or
-``none``.
+Resolves a typed effect through a PhysicsScriptTable exactly as retail does
+(PhysicsScriptTable::GetScript 0x00521E40, PhysicsScriptTableData::GetScript 0x00521A20):
+prints the script DID or ``none``.
 """
 
 from __future__ import annotations

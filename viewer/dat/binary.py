@@ -3,7 +3,7 @@
 ``Reader`` raises :class:`viewer.errors.DatError` carrying the byte offset whenever a read
 would run past the end of the record, so no ``struct.error`` or ``IndexError`` escapes a
 decoder. ``Writer`` is its mirror image. Offsets are measured from the first byte of the
-record payload, which is also what align4 is measured from (dat-format.md 0.5).
+record payload, which is also what align4 is measured from.
 """
 
 from __future__ import annotations
@@ -123,7 +123,7 @@ class Reader:
             self.pos += pad
 
     def cuint(self, what: str = "CUInt") -> int:
-        """Compressed u32 (dat-format.md 0.3; SB_As32Bit_Compressed::Serialize 0x005BE430)."""
+        """Compressed u32 (SB_As32Bit_Compressed::Serialize 0x005BE430)."""
         b0 = self.u8(what)
         if b0 & 0x80 == 0:
             return b0
@@ -134,7 +134,7 @@ class Reader:
         return ((((b0 & 0x3F) << 8) | b1) << 16) | lo
 
     def packed_did(self, base: int, what: str = "PackedDID") -> int:
-        """Unpack_AsDataIDOfKnownType 0x006844F0 (dat-format.md 0.4)."""
+        """Unpack_AsDataIDOfKnownType 0x006844F0."""
         w = self.u16(what)
         if w & 0x8000 == 0:
             return (base + w) & 0xFFFFFFFF

@@ -1,4 +1,4 @@
-"""Retail DAT containers: header, block chains, B-tree directory (dat-format.md section 1).
+"""Retail DAT containers: header, block chains, B-tree directory (BTree::Search 0x006731C0).
 
 ``DatFile(path)`` memory-maps one file and reads nothing but the 400-byte header until
 asked: a lookup reads only the B-tree nodes on its path (O(log n) node reads, nodes cached)
@@ -52,7 +52,7 @@ MAX_DEFLATE_RATIO = 1032
 
 @dataclass(frozen=True, slots=True)
 class DatHeader:
-    """DiskFileInfo_t at 0x140 (dat-format.md 1.2)."""
+    """DiskFileInfo_t at 0x140."""
 
     magic: int
     block_size: int
@@ -291,7 +291,7 @@ class DatFile:
         raw = self.read_chain(e.offset, e.size, did=e.did)
         if not e.compressed:
             return raw
-        # u32 uncompressed size + zlib stream (dat-format.md 1.7)
+        # u32 uncompressed size + zlib stream
         if len(raw) < 4:
             raise self._err("compressed record shorter than its size prefix", did=e.did,
                             offset=e.offset)
@@ -374,7 +374,7 @@ class DatFile:
                 stack.pop()
                 continue
             top[1] = j + 1
-            if j % 2 == 0:               # child j/2 first, then entry j/2 (dat-format.md 1.6)
+            if j % 2 == 0:               # child j/2 first, then entry j/2 (BTree::Search order)
                 push(node.branches[j // 2])
             else:
                 e = node.entries[j // 2]

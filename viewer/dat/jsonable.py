@@ -38,8 +38,8 @@ F64_FIELDS = frozenset({"start_time", "birthrate", "total_seconds", "lifespan",
                         "length"})
 _F32 = struct.Struct("<f")
 
-#: int fields the spec types as an enum the records keep as a plain int (dat-format.md
-#: section 4): printed by name (docs/cli.md section 2), an unknown value stays a number
+#: int fields retail types as an enum that the records keep as a plain int: printed by name
+#: (docs/cli.md section 2), an unknown value stays a number
 INT_ENUM_FIELDS = {"vertex_type": {0: "Unknown", 1: "CSWVertex"}}  # VertexType (i32)
 
 
@@ -140,7 +140,7 @@ def _special(obj):
                 "links": [{"key": _hex(k), "targets": _pairs(inner, "to_motion", "motion_data",
                                                             _hex)}
                           for k, inner in obj.links]}
-    if isinstance(obj, R.RenderSurface):  # dat-format.md 3.8 names image_size
+    if isinstance(obj, R.RenderSurface):  # the record's own name: image_size
         d = {}
         for k, v in _generic(obj).items():
             if k == "source_data":
@@ -198,7 +198,7 @@ def record_json(did: int, record) -> dict:
     """The ``dat show`` object: type and DID first, then the record's fields.
 
     ``"type"`` names the record type, except where the record has a field of that name (a
-    Surface's SurfaceType, dat-format.md 3.6): the spec's field wins there (docs/cli.md section
+    Surface's SurfaceType): the record's field wins there (docs/cli.md section
     2), so ``"record_type"`` always names the record type."""
     body = to_jsonable(record)
     out = {"type": type(record).__name__, "record_type": type(record).__name__,

@@ -1,4 +1,4 @@
-"""RenderSurface pixels to RGBA8 (dat-format.md 3.8).
+"""RenderSurface pixels to RGBA8 (PixelFormatDesc::SetFormat 0x0043D0F0).
 
 ``decode_rgba(format, width, height, data, palette)`` returns an (height, width, 4) uint8
 array. DXT1/3/5 (and the premultiplied DXT2/4) go through Pillow's BCn decoder; JPEG

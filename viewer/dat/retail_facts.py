@@ -1,7 +1,7 @@
 """What the retail client's End-of-Retail (September 2013) DAT files are known to hold.
 
-Every number here is a fact about the installed retail ``client_portal.dat``, pinned by the
-projectile audit of seed 001 section 11 (our retail decompilation notes); ``vfxviewer
+Every number here is a fact about the installed retail ``client_portal.dat``, pinned by an
+audit of the retail files (the End-of-Retail DAT facts of docs/cli.md section 9); ``vfxviewer
 audit`` checks a user's DATs against exactly this list, and the named projectile presets
 read their Setup and PhysicsScriptTable from it. No retail bytes are here: only DIDs,
 numbers and the length + SHA-256 of a few records. Edit nothing without a new audit of the
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from viewer.dat.records.common import AnimationHookType as HT
 from viewer.dat.records.common import PlayScript as PS
 
-SOURCE = "seed 001 section 11 (retail End-of-Retail DAT audit)"
+SOURCE = "retail End-of-Retail DAT audit (docs/cli.md section 9)"
 
 
 # --------------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Write retail-layout DAT files (dat-format.md 1.9) for synthetic assets and tests.
+"""Write retail-layout DAT files for synthetic assets and tests.
 
 ``write_dat(path_or_file, {did: bytes}, ...)`` lays every record out as a contiguous block
 chain from offset 1024, then bulk-builds the B-tree (at most 61 entries per node, a
@@ -41,7 +41,7 @@ class _Tree:
 
 
 def _build(dids: list[int], max_entries: int) -> _Tree:
-    """Bulk-build a B-tree over sorted DIDs (dat-format.md 1.9 step 3)."""
+    """Bulk-build a B-tree over sorted DIDs (the node layout BTree::Search 0x006731C0 reads)."""
     n = len(dids)
     if n <= max_entries:
         return _Tree(dids, [])

@@ -1,4 +1,4 @@
-"""Degrade level and draw-frame rotation of one part (runtime spec 3.5 item 2), on the CPU.
+"""Degrade level and draw-frame rotation of one part, on the CPU.
 
 The particle pass does the same per instance with numpy (particles.py) and in
 shaders/particle.vert.glsl; ordinary Setup parts go through here: their GfxObj's
@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 EPS = 0.0002
-DEGRADE_DISTANCE = 50.0   # Render::s_rDegradeDistance default (review I1)
+DEGRADE_DISTANCE = 50.0   # Render::s_rDegradeDistance default
 
 
 def select_level(entries, cypt: float, scale_z: float, m: float = 1.0,

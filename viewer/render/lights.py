@@ -1,11 +1,12 @@
-"""Setup lights to world lights, retail's light selection, and shader uniforms (runtime spec 9).
+"""Setup lights to world lights, retail's light selection, and shader uniforms
+(docs/retail-rules.md, Rendering).
 
 * Lights exist only while the object has LIGHTING_ON (`CPhysicsObj::set_state` 0x00514DD0,
   `set_lights` 0x0050FCF0); the SetLight hook drives the same bit in the runtime.
 * World frame = combine(object frame, LIGHTINFO.offset) (object frame, not a part frame;
   object scale not applied); direction = local +Y of that frame; colour re-quantised to 8 bits.
 * Selection: sorted by squared distance to the viewer (directional lights count 0), capped at
-  max_dynamic_lights (7 + 3m, m = +1 in steady state -> 10, review W2); per drawn object at
+  max_dynamic_lights (7 + 3m, m = +1 in steady state -> 10); per drawn object at
   most 8, skipping point lights farther from the object centre than falloff + object radius.
 * D3D light: diffuse = colour * intensity; point/spot Range = falloff * 1.5 (attenuation
   (0, 1, 0)); spot Theta = Phi = cone angle.

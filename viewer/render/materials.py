@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-# SurfaceType bits (dat-format.md section 4)
+# SurfaceType bits
 BASE1_SOLID = 0x1
 BASE1_IMAGE = 0x2
 BASE1_CLIPMAP = 0x4
@@ -37,7 +37,7 @@ ZERO, ONE, SRCALPHA, INVSRCALPHA = "ZERO", "ONE", "SRCALPHA", "INVSRCALPHA"
 ALPHA_REF_PALETTED = 100   # s_256AlphaTestRef: the texture has a palette (P8 / INDEX16)
 ALPHA_REF_DXT = 200        # s_ddsAlphaTestRef: every other texture, and no texture
 
-# Which deferred list a subset goes to (review I3): opaque now, clip list, then alpha list.
+# Which deferred list a subset goes to: opaque now, clip list, then alpha list.
 LIST_OPAQUE, LIST_CLIP, LIST_ALPHA = 0, 1, 2
 
 
@@ -57,7 +57,7 @@ def surface_blend(surface_type: int, *, paletted: bool = True,
                   part_translucent: bool = False) -> BlendState:
     """The retail render state for a subset drawn with this surface type.
 
-    ``part_translucent``: the part's private material has alpha < 1 (runtime spec 10); on an
+    ``part_translucent``: the part's private material has alpha < 1; on an
     otherwise opaque or alpha-tested subset that forces SRCALPHA/INVSRCALPHA (skipChk).
     """
     st = int(surface_type)
@@ -77,7 +77,7 @@ def surface_blend(surface_type: int, *, paletted: bool = True,
         alpha_ref = ALPHA_REF_PALETTED if paletted else ALPHA_REF_DXT
         if blend is None:
             blend = (ONE, INVSRCALPHA)
-    # TRANSLUCENT (review I2): `if (skipChk || !blend || alphatest)` -> SRCALPHA/INVSRCALPHA,
+    # TRANSLUCENT: `if (skipChk || !blend || alphatest)` -> SRCALPHA/INVSRCALPHA,
     # alpha test off. ALPHA/INVALPHA/ADDITIVE with TRANSLUCENT keep their blend.
     chosen_plain = blend is None or alpha_ref is not None
     if (st & TRANSLUCENT and chosen_plain) or (part_translucent and chosen_plain):

@@ -18,7 +18,7 @@ D3D culls triangles that appear clockwise on screen. Retail's view matrix
 side is the one whose vertices run counter-clockwise seen from it, i.e. the side the
 right-hand-rule plane normal of `CPolygon::make_plane` 0x005383D0 points to. The renderer's
 right-handed GL camera keeps that with ``front_face = "ccw"`` and back faces culled.
-Vertices are looked up by array position (dat-format.md 3.1).
+Vertices are looked up by array position (CVertexArray::UnPack 0x0053C030).
 
 Record access goes through the small helpers at the top so the field names of
 ``viewer.dat.records`` are read in one place.
@@ -114,7 +114,7 @@ def triangulate_gfxobj(gfx, did: int | None = None) -> MeshData:
 # --- surfaces -----------------------------------------------------------------------------------
 @dataclass
 class SurfaceMaterial:
-    """One Surface resolved for drawing (runtime spec 3.5 / 10)."""
+    """One Surface resolved for drawing."""
 
     surface_type: int
     texture: object | None                   # moderngl texture or None for a solid colour

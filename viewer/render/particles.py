@@ -1,6 +1,6 @@
 """The particle pass: every live particle, one instanced draw per batch.
 
-A particle is an ordinary part of its emitter object (runtime spec 3.5): its HwGfxObj mesh
+A particle is an ordinary part of its emitter object: its HwGfxObj mesh
 scaled by gfxobj_scale, oriented by the degrade mode of the GfxObjDegradeInfo entry chosen for
 its distance, alpha 1 - translucency (its private material) or, at t == 0, the surface's
 vertex alpha (materials.diffuse_alpha), blending from the surface bits only.
@@ -23,8 +23,8 @@ from viewer.render.scene_input import ParticleArrays
 INSTANCE_FLOATS = 12          # pos 3, quat 4, scale 1, alpha 1, heading point 3
 INSTANCE_STRIDE = INSTANCE_FLOATS * 4
 
-# Render::s_rDegradeDistance default (review I1) and the steady-state degrade multiplier
-# m = +1 reached by Render::CalcDegLevel 0x0054CAF0 (review W2).
+# Render::s_rDegradeDistance default and the steady-state degrade multiplier
+# m = +1 reached by Render::CalcDegLevel 0x0054CAF0.
 DEGRADE_DISTANCE = 50.0
 DEGRADE_MUL = 1.0
 

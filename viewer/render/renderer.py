@@ -4,7 +4,7 @@ Used by the window (viewport target) and headless ``vfxviewer render`` alike:
 ``SceneRenderer(ctx, db).render(scene_input, camera, target)``. It reads the SceneInput and
 never changes the runtime.
 
-Order (runtime spec 3.5 item 5, review I3): grid; unblended subsets of parts and particles
+Order (docs/retail-rules.md, Rendering): grid; unblended subsets of parts and particles
 (depth write on); then the deferred *clip* list, then the deferred *alpha* list, each sorted
 far to near by CYpt with a stable sort (retail sorts parts far to near, then flushes each
 deferred list in insertion order); overlays last.
@@ -46,7 +46,7 @@ class RenderSettings:
     show_velocities: bool = False     # the selected emitter's particles' velocity lines
     show_particle_bounds: bool = False   # live particles' box per emitter (Overlays)
     cull_backfaces: bool = True
-    degrade_mul: float = 1.0          # steady state m = +1 (review W2)
+    degrade_mul: float = 1.0          # steady state m = +1
     # evaluate and sort particles on the GPU (compute shaders, GL 4.3) when the scene
     # carries a particle snapshot; False or unavailable: the CPU path (particles.prepare).
     # "auto": the GPU, except on a software rasteriser: llvmpipe runs compute shaders on
@@ -277,7 +277,8 @@ class SceneRenderer:
 
     def _degraded(self, inst, eye, s: RenderSettings):
         """(drawn mesh, draw matrix, CYpt) of a part: its GfxObj's degrade entry for the
-        viewer distance and that entry's degrade mode (runtime spec 3.5 item 2)."""
+        viewer distance and that entry's degrade mode (GfxObjDegradeInfo::get_degrade
+        0x0051E4B0)."""
         mesh = self.meshes.mesh(inst.gfxobj)
         world = np.asarray(inst.world, np.float64)
         # CPhysicsPart::UpdateViewerDistance 0x0050E030: CYpt from pos + sort_center * scale

@@ -5,7 +5,7 @@ The renderer never reads the runtime's objects directly while drawing; it reads 
 That keeps the render layer read-only with respect to the simulation (DEVELOPING.md layers)
 and lets the passes be tested without a World.
 
-Conventions: world is Z up (runtime spec 0.2); matrices are 4x4 float32, row-major numpy,
+Conventions: world is Z up; matrices are 4x4 float32, row-major numpy,
 acting on column vectors (translation in the last column); quaternions are (w, x, y, z).
 """
 
@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-# PhysicsState bits the renderer honours (dat-format.md section 4).
+# PhysicsState bits the renderer honours.
 NODRAW = 0x20
 LIGHTING_ON = 0x800
 HIDDEN = 0x4000
@@ -26,10 +26,11 @@ CLOAKED = 0x100000
 class MeshInstance:
     """One drawn part: a GfxObj at a world matrix with its per-part material overrides.
 
-    ``translucency`` / ``luminosity`` / ``diffuse`` are the part's private-material values
-    (runtime spec 10); ``None`` means the default (luminosity 0, diffuse 1). How they combine
+    ``translucency`` / ``luminosity`` / ``diffuse`` are the part's private-material values;
+    ``None`` means the default (luminosity 0, diffuse 1). How they combine
     with the surface: ``viewer.render.materials`` (diffuse_alpha, emissive, diffuse_rgb).
-    ``uv_offset`` is the accumulated TextureVelocity offset (runtime spec 8.3).
+    ``uv_offset`` is the accumulated TextureVelocity offset (CPhysics::UpdateTexVelocity
+    0x00509820).
     """
 
     gfxobj: int
@@ -50,7 +51,7 @@ class ParticleArrays:
 
     ``gfxobj`` is the particle's HwGfxObjId; ``emitter`` indexes ``emitter_origins`` (the
     emitter physics object's world origin, used for the shared CYpt / heading of far
-    emitters, runtime spec 3.5 and review W5). Rows are in emitter-then-slot order, which is
+    emitters). Rows are in emitter-then-slot order, which is
     retail's insertion order for equal sort keys.
     """
 
@@ -77,7 +78,7 @@ class ParticleArrays:
 
 @dataclass(frozen=True)
 class SceneLight:
-    """A world light (runtime spec 9). kind: 0 point, 1 directional, 2 spot."""
+    """A world light. kind: 0 point, 1 directional, 2 spot."""
 
     kind: int
     position: tuple[float, float, float]

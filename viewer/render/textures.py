@@ -1,4 +1,4 @@
-"""RenderSurface pixels to GL textures (dat-format.md 3.6-3.9).
+"""RenderSurface pixels to GL textures.
 
 DXT1/3/5 go to the GPU still compressed (``glCompressedTexImage2D`` from the context's own
 loader) when the context has S3TC; otherwise, and for every other format, the pixels are
@@ -37,7 +37,7 @@ def expected_size(fmt: int, width: int, height: int) -> int | None:
 def decode_rgba(fmt: int, width: int, height: int, data: bytes,
                 palette: np.ndarray | None = None, *, did: int | None = None) -> np.ndarray:
     """(H, W, 4) uint8 RGBA, top row first: the DAT layer's decoder (viewer.dat.pixels),
-    which covers every format of dat-format.md 3.8 and raises DatError on bad input."""
+    which covers every retail pixel format and raises DatError on bad input."""
     from viewer.dat import pixels
     try:
         return pixels.decode_rgba(int(fmt), int(width), int(height), bytes(data), palette,

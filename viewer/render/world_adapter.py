@@ -49,7 +49,7 @@ def object_meshes(obj: ObjectView,
         out.append(MeshInstance(
             int(p.gfxobj_id), frame_matrix(p.frame.origin, p.frame.orientation),
             tuple(float(c) for c in p.gfxobj_scale), look.translucency,
-            # the private material copy exists only off the defaults (runtime spec 10)
+            # the private material copy exists only off the defaults
             None if lum == 0.0 else lum, None if dif == 1.0 else dif,
             look.uv_offset, int(obj.id), int(p.index), look.nodraw))
     return out
@@ -65,7 +65,7 @@ def particle_arrays(pool: ParticlePool, colour: str = "none") -> ParticleArrays:
     # the pool's per-row table (GfxObj, emitter origin, drawn): no walk over the emitters
     gfx = pool.row_gfx[:n_rows]
     origin = pool.row_origin[:n_rows].copy()
-    drawn = pool.row_drawn[:n_rows]  # SetNoDraw on live parts while culled (review I4)
+    drawn = pool.row_drawn[:n_rows]  # SetNoDraw on live parts while culled
     rows = pool.emitter[live]
     keep = drawn[rows]
     live, rows = live[keep], rows[keep]

@@ -6,7 +6,7 @@ physobj.py         PhysicsObj state (state bits, frames, parts, lights, children
 hooks.py           every hook's effect (a handler per AnimationHookType); FPHook tweens
                    (a channel per FPHookType); CallPES
 script_manager.py  ScriptManager: one serial FIFO of PhysicsScripts per owner
-script_table.py    PhysicsScriptTable resolution (seed 001 section 5)
+script_table.py    PhysicsScriptTable resolution (GetScript 0x00521E40 / 0x00521A20)
 particles.py       ParticlePool (numpy), ParticleEmitter, ParticleManager, the twelve laws
 clock.py           frame clock, MIN/MAX_QUANTUM rules
 rng.py             the seeded ran2 random source (retail draw order)

@@ -1,15 +1,14 @@
-"""The projectile harness's collision world and retail's transition sweep (seed 001 sections 9,
-10, 11.1, 15; seed 002).
-
-A ``CollisionWorld`` holds the scenario's ``"world"`` shapes: planes (terrain-like ground,
-through ``OBJECTINFO::validate_walkable``), boxes (six BSP-like polygons, through
-``BSPTREE::find_collisions``), and target spheres / cylinders (object shapes, through
-``CSphere::intersects_sphere`` / ``CCylSphere::intersects_sphere`` behind
+"""The projectile harness's collision world and retail's transition sweep (docs/retail-rules.md,
+Physics, collision and projectiles).  A ``CollisionWorld`` holds the scenario's ``"world"``
+shapes: planes (terrain-like ground, through ``OBJECTINFO::validate_walkable``), boxes (six
+BSP-like polygons, through ``BSPTREE::find_collisions``), and target spheres / cylinders (object
+shapes, through ``CSphere::intersects_sphere`` / ``CCylSphere::intersects_sphere`` behind
 ``OBJECTINFO::missile_ignore``). ``CTransition`` sweeps a body's Setup spheres (scaled, with
 their Setup-local origin, never a dummy sphere) from the committed frame to the candidate in
 ``calc_num_steps`` sub-steps with no step cap, adjusting each step's offset through
-``adjust_offset`` (seed 002, retail form). ``CollisionWorld.set_position_internal`` commits the
-result and applies retail's collision response (elastic reflection / inelastic stop).
+``adjust_offset`` (CTransition::adjust_offset 0x0050A370, retail form).
+``CollisionWorld.set_position_internal`` commits the result and applies retail's collision
+response (elastic reflection / inelastic stop).
 
 The world is one outdoor cell: block offsets are zero and the contact-plane cell id is
 ``WORLD_CELL``. Parts of the retail tree that need terrain cells or BSP walkable searches
@@ -205,7 +204,7 @@ def get_object_info(body: ph.PhysicsBody, tr: CTransition) -> int:
     if body.free_rotate:
         state |= OI_FREE_ROTATE
     if body.state & ph.MISSILE:
-        state |= OI_PATH_CLIPPED    # PathClipped, never PerfectClip (seed 001 section 9)
+        state |= OI_PATH_CLIPPED    # PathClipped, never PerfectClip (get_object_info 0x00511CC0)
     return state
 
 
@@ -727,10 +726,9 @@ class ObjectShapeIndex:
 # -- CTransition --------------------------------------------------------------------------------
 @dataclass
 class AdjustOptions:
-    """Seed 002's outcome note: retail compares and divides the bare radius in the safety
-    push-out (the default here); ``radius_times_nz`` restores the withheld alternative that
-    uses radius * N.z at both sites."""
-
+    """CTransition::adjust_offset 0x0050A370: retail compares and divides the bare radius in
+    the safety push-out (the default here); ``radius_times_nz`` restores the withheld
+    alternative that uses radius * N.z at both sites."""
     radius_times_nz: bool = False
 
 
@@ -774,7 +772,7 @@ class CTransition:
             return offset, offset, 1
         return offset, (0.0, 0.0, 0.0), 0
 
-    # CTransition::adjust_offset 0x0050A370 (seed 002, retail form)
+    # CTransition::adjust_offset 0x0050A370 (retail form)
     def adjust_offset(self, offset: Vec3) -> Vec3:
         ci, path = self.collision_info, self.sphere_path
         result = offset

@@ -1,10 +1,10 @@
-"""Frame (position + orientation) math, as retail's Frame / AFrame (runtime spec 0.3).
+"""Frame (position + orientation) math, as retail's Frame / AFrame.
 
 A ``Frame`` is an origin ``(x, y, z)`` and a unit quaternion ``(w, x, y, z)``. Frames are
 immutable value objects built from plain floats: per-object math stays cheap and exactly
 reproducible, and per-particle math is done with numpy elsewhere (``quat_rotate_many``).
 
-World conventions (runtime spec 0.2): Z up, model forward +Y, compass headings
+World conventions: Z up, model forward +Y, compass headings
 (0 deg = +Y/north, 90 deg = +X/east).
 """
 
@@ -110,7 +110,7 @@ def vec_length(a: Vec3) -> float:
 
 
 def normalize_check_small(v: Vec3) -> Vec3 | None:
-    """Vector normalised, or None when |v| < EPS (callers substitute zero) [RE-SB]."""
+    """Vector normalised, or None when |v| < EPS (callers substitute zero)."""
     n = vec_length(v)
     if n < EPS:
         return None
@@ -155,7 +155,8 @@ class Frame:
 
     def combine_scaled(self, child: Frame, scale: Vec3) -> Frame:
         """Part-pose combine: the child's origin is scaled component-wise, never its
-        rotation (seed 001 section 14: rigid part frames, drawable scale separate)."""
+        rotation (CPartArray::UpdateParts 0x005190F0: rigid part frames, drawable scale
+        separate)."""
         o2 = (child.origin[0] * scale[0], child.origin[1] * scale[1],
               child.origin[2] * scale[2])
         return Frame(self.local_to_global(o2),

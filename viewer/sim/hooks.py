@@ -1,5 +1,5 @@
 """Hook execution: what each AnimationHook / PhysicsScript hook does to its owner
-(runtime spec 8.1-8.3; CAnimHook.c ``*Hook::Execute``; CPhysicsObj setters).
+(CAnimHook.c ``*Hook::Execute``; CPhysicsObj setters).
 
 Every timed setter follows one rule (e.g. CPhysicsObj::SetTranslucency2 0x0050FB40):
 ``duration >= EPS`` prepends an FPHook tween (evaluated from the next process_hooks);

@@ -131,7 +131,7 @@ def object_looks(obj: ObjectView, offsets: dict[int, tuple[float, float]]) -> li
     ``texture_offsets(world)``."""
     state = int(obj.state)
     hidden_obj = bool(state & (PhysicsState.Hidden | PhysicsState.NoDraw))
-    cloaked = bool(state & PhysicsState.Cloaked)  # runtime spec 3.5.3
+    cloaked = bool(state & PhysicsState.Cloaked)  # a cloaked part's translucency is not drawn
     out = [Look(-1, float(obj.translucency), float(obj.luminosity), float(obj.diffuse),
                 (0.0, 0.0), hidden_obj, float(obj.scale))]
     for p in obj.parts:

@@ -1,5 +1,5 @@
-"""Particles, emitters and the per-owner ParticleManager (seed 001 section 8, runtime spec
-sections 1-4 with the runtime-review corrections W3-W6 and I4/I7).
+"""Particles, emitters and the per-owner ParticleManager (docs/retail-rules.md, Particles and
+emitters).
 
 Particle state lives in one pooled set of numpy arrays (``ParticlePool``) shared by every
 emitter. Per update an emitter does Python work only for its births and deaths (a heap of
@@ -28,7 +28,7 @@ DEFAULT_DEGRADE_DISTANCE = 100.0  # CPhysicsPart::GetMaxDegradeDistance 0x0050D5
 FIRST_AUTO_EMITTER_ID = 0xFFFF0000  # ParticleManager::ParticleManager 0x0051B5D0
 PI_F32 = 3.1415927
 
-# ParticleType numbers (dat-format.md 4)
+# ParticleType numbers
 STILL, LOCAL_VELOCITY, PARABOLIC_LVGA, PARABOLIC_LVGAGR = 1, 2, 3, 4
 SWARM, EXPLODE, IMPLODE = 5, 6, 7
 PARABOLIC_LVLA, PARABOLIC_LVLALR, PARABOLIC_GVGA, PARABOLIC_GVGAGR = 8, 9, 10, 11
@@ -95,7 +95,7 @@ def particle_law(ptype: int, t: np.ndarray, P: np.ndarray, Q: np.ndarray, O: np.
         pos[:, 2] = P[:, 2] + O[:, 2] + t * a[:, 2] + c[:, 2] * np.cos(b[:, 2] * t)
         return pos, None
     if ptype == EXPLODE:
-        # a.x on every axis and an extra a.z on z only (the decompile, runtime spec 2.3)
+        # a.x on every axis and an extra a.z on z only (Particle::Update 0x0051C290)
         ax = a[:, 0]
         pos = np.empty_like(P)
         pos[:, 0] = P[:, 0] + O[:, 0] + (t * b[:, 0] + c[:, 0] * ax) * t
@@ -421,7 +421,7 @@ def _vec(v) -> tuple[float, float, float]:
 
 
 class ParticleEmitter:
-    """ParticleEmitter (runtime spec 3). ``frame`` is the emitter object's world frame
+    """ParticleEmitter. ``frame`` is the emitter object's world frame
     (the parent frame combined with the hook offset): it decides BirthratePerMeter distance
     and the viewer distance ``cypt``. ``parent_frame`` is the owner root (part -1) or the
     part's current world frame; particles are born in it."""
@@ -454,7 +454,7 @@ class ParticleEmitter:
         # SetInfo 0x0051CE90: the emitter object's origin before parenting is (0,0,0)
         self.last_emit_offset = (0.0, 0.0, 0.0)
         self.degrade_distance = degrade_distance
-        self.cypt = FLT_MAX  # CPhysicsObj::CPhysicsObj 0x005123F0 (review W3a)
+        self.cypt = FLT_MAX  # CPhysicsObj::CPhysicsObj 0x005123F0
         self.frame = Frame()
         self.parent_frame = Frame()
         self._placed = False
@@ -494,7 +494,7 @@ class ParticleEmitter:
 
     @property
     def nodraw(self) -> bool:
-        """SetNoDraw on the emitter object's live parts (review I4): hidden while culled."""
+        """SetNoDraw on the emitter object's live parts: hidden while culled."""
         return self.degraded_out
 
     # -- ShouldEmitParticle ---------------------------------------------------------------
@@ -518,7 +518,7 @@ class ParticleEmitter:
 
     def stop_emitter(self, physics_time: float) -> None:
         """ParticleEmitter::StopEmitter 0x0051C230 (negative TotalParticles stops at
-        once, review I7)."""
+        once)."""
         if self.stopped:
             return
         info = self.info
@@ -543,7 +543,7 @@ class ParticleEmitter:
             return None
         slot = heapq.heappop(self._free_slots)
         info = self.info
-        # argument evaluation order of EmitParticle (right to left), runtime spec 1.3;
+        # argument evaluation order of EmitParticle (right to left);
         # RollDice(-1, 1) is rand() * 2 - 1 and RollDice(0, 1) is rand(), as 0x0042C600
         rand = rng.rand
         lifespan = max(0.0, (rand() * 2.0 - 1.0) * info.lifespan_rand + info.lifespan)

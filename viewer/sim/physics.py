@@ -1,5 +1,4 @@
-"""The one free-body integrator every moving object shares (runtime spec section 7, seed 001
-section 9).
+"""The one free-body integrator every moving object shares (docs/retail-rules.md, Physics).
 
 Retail's ``CPhysicsObj`` keeps velocity, acceleration and omega beside its frame; each
 physics quantum ``UpdateObjectInternal`` integrates a candidate frame
@@ -11,7 +10,7 @@ the runtime's ``PhysicsObj`` owns one ``PhysicsBody`` and calls
 the 2 s drop) is ``viewer/sim/clock.py``'s.
 
 Positions are float64; retail computes in float32, so results agree to float32 precision, not
-bit for bit (runtime spec 0.2 allows this).
+bit for bit.
 """
 
 from __future__ import annotations
@@ -25,7 +24,7 @@ import numpy as np
 
 from viewer.sim.frame import EPS, Frame, Vec3, heading_of, vec_add, vec_dot, vec_scale, vec_sub
 
-# -- PhysicsGlobals and CPhysicsObj constants (runtime spec 7.1, GPhysics.c) -------------------
+# -- PhysicsGlobals and CPhysicsObj constants (GPhysics.c) --------------------------------------
 GRAVITY = float(np.float32(-9.8))          # PhysicsGlobals::gravity (float -9.8)
 MAX_VELOCITY = 50.0                        # UpdatePhysicsInternal / set_velocity clamp
 MAX_VELOCITY_SQUARED = MAX_VELOCITY * MAX_VELOCITY
@@ -42,7 +41,7 @@ SLEDDING_STOP_SPEED_SQUARED = 1.5625              # (1.25 m/s)^2
 SLEDDING_SLOW_SPEED_SQUARED = 6.25                # (2.5 m/s)^2
 SLEDDING_STEEP_FRICTION = 0.2
 
-# -- PhysicsState bits (seed 001 section 3) ---------------------------------------------------
+# -- PhysicsState bits (CPhysicsObj::set_state 0x00514DD0) -----------------------------------
 STATIC = 0x1
 ETHEREAL = 0x4
 REPORT_COLLISIONS = 0x8
@@ -86,7 +85,7 @@ class PhysicsBody:
     """The physics half of one ``CPhysicsObj``: frame, vectors, state words, contact facts.
 
     ``spheres`` are the Setup's physics spheres in Setup-local space, ``(center, radius)``,
-    unscaled; the transition scales both by ``scale`` (seed 001 section 11.1).
+    unscaled; the transition scales both by ``scale`` (docs/retail-rules.md, Physics).
     """
 
     frame: Frame = field(default_factory=Frame)
@@ -261,7 +260,7 @@ def update_object_internal(body: PhysicsBody, quantum: float,
     """One physics quantum for an ACTIVE body: integrate, align, sweep, commit.
 
     ``root_offset`` is the animation root-motion frame (identity for projectiles). Objects
-    without Setup spheres never translate through this path (seed 001 section 10).
+    without Setup spheres never translate through this path (docs/retail-rules.md, Physics).
     """
     if not body.transient_state & ACTIVE:
         return StepResult()

@@ -222,7 +222,7 @@ class PhysicsObj:
 
 
 def _placement_frames(setup) -> list[Frame] | None:
-    """Placement 0x65 (Resting), else 0 (Default), else none (runtime spec 6)."""
+    """Placement 0x65 (Resting), else 0 (Default), else none."""
     getter = getattr(setup, "placement_frame", None)
     af = None
     if getter is not None:

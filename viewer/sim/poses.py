@@ -1,4 +1,4 @@
-"""Part poses (runtime spec 6; seed 001 sections 13-14).
+"""Part poses (CPartArray::UpdateParts 0x005190F0).
 
 Each tick, after the animation has advanced and the object's frame is final, every part's
 world frame is ``combine_scaled(object_frame, anim_frame.frames[i], scale)``

@@ -1,12 +1,13 @@
 """The launch harness: fire a projectile Setup and play what the server would send on impact.
 
-Retail's client never invents an impact, an explosion or a deletion (seed 001 section 13): the
-server creates the missile with Missile | AlignPath | PathClipped | ReportCollisions, the
-client flies it with the shared integrator and sweep, and on impact the server broadcasts
-SetState, the ProjectileCollision and Explode typed effects, a zero vector update and, later,
-the deletion. The harness plays that server side after a configurable delay so a scenario can
-show a whole flight. Trails are ordinary Launch-script emitters: their per-metre emission is
-driven by the flight itself (ParticleEmitter::UpdateParticles reads the moving frame).
+Retail's client never invents an impact, an explosion or a deletion (docs/retail-rules.md,
+Physics): the server creates the missile with Missile | AlignPath | PathClipped |
+ReportCollisions, the client flies it with the shared integrator and sweep, and on impact the
+server broadcasts SetState, the ProjectileCollision and Explode typed effects, a zero vector
+update and, later, the deletion. The harness plays that server side after a configurable delay
+so a scenario can show a whole flight. Trails are ordinary Launch-script emitters: their
+per-metre emission is driven by the flight itself (ParticleEmitter::UpdateParticles reads the
+moving frame).
 
 Scenario event (docs/cli.md section 4 welcomes extra kinds)::
 

@@ -1,8 +1,8 @@
-"""The retail random source: Numerical Recipes ``ran2`` as in Random.c (runtime spec 0.5).
+"""The retail random source: Numerical Recipes ``ran2`` as in Random.c (Random::rand 0x0042C4C0).
 
 Retail seeds it from ``time(0)``; we seed it from the scenario so runs are reproducible.
-Every random draw of the runtime goes through one ``RetailRandom`` in retail's draw order
-(runtime spec 1.3), so the same seed gives the same run.
+Every random draw of the runtime goes through one ``RetailRandom`` in retail's draw order,
+so the same seed gives the same run.
 """
 
 from __future__ import annotations

@@ -124,7 +124,8 @@ class _Fields:
     # -- floats ----------------------------------------------------------------------------------
     def number(self, value, path: str) -> float:
         """A float, NaN and infinities included (written "nan", "inf", "-inf"): the
-        intensity of a typed effect is handed to retail as is (seed 001 section 5)."""
+        intensity of a typed effect is handed to retail as is (PhysicsScriptTableData::GetScript
+        0x00521A20 compares it raw)."""
         if isinstance(value, bool) or not isinstance(value, (int, float, str)):
             raise self.fail(path, f"not a number: {value!r}")
         try:

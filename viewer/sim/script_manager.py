@@ -1,5 +1,5 @@
-"""ScriptManager: one serial FIFO of PhysicsScripts per owner (seed 001 section 6,
-runtime spec 8.5).
+"""ScriptManager: one serial FIFO of PhysicsScripts per owner (docs/retail-rules.md,
+Scripts).
 
 * ``AddScriptInternal`` 0x0051B310: a node starts at ``tail.start + tail.script.length``
   (or the current time when the queue is empty); duplicates are allowed.

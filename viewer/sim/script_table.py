@@ -1,4 +1,4 @@
-"""PhysicsScriptTable resolution (seed 001 section 5).
+"""PhysicsScriptTable resolution (docs/retail-rules.md, Scripts).
 
 ``PhysicsScriptTable::GetScript`` 0x00521E40 looks the type up by exact key (first stored
 entry wins for duplicate keys); ``PhysicsScriptTableData::GetScript`` 0x00521A20 walks the

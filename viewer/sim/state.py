@@ -1,4 +1,4 @@
-"""PhysicsState and TransientState bits (seed 001 section 3, runtime spec 7.1)."""
+"""PhysicsState and TransientState bits (CPhysicsObj::set_state 0x00514DD0)."""
 
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ class TransientState(enum.IntFlag):
 # EdgeSlide | Lighting | Gravity | ReportCollisions; no Hidden.
 DEFAULT_STATE = 0x00400C08
 
-# makeParticleObject 0x00512640 ORs Static | ParticleEmitter into the default (review W6).
+# makeParticleObject 0x00512640 ORs Static | ParticleEmitter into the default.
 EMITTER_OBJECT_STATE = DEFAULT_STATE | 0x1001
 
 

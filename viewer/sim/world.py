@@ -18,7 +18,7 @@ render, compare and the viewer's playback:
     UpdatePositionInternal 0x00512C30:
         advance animation / root motion            # [animation]  (skipped when Hidden)
         physics integration                        # [physics]    (skipped when Hidden)
-        process_hooks: FPHook tweens, then queued animation hooks (seed 001 13.5: before
+        process_hooks: FPHook tweens, then queued animation hooks (process_hooks 0x005114E0: before
         the new root is committed, so hook-created emitters see the PREVIOUS pose)
     commit: [collision] sweep when the Setup has spheres, then set_frame 0x00514090:
         publish part poses, compose children (each child's particles and scripts with
@@ -31,7 +31,7 @@ render, compare and the viewer's playback:
   landblock statics; those are not in the object table, so they skip update_object;
 * after all objects: UpdateTexVelocity, then the ``tick`` event;
 * every frame ends with ``render_pass()``: the viewer distance (CYpt) of each emitter,
-  which retail refreshes only when a frame is drawn (runtime-review W3/W4);
+  which retail refreshes only when a frame is drawn (CPhysicsObj::UpdateViewerDistance 0x00510B30);
 * then, outside the sim, the renderer draws the world and the viewer draws its ImGui
   panels (which read the world and only send commands).
 
@@ -404,7 +404,7 @@ class World:
                        "hidden": obj.hidden})
 
     def set_hidden(self, obj: PhysicsObj, hidden: bool, *, trace: bool = True) -> None:
-        """CPhysicsObj::set_hidden 0x00514C60 (seed 001 section 3)."""
+        """CPhysicsObj::set_hidden 0x00514C60."""
         before = obj.state
         if hidden:
             obj.state |= PhysicsState.Hidden
@@ -492,7 +492,7 @@ class World:
 
     def _set_active(self, obj: PhysicsObj) -> None:
         """CPhysicsObj::set_active 0x0050FC40: Static objects never activate; activating
-        an inactive object stamps update_time (so that call resyncs, review I5)."""
+        an inactive object stamps update_time (so that call resyncs)."""
         if obj.state & PhysicsState.Static:
             return
         if not obj.transient_state & TransientState.Active:

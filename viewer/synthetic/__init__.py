@@ -5,7 +5,7 @@ retail layout (no retail bytes). Code and tests name assets by these constants
 (``synthetic.SETUP_ARROW``), never by bare numbers; ``assets_synthetic/MANIFEST.md`` (generated)
 lists every DID, its type, what it exercises and which test uses it.
 
-DID ranges follow retail (dat-format.md section 2): 0x01 GfxObj, 0x02 Setup, 0x03 Animation,
+DID ranges follow retail: 0x01 GfxObj, 0x02 Setup, 0x03 Animation,
 0x04 Palette, 0x05 SurfaceTexture, 0x06 RenderSurface, 0x08 Surface, 0x09 MotionTable,
 0x0A Wave, 0x11 GfxObjDegradeInfo, 0x20 SoundTable, 0x32 ParticleEmitterInfo,
 0x33 PhysicsScript, 0x34 PhysicsScriptTable. Synthetic DIDs start at 0x...0100 in each range;
@@ -157,7 +157,7 @@ GFX_SCROLL_PLANE = 0x01000407        # 2 m smoke plane for TextureVelocity
 # --------------------------------------------------------------------------------------------
 # Setups (0x02)
 # --------------------------------------------------------------------------------------------
-SETUP_ARROW = 0x02000101        # one sphere, radius 0.10 at the origin (seed 001 11.1)
+SETUP_ARROW = 0x02000101        # one sphere, radius 0.10 at the origin (as retail's)
 SETUP_BOLT = 0x02000102         # one sphere (0, -0.165, 0.1045) r 0.102, a light, DefaultScript
 SETUP_HUMANOID = 0x02000103     # 11 parts, parent indices, placements, motion table, table
 SETUP_LANTERN = 0x02000104      # static, Setup light, DefaultScript, DefaultAnimation, scales
@@ -188,7 +188,7 @@ STYLE_NON_COMBAT = 0x8000003D
 MOTION_READY = 0x41000003
 MOTION_WALK_FORWARD = 0x45000005
 MOTION_TURN_RIGHT = 0x6500000D
-#: LifestoneRecall in ACE's numbering (seed 004); the recall-like action.
+#: LifestoneRecall in ACE's numbering; the recall-like action.
 MOTION_RECALL = 0x10000153
 RECALL_EMITTER_LOGICAL_ID = 19
 RECALL_EMITTER_FRAME = 16

@@ -12,7 +12,7 @@ Writes, deterministically (same bytes on every run and machine):
   and hook script.
 
 No retail bytes are involved: textures are drawn by ``textures.py``, meshes, animations and
-effects are built here from the spec's layouts.
+effects are built here in the layouts the retail UnPack functions read.
 """
 
 from __future__ import annotations
@@ -432,7 +432,7 @@ def _setups(lib: Library) -> None:
                                   radius=0.1, sorting=((0.0, 0.0, 0.0), 0.5), ptable=S.PST_ARROW,
                                   stable=S.STABLE_HUMANOID),
             "arrow-like projectile: exactly one sphere, radius 0.10 at the origin "
-            "(seed 001 11.1); PhysicsScriptTable PST_ARROW; SoundTable STABLE_HUMANOID "
+            "(as retail's); PhysicsScriptTable PST_ARROW; SoundTable STABLE_HUMANOID "
             "(its Launch / Explode sounds)", ISSUE_PROJECTILE)
     bolt_light = LightInfo(0, frame((0.0, 0.0, 0.0)), 0xFFFF8A30, 1.0, 3.0, 0.0)
     lib.add("SETUP_BOLT", _setup(S.SETUP_BOLT, [S.GFX_BOLT],
@@ -605,8 +605,8 @@ def _animations(lib: Library) -> None:
     lib.add("ANIM_HUMANOID_RECALL",
             Animation(S.ANIM_HUMANOID_RECALL, AnimationFlags.HasHooks, 11, None, tuple(recall)),
             "48-frame recall-like action (9.96 fps in the motion table): frame 16 "
-            "CreateParticle EMIT_RECALL on part -1, logical id 19, zero offset (seed 001 "
-            "11.3) + SoundTweaked; SoundTweaked at 24 and 32; SoundTable at 40", ISSUE_ANIM)
+            "CreateParticle EMIT_RECALL on part -1, logical id 19, zero offset (as "
+            "retail's) + SoundTweaked; SoundTweaked at 24 and 32; SoundTable at 40", ISSUE_ANIM)
 
     rest = _pose({})
     dirs = [(), (H.NoOpHook(BOTH),), (H.SoundTableHook(FORWARD, S.SOUND_TYPE_LAUNCH),),
@@ -648,7 +648,7 @@ def _animations(lib: Library) -> None:
 
 
 def motion_key(style: int, motion: int) -> int:
-    """(style << 16) | (motion & 0xFFFFFF) in u32 arithmetic (dat-format.md 3.5)."""
+    """(style << 16) | (motion & 0xFFFFFF) in u32 arithmetic (CMotionTable::UnPack 0x005238C0)."""
     return ((style << 16) | (motion & 0xFFFFFF)) & 0xFFFFFFFF
 
 
@@ -744,7 +744,7 @@ def _with(base: dict, **kw) -> dict:
 
 
 def pei(did: int, **kw) -> ParticleEmitterInfo:
-    """A ParticleEmitterInfo with the constructor defaults of runtime.md 1.1 (all zero except
+    """A ParticleEmitterInfo with the constructor defaults (all zero except
     min/max of A, B, C = 1 and start/final scale = 1), overridden by ``kw``."""
     base = _kw(id=did, unknown=0, emitter_type=EmitterType.BirthratePerSec,
                 particle_type=ParticleType.Still, gfxobj_id=0, hw_gfxobj_id=0, birthrate=0.1,
@@ -1206,7 +1206,7 @@ def _retail_standins(lib: Library) -> None:
         what = names.get(did) or f"script (hooks of {source.get(SCRIPT_SOURCES.get(did))})"
         lib.add_did(did, f"STANDIN[{what}]", record,
                     f"retail stand-in: {what} at its retail DID, with the audited structure "
-                    f"(seed 001 section 11: one sphere, table entries and chains, "
+                    f"(docs/cli.md section 9: one sphere, table entries and chains, "
                     f"DefaultScript); synthetic content", "issue 17 (named projectiles)")
 
 

@@ -28,9 +28,10 @@ from viewer.sim.frame import vec_sub as _sub
 
 IDENTITY = (1.0, 0.0, 0.0, 0.0)
 NO_STIPPLING = StipplingType(0)
-#: What retail polygons without negative-side UVs carry (dat-format.md 3.1: neg_uv_indices
-#: are absent under NoNeg). Any stippling > 0 marks the pos surface stippled in the mesh build
-#: (`D3DPolyRender::ConstructMesh` 0x0059DFA0), so its texture WRAPs (SetSurface 0x0059C4D0).
+#: What retail polygons without negative-side UVs carry (CPolygon::UnPack 0x00538650:
+#: neg_uv_indices are absent under NoNeg). Any stippling > 0 marks the pos surface stippled in
+#: the mesh build (`D3DPolyRender::ConstructMesh` 0x0059DFA0), so its texture WRAPs (SetSurface
+#: 0x0059C4D0).
 NO_NEG = StipplingType.NoNeg
 
 
@@ -79,7 +80,7 @@ def forward_kinematics(rest, parents, local_rot, root_offset=(0.0, 0.0, 0.0)):
 
 
 # ---------------------------------------------------------------------------------------------
-# BSP trees (raw bytes; GfxObj keeps them as bytes). Layouts: dat-format.md 3.1.
+# BSP trees (raw bytes; GfxObj keeps them as bytes). Layouts: BSPTREE::UnPack 0x00539830.
 # ---------------------------------------------------------------------------------------------
 
 def bsp_bpol(plane, sphere_center, radius, poly_ids) -> bytes:
@@ -190,10 +191,11 @@ class MeshBuilder:
 
 def particle_quad(did: int, surface: int, *, size: float = 0.5, plane: str = "xz",
                   degrade: int | None = None) -> GfxObj:
-    """A particle quad: XZ plane (faces -Y: the plane degrade modes 2 and 5 turn to the
-    viewer, runtime.md 3.5), XY plane (flat, faces +Z: the plane mode 3, locked about X, turns
-    to the viewer) or YZ plane (faces -X: mode 4, locked about Y). sides_type 1: the back face
-    mirrors the front. Stippling NoNeg (no negative UVs), as retail quads."""
+    """A particle quad: XZ plane (faces -Y: the plane degrade modes 2 and 5 turn to the viewer,
+    CPhysicsPart::UpdateViewerDistance 0x0050E030), XY plane (flat, faces +Z: the plane mode 3,
+    locked about X, turns to the viewer) or YZ plane (faces -X: mode 4, locked about Y).
+    sides_type 1: the back face mirrors the front. Stippling NoNeg (no negative UVs), as retail
+    quads."""
     h = size / 2.0
     m = MeshBuilder()
     if plane == "xz":

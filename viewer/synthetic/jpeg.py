@@ -1,6 +1,6 @@
 """A tiny deterministic baseline JPEG (JFIF) encoder for the CUSTOM_RAW_JPEG texture.
 
-RenderSurface format 500 stores a complete JFIF stream (dat-format.md 3.8). Pillow could
+RenderSurface format 500 stores a complete JFIF stream. Pillow could
 write one, but its bytes depend on the bundled libjpeg version, and the committed synthetic
 DAT must regenerate byte for byte everywhere. This encoder is pure integer arithmetic:
 integer YCbCr conversion, an integer 8x8 DCT (cosines scaled by 4096, hard-coded), the

@@ -5,7 +5,7 @@ Every shape is an intensity field ``I`` in [0, 1] and a colour ramp; the RGBA im
 Palettised formats store ``I`` as an index into a palette built from the same colours, so
 every format of one shape decodes to (nearly) the same picture.
 
-Pixel layouts follow dat-format.md 3.8 (``PixelFormatDesc::SetFormat`` 0x0043D0F0): A8R8G8B8
+Pixel layouts follow ``PixelFormatDesc::SetFormat`` 0x0043D0F0: A8R8G8B8
 is the u32 0xAARRGGBB (bytes B, G, R, A), R8G8B8 is bytes B, G, R, the A8B8G8R8 family bytes
 R, G, B, A, P8 a u8 index and INDEX16 a u16 index. DXT1/3/5 are standard BC1/BC2/BC3 blocks,
 encoded here by a small deterministic bounding-box encoder (no library in our dependencies

@@ -1,8 +1,8 @@
-"""Capture containers and the link/IP/UDP layers (wire.md sections 1.2 and 1.4).
+"""Capture containers and the link/IP/UDP layers.
 
 Classic pcap (either byte order, micro- or nanosecond) is read through ``dpkt.pcap``. pcapng
 is read by the small block walker below because dpkt's pcapng reader honours only the first
-interface, while the spec needs each interface's own link type and ``if_tsresol``.
+interface, while a capture needs each interface's own link type and ``if_tsresol``.
 
 Damage is reported, never guessed around: a file that is no capture at all raises
 :class:`WireError`; a capture cut short or with a lying record/block length ends the walk
@@ -25,7 +25,7 @@ PCAP_MAGICS = {0xA1B2C3D4, 0xD4C3B2A1, 0xA1B23C4D, 0x4D3CB2A1}
 PCAPNG_SHB = 0x0A0D0D0A
 PCAPNG_BOM = 0x1A2B3C4D
 
-# Link types the replayer understands (wire.md 1.2 table).
+# Link types the replayer understands.
 LINKTYPE_NULL = 0
 LINKTYPE_ETHERNET = 1
 LINKTYPE_RAW = (101, 12, 228)
@@ -185,7 +185,7 @@ def _if_tsresol(options: bytes, endian: str) -> float:
 
 
 def locate_udp(record: Record, stats: CaptureStats | None = None) -> Datagram | None:
-    """Find the IPv4/UDP datagram inside one link-layer record (wire.md 1.2)."""
+    """Find the IPv4/UDP datagram inside one link-layer record."""
     frame = record.data
     if record.linktype in LINKTYPE_RAW:
         ip = 0

@@ -1,4 +1,4 @@
-"""Outbound client movement packers (seed 004), byte for byte as retail writes them.
+"""Outbound client movement packers, byte for byte as retail writes them.
 
 * ``pack_position``           Position::Pack 0x005A9640 (cell, then Frame::Pack 0x00535130:
                               origin x y z, qw qx qy qz)

@@ -1,6 +1,6 @@
 """The three descriptions a CreateObject carries: ObjDesc, PhysicsDesc, PublicWeenieDesc.
 
-wire.md 4.4.1 and seed 001 section 1 (``PhysicsDesc::UnPack`` 0x0051DDD0). Absent optional
+``PhysicsDesc::UnPack`` 0x0051DDD0 reads them in the order below. Absent optional
 values stay ``None``; a present zero stays zero.
 """
 
@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from viewer.wire.motion import MovementBody, read_movement_body
 from viewer.wire.reader import Reader
 
-# PhysicsDescFlags (wire.md 4.4.1)
+# PhysicsDescFlags
 PD_CSETUP = 0x1
 PD_MTABLE = 0x2
 PD_VELOCITY = 0x4
@@ -32,7 +32,7 @@ PD_MOVEMENT = 0x10000
 PD_ANIMFRAME_ID = 0x20000
 PD_TRANSLUCENCY = 0x40000
 
-# PhysicsTimeStamp indices (wire.md 5)
+# PhysicsTimeStamp indices
 POSITION_TS = 0
 MOVEMENT_TS = 1
 STATE_TS = 2
@@ -205,7 +205,7 @@ class WeenieDesc:
         return default
 
 
-# (header word, bit, name, kind) in wire order (wire.md 4.4.1, WeenieDesc list)
+# (header word, bit, name, kind) in wire order (the WeenieDesc list)
 _WEENIE_FIELDS = (
     (1, 0x00000001, "plural_name", "str"),
     (1, 0x00000002, "items_capacity", "u8"),

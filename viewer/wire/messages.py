@@ -1,4 +1,4 @@
-"""Game-message codecs (wire.md section 4) as immutable, presence-keeping types.
+"""Game-message codecs (the kinds of docs/cli.md section 7) as immutable, presence-keeping types.
 
 ``decode_message(data, direction)`` reads one reassembled message (it starts with its
 opcode), unwraps 0xF7B0 / 0xF7B1, and returns the typed message, or ``None`` for an opcode
@@ -75,7 +75,7 @@ class DeleteObject(Message):
     instance_ts: int
 
 
-# PositionPack flags (wire.md 4.4.3)
+# PositionPack flags (PositionPack::UnPack 0x00516740)
 PP_HAS_VELOCITY = 0x01
 PP_HAS_PLACEMENT = 0x02
 PP_IS_GROUNDED = 0x04
@@ -204,7 +204,7 @@ class PlayScriptId(Message):
 @dataclass(frozen=True, slots=True)
 class PlayScriptType(Message):
     """0xF755: the raw u32 type (unknown values kept) and the float's raw bits (NaN payloads
-    kept) beside its value (seed 001 section 4)."""
+    kept) beside its value (SmartBox::HandlePlayScriptType 0x00452070)."""
     OPCODE: ClassVar[int] = 0xF755
     NAME: ClassVar[str] = "PlayScriptType"
     guid: int
@@ -268,10 +268,10 @@ class MoveToState(Message):
 @dataclass(frozen=True, slots=True)
 class Jump(Message):
     """0xF61B inside 0xF7B1 (JumpPack::UnPack 0x00516DF0: extent, velocity, Position,
-    four stamps, align4; seed 004 D4).
+    four stamps, align4).
 
-    Non-retail clients send other tails (wire.md 9: ACE's stamps + guid + spell); for those
-    only extent and velocity are read (wire.md 4.5.2 replay rule), the rest is kept in
+    Non-retail clients send other tails (ACE's stamps + guid + spell); for those only
+    extent and velocity are read, the rest is kept in
     ``other_tail`` and the retail fields are ``None``."""
     OPCODE: ClassVar[int] = 0xF61B
     NAME: ClassVar[str] = "Jump"

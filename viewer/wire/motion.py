@@ -2,7 +2,7 @@
 
 Parsed types keep presence: a field the sender left out is ``None`` (the receiver then uses
 retail's default), distinct from a present value equal to the default. The packers follow
-the retail ``Pack`` functions byte for byte (seed 004).
+the retail ``Pack`` functions byte for byte.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ DEFAULT_STYLE = 0x8000003D      # NonCombat
 DEFAULT_FORWARD = 0x41000003    # Ready
 ONE_BITS = 0x3F800000           # 1.0f: speeds are compared by their bits in retail
 
-# MovementType (wire.md 4.4.7)
+# MovementType
 MOVE_INTERPRETED = 0
 MOVE_TO_OBJECT = 6
 MOVE_TO_POSITION = 7

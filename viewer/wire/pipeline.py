@@ -1,9 +1,9 @@
-"""Capture to decoded messages: the replay pipeline of wire.md section 6.
+"""Capture to decoded messages: the replay pipeline of ``vfxviewer replay``.
 
 ``iter_messages(path)`` yields :class:`Decoded` items in completion order with the capture
 time (seconds from the first record) of the datagram that completed each message. Everything
 that is skipped is counted in :class:`ReplayStats`; a message that fails to decode is counted
-per opcode and skipped, never the rest of its packet (wire.md 6, robustness).
+per opcode and skipped, never the rest of its packet.
 """
 
 from __future__ import annotations

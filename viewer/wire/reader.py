@@ -1,8 +1,8 @@
-"""Bounded little-endian cursor for wire messages (wire.md section 4.1).
+"""Bounded little-endian cursor for wire messages.
 
 Every read checks the remaining length first and raises :class:`viewer.errors.WireError`
 carrying the byte offset inside the message, so no ``struct.error`` or ``IndexError`` escapes a
-decoder. ``Writer`` is the mirror image used by the client-movement packers (seed 004).
+decoder. ``Writer`` is the mirror image used by the client-movement packers.
 Offsets and align4 are measured from the first byte of the reassembled message (the opcode),
 which is where a ``Reader`` built on that message starts.
 """

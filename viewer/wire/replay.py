@@ -257,8 +257,8 @@ def replay_events(path: str | Path, guid: int | None = None, *,
 
 
 def heading_deg(orientation) -> float:
-    """Heading of a Z-axis rotation quaternion (w, x, y, z): 0 = +Y, clockwise (wire.md
-    4.4.7 convention)."""
+    """Heading of a Z-axis rotation quaternion (w, x, y, z): 0 = +Y, clockwise (the
+    compass heading of Frame::set_heading 0x00535E40)."""
     w, _x, _y, z = orientation
     return round((-math.degrees(2.0 * math.atan2(z, w))) % 360.0, 4)
 
@@ -275,13 +275,14 @@ def capture_scenario(path: str | Path, guid: int | None = None, *,
     """The capture as a scenario (docs/cli.md section 4) for the simulation: every object
     created in the capture (or only ``guid``) appears at its capture time with the Setup,
     PhysicsScriptTable (``null`` when the PhysicsDesc has none: the network table replaces the
-    Setup's, seed 001 section 2), state, velocity and position of its CreateObject; its
-    accepted F754 / F755 / SetState events play at capture time, DeleteObject destroys it.
-    Positions are metres relative to the first placed object so the scene sits near the
-    origin. Objects never created in the capture (no Setup known) are left out, and so are
-    objects that never enter the world: retail calls ``enter_world`` only for a PhysicsDesc
-    with a position cell and no parent (SmartBox::HandleCreateObject 0x00454C80); contained
-    and wielded items are not drawn in the world (parenting is not expressed here yet).
+    Setup's even when absent: CPhysicsObj::set_description 0x00514F40), state, velocity and
+    position of its CreateObject; its accepted F754 / F755 / SetState events play at capture
+    time, DeleteObject destroys it. Positions are metres relative to the first placed object so
+    the scene sits near the origin. Objects never created in the capture (no Setup known) are
+    left out, and so are objects that never enter the world: retail calls ``enter_world`` only
+    for a PhysicsDesc with a position cell and no parent (SmartBox::HandleCreateObject
+    0x00454C80); contained and wielded items are not drawn in the world (parenting is not
+    expressed here yet).
 
     ``stand_in`` = (setup, table) gives objects the capture never created (a capture that
     starts mid-session) a stand-in body, marked ``"stand_in": true``, created at t = 0 at the

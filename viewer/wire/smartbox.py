@@ -1,10 +1,10 @@
 """The object-event layer: retail's SmartBox freshness rules as a pure state machine.
 
-Seed 001 sections 3 and 3.1 and the retail functions they cite. ``SmartBox.dispatch(t, msg)``
-takes one decoded message and returns the :class:`Apply` decisions it produced, in order:
-what the runtime should do (create, delete, set_state, position, play_script, ...), plus
-``queued`` / ``rejected`` records that say why nothing was applied. It never touches the
-simulation; the runtime consumes the decisions.
+It follows the retail functions cited below (docs/retail-rules.md, Network messages).
+``SmartBox.dispatch(t, msg)`` takes one decoded message and returns the :class:`Apply` decisions
+it produced, in order: what the runtime should do (create, delete, set_state, position,
+play_script, ...), plus ``queued`` / ``rejected`` records that say why nothing was applied. It
+never touches the simulation; the runtime consumes the decisions.
 
 Packets for objects that do not exist yet (or whose Instance stamp belongs to a future
 generation) are queued per GUID in arrival order and re-dispatched, in that order, right after
@@ -212,7 +212,7 @@ class SmartBox:
         desc = msg.physics
         gen = self.generations.get(msg.guid, 0) + 1
         self.generations[msg.guid] = gen
-        # no live generation: copy all nine desc timestamps wholesale (seed 001 3.1)
+        # no live generation: copy all nine desc timestamps wholesale
         obj = LiveObject(msg.guid, gen, list(desc.timestamps), desc.state, msg)
         if desc.parent is None and desc.position is not None and desc.position.cell:
             obj.in_cell = True
@@ -384,12 +384,12 @@ class SmartBox:
     def _received_position(self, out, t, obj: LiveObject, msg, position: Position,
                            placement: int, contact: bool, velocity, pos_ts: int,
                            teleport_ts: int, force_ts: int) -> None:
-        # SmartBox::HandleReceivedPosition 0x00453FD0 (seed 001 section 3.1)
+        # SmartBox::HandleReceivedPosition 0x00453FD0
         times = obj.update_times
         if obj.guid == self.player_id and is_newer(times[FORCE_POSITION_TS], force_ts):
             times[FORCE_POSITION_TS] = force_ts
-            # Seed 001 3.1: the blip path needs the incoming Teleport to equal the stored one
-            # exactly. (The Hex-Rays text reads "not older"; the seed is the oracle.)
+            # the blip path needs the incoming Teleport to equal the stored one exactly (the
+            # Hex-Rays text reads "not older"; equality is the reading we follow)
             if teleport_ts == times[TELEPORT_TS]:
                 times[POSITION_TS] = pos_ts   # assigned directly, even when equal or older
                 obj.position = position

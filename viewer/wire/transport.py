@@ -1,6 +1,6 @@
 """UDP transport: packet header, optional sections, blob fragments, reassembly.
 
-wire.md sections 2 and 3. Checksums are never verified (2.4: replay ignores them); every
+Checksums are never verified (replay does not need them); every
 optional section is skipped by its size; fragments are reassembled per direction with
 duplicates, out-of-order arrival, orphans and floods handled and counted.
 """
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 HEADER = struct.Struct("<IIIHHHH")
 FRAG_HEADER = struct.Struct("<IIHHHH")
 
-# PacketHeaderFlags (wire.md 2.2)
+# PacketHeaderFlags
 RETRANSMISSION = 0x1
 ENCRYPTED_CHECKSUM = 0x2
 BLOB_FRAGMENTS = 0x4
@@ -23,7 +23,7 @@ REQUEST_RETRANSMIT = 0x1000
 REJECT_RETRANSMIT = 0x2000
 
 # Optional sections in ascending flag-bit order: flag -> fixed size (None: counted list,
-# -1: rest of the payload). wire.md 2.3.
+# -1: rest of the payload).
 OPTIONAL_SECTIONS: tuple[tuple[int, int | None], ...] = (
     (0x00000100, 8),    # ServerSwitch
     (0x00000200, 16),   # LogonServerAddr
@@ -46,7 +46,7 @@ OPTIONAL_SECTIONS: tuple[tuple[int, int | None], ...] = (
     (0x08000000, 6),    # Flow
 )
 
-MAX_FRAGMENT_SIZE = 464  # 16-byte header + 448 data bytes (wire.md 3.1)
+MAX_FRAGMENT_SIZE = 464  # 16-byte header + 448 data bytes
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +106,7 @@ def parse_packet(payload: bytes, stats: TransportStats | None = None) -> ParsedP
     exact = len(payload) == end
     if end > len(payload):
         st.truncated_packets += 1
-        end = len(payload)  # parse what is there (wire.md 2.1)
+        end = len(payload)  # parse what is there
     pos = 20
     flags = hdr.flags
     for flag, size in OPTIONAL_SECTIONS:
@@ -179,7 +179,7 @@ class _Pending:
 
 
 class Reassembler:
-    """Fragment reassembly keyed by (direction, sequence, id) (wire.md 3.2).
+    """Fragment reassembly keyed by (direction, sequence, id).
 
     ``timeout`` drops incomplete messages older than that many capture seconds; ``max_pending``
     bounds how many incomplete messages are held (oldest dropped first), and ``max_fragments``
@@ -258,7 +258,7 @@ class Reassembler:
 
 
 # ----------------------------------------------------------------------------------------
-# checksum (wire.md 2.4): replay never needs it; a debugging aid for unkeyed packets
+# checksum: replay never needs it; a debugging aid for unkeyed packets
 
 CHECKSUM_SEED = 0xBADD70DD
 

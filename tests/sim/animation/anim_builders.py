@@ -1,4 +1,4 @@
-"""Hand-built DAT records for the animation tests (our own data, written from the spec)."""
+"""Hand-built DAT records for the animation tests (our own data, in retail's layouts)."""
 
 from __future__ import annotations
 

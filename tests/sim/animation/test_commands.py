@@ -1,4 +1,4 @@
-"""Both MotionCommand catalogs of seed 004 and scenario command parsing."""
+"""Both MotionCommand catalogs and scenario command parsing."""
 
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ def test_names_map_to_each_catalogs_value(name, ace, retail):
 
 
 def test_shift_begins_at_SnowAngelState():
-    """Seed 004: the +3 low-word shift starts at SnowAngelState (0x43000115 -> 0x43000118),
+    """The +3 low-word shift starts at SnowAngelState (0x43000115 -> 0x43000118),
     not at AllegianceHometownRecall; ClosestPlayer, just before it, is unshifted."""
     assert RETAIL_2013.command("ClosestPlayer") == ACE_MODERN.command("ClosestPlayer") == 0x09000114
     assert RETAIL_2013.command("SnowAngelState") == 0x43000115

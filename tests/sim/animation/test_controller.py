@@ -1,5 +1,5 @@
 """MotionController: creation defaults, advance (root motion, hooks), part frames, and the
-recall-like action of issue 6 (seed 001 section 11.3)."""
+recall-like action of issue 6 (the retail recall chain of docs/cli.md section 9)."""
 
 from __future__ import annotations
 
@@ -128,7 +128,7 @@ def test_missing_ok_drops_absent_animation_node_like_DBObj_Get_null():
 
 
 def test_recall_creates_logical_emitter_19_on_root_at_frame_16_then_sounds():
-    """Seed 001 §11.3: LifestoneRecall (0x10000153) from NonCombat Ready resolves to the
+    """LifestoneRecall (0x10000153) from NonCombat Ready resolves to the
     recall Animation at 9.96 fps; frame 16 creates emitter 0x3200078E, part -1, logical id
     19, zero offset; SoundTweaked at 16, 46, 76, 116. Hooks fire when frame 16 is left."""
     mc, _ = humanoid()

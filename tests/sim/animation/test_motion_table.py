@@ -1,4 +1,4 @@
-"""CMotionTable::GetObjectSequence and the MotionTableManager (runtime spec 5.5, CMTable.c,
+"""CMotionTable::GetObjectSequence and the MotionTableManager (CMTable.c,
 CMTableManager.c)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Part pose composition (runtime spec 6; CPartArray::UpdateParts 0x005190F0, seed 001 §14)."""
+"""Part pose composition (CPartArray::UpdateParts 0x005190F0)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""CSequence / AnimSequenceNode (runtime spec 5.2-5.3; CSequence.c, CSeqPrim.c)."""
+"""CSequence / AnimSequenceNode (CSequence.c, CSeqPrim.c)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The animation layer inside the World: scenario motion events, animation hooks traced with
 the Animation DID, part poses published per tick, emitters on the root following the body
-(seed 001 sections 11.3 and 13)."""
+(docs/retail-rules.md, Animation)."""
 
 from __future__ import annotations
 

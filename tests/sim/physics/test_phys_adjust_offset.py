@@ -1,4 +1,4 @@
-"""CTransition::adjust_offset 0x0050A370 and Plane::snap_to_plane 0x00509C50 (seed 002), each
+"""CTransition::adjust_offset 0x0050A370 and Plane::snap_to_plane 0x00509C50, each
 branch with exact values."""
 
 from __future__ import annotations

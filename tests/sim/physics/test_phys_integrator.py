@@ -1,4 +1,4 @@
-"""CPhysicsObj integrator rules (seed 001 section 9, runtime spec 7.2-7.7)."""
+"""CPhysicsObj integrator rules (docs/retail-rules.md, Physics)."""
 
 from __future__ import annotations
 
@@ -221,7 +221,7 @@ def test_UpdateObjectInternal_0x005156B0_alignpath_heading_from_full_3d_velocity
 
 
 def test_UpdateObjectInternal_0x005156B0_no_spheres_no_translation():
-    # seed 001 section 10: no dummy-sphere sweep; the frame keeps its old origin
+    # no dummy-sphere sweep without Setup spheres; the frame keeps its old origin
     b = body(transient_state=ph.ACTIVE, omega=(0.0, 0.0, 1.0))
     ph.set_velocity(b, (10.0, 0.0, 0.0))
     ph.update_object_internal(b, 0.1, None)

@@ -163,7 +163,7 @@ def test_scenario_world_shapes_reach_the_collision_world():
     assert [s.name for s in r.world.collision.shapes] == ["world:0", "world:1"]
 
 
-# -- update_object time stepping against clock.py (seed 001 section 9) --------------------------
+# -- update_object 0x00515D10 time stepping against clock.py ----------------------
 def _world_with_bolt(v=(10.0, 0.0, 0.0)):
     from viewer.sim.world import World
     w = World(pb.database())

@@ -1,4 +1,4 @@
-"""The transition sweep and collision response (seed 001 sections 9, 10, 11.1, 15)."""
+"""The transition sweep and collision response (docs/retail-rules.md, Physics)."""
 
 from __future__ import annotations
 

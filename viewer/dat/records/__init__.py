@@ -1,6 +1,6 @@
 """Typed, immutable DAT records: ``decode(did, data, file=None)`` and ``encode(record)``.
 
-The codec is chosen from the DID's top byte (dat-format.md section 2):
+The codec is chosen from the DID's top byte (retail's DID ranges):
 
 =======================  ================================  ===================================
 DID range                record class                      module

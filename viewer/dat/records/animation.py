@@ -1,4 +1,5 @@
-"""Animation (0x03) and AnimationFrame (dat-format.md 3.3).
+"""Animation (0x03) and AnimationFrame (CAnimation::UnPack 0x0051FB50, AnimFrame::UnPack
+0x0051F8E0).
 
 CAnimation::UnPack 0x0051FB50; AnimFrame::UnPack 0x0051F8E0.
 """

@@ -1,4 +1,4 @@
-"""Shared value types and enums of the DAT records (dat-format.md sections 0.2 and 4).
+"""Shared value types and enums of the DAT records.
 
 Enum fields hold the IntEnum member when the value is known and the plain ``int`` when it
 is not: unknown values are kept, never rejected (``as_enum``).
@@ -243,7 +243,7 @@ class MotionDataFlags(enum.IntFlag):
     HasOmega = 0x2
 
 
-# Names with "None" in them (spec section 4) need the functional API.
+# Names with "None" in them need the functional API.
 StipplingType = enum.IntFlag("StipplingType", [("None", 0x0), ("Positive", 0x1),
                                                ("Negative", 0x2), ("NoPos", 0x4),
                                                ("NoNeg", 0x8), ("NoUVs", 0x14)])

@@ -1,4 +1,4 @@
-"""GfxObj (0x01) and GfxObjDegradeInfo (0x11): dat-format.md 3.1 and 3.15.
+"""GfxObj (0x01) and GfxObjDegradeInfo (0x11).
 
 CGfxObj::Serialize 0x00534970, CVertexArray::UnPack 0x0053C030, CSWVertex::UnPack
 0x0053DE50, CPolygon::UnPack 0x00538650, BSPNODE::UnPack 0x0053C540.
@@ -212,7 +212,7 @@ class GfxObj:
             polys = tuple(_read_polygon(r) for _ in range(m))
             draw_bsp = read_bsp(r, DRAWING)
         if flags & GfxObjFlags.HasDIDDegrade:
-            degrade = r.u32("did_degrade")  # not re-aligned (dat-format.md 3.1)
+            degrade = r.u32("did_degrade")  # not re-aligned (CGfxObj::Serialize 0x00534970)
         return cls(id_, flags, surfaces, VertexArray(vtype, tuple(verts)), phys_polys,
                    phys_bsp, sort_center, polys, draw_bsp, degrade)
 

@@ -1,4 +1,5 @@
-"""AnimationHook: the hook types of Animation frames and PhysicsScripts (dat-format.md 3.4).
+"""AnimationHook: the hook types of Animation frames and PhysicsScripts (CAnimHook::UnPackHook
+0x005271D0).
 
 Every hook is ``u32 hook_type, i32 direction``, the type's payload, then align4 measured
 from the record start (CAnimHook::UnPackHook 0x005271D0 always calls PackObj::ALIGN_PTR).
@@ -308,7 +309,7 @@ class SetLightHook(_Bool32, AnimationHook):
 
 @dataclass(frozen=True, slots=True)
 class CreateBlockingParticleHook(AnimationHook):
-    """Inherits CreateParticleHook::UnPack 0x005278A0: the full 40-byte payload (seed 001 §8).
+    """Inherits CreateParticleHook::UnPack 0x005278A0: the full 40-byte payload.
 
     Not a subclass of CreateParticleHook on purpose: the runtime must tell them apart.
     """

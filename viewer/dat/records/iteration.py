@@ -1,4 +1,4 @@
-"""The iteration record 0xFFFF0001 (dat-format.md 1.8): no id header.
+"""The iteration record 0xFFFF0001 (DiskController::LoadIterationList 0x00670DE0): no id header.
 
 CMostlyConsecutiveIntSet::Serialize: i32 N, then tokens until N numbers are produced; a
 negative token t is followed by i32 start and means the run start .. start + (-t) - 1, a

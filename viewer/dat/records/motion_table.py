@@ -1,4 +1,4 @@
-"""MotionTable (0x09): dat-format.md 3.5; CMotionTable::UnPack 0x005238C0,
+"""MotionTable (0x09): CMotionTable::UnPack 0x005238C0,
 MotionData::UnPack 0x00526570, AnimData::UnPack 0x00525E50."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""ParticleEmitterInfo (0x32): fixed 176 bytes (dat-format.md 3.12, dat-review 3.12).
+"""ParticleEmitterInfo (0x32): fixed 176 bytes.
 
 Field order confirmed by ParticleEmitterInfo::UnPack 0x005179F0 (re-based +48) and
 ::Pack 0x00517780. The f64 fields sit unaligned at offsets 24, 44, 52 and 60.

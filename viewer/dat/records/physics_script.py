@@ -1,4 +1,5 @@
-"""PhysicsScript (0x33) and PhysicsScriptTable (0x34): dat-format.md 3.10 and 3.11."""
+"""PhysicsScript (0x33) and PhysicsScriptTable (0x34): PhysicsScript::UnPack 0x005218B0 and
+PhysicsScriptTable::UnPack 0x005220E0."""
 
 from __future__ import annotations
 

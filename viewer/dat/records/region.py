@@ -1,4 +1,4 @@
-"""Region (0x13): only the part that reaches the sky objects (dat-format.md 3.16).
+"""Region (0x13): only the part that reaches the sky objects.
 
 Decoded: header, name, LandDefs, GameTime, parts_mask and, when ``parts_mask & 0x10``, the
 SkyDesc with its DayGroups, SkyObjects and SkyTimeOfDays. Everything after the SkyDesc

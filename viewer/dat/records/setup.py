@@ -1,4 +1,4 @@
-"""Setup (0x02): dat-format.md 3.2, CSetup::UnPack 0x00520C50 (re-based, dat-review 3.2)."""
+"""Setup (0x02): CSetup::UnPack 0x00520C50 (re-based)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ class LocationType:
 
 @dataclass(frozen=True, slots=True)
 class LightInfo:
-    """LIGHTINFO: ``type`` is the leading i32, ``offset`` the local frame (dat-review 3.2).
+    """LIGHTINFO: ``type`` is the leading i32, ``offset`` the local frame (CSetup::UnPack).
 
     ``cone_angle`` can be uninitialised retail memory (0xCDCDCDCD = -431602080.0).
     """

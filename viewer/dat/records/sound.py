@@ -1,4 +1,4 @@
-"""SoundTable (0x20) and Wave (0x0A): dat-format.md 3.13 and 3.14.
+"""SoundTable (0x20) and Wave (0x0A) (DBWave::UnPack 0x00551B90).
 
 CSoundTable::UnPack is recursive: SoundTableData = u32 key, u32 n, n x SoundEntry,
 u32 m, m x SoundTableData (child); the table ends with align4.

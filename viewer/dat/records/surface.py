@@ -1,5 +1,6 @@
 """Surface (0x08), SurfaceTexture (0x05), RenderSurface (0x06) and Palette (0x04):
-dat-format.md 3.6-3.9."""
+CSurface::Serialize 0x005365F0, ImgTex::Serialize 0x0053F580, RenderSurface::Serialize
+0x004444E0, Palette::UnPack 0x0053E310."""
 
 from __future__ import annotations
 

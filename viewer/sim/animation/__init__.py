@@ -1,7 +1,7 @@
 """Animation: retail's CSequence, CMotionTable and MotionTableManager, the two MotionCommand
 catalogs, and the per-object ``MotionController`` the World drives.
 
-* ``sequence.py``: AnimSequenceNode / CSequence (runtime spec 5.2-5.3): frame advance in
+* ``sequence.py``: AnimSequenceNode / CSequence: frame advance in
   either direction, hooks staged when their frame is left, links then the looping cycle,
   PosFrames and sequence velocity/omega accumulated into a root-motion offset.
 * ``motion_table.py``: CMotionTable::GetObjectSequence (styles, substate cycles, links,

@@ -1,4 +1,4 @@
-"""The two MotionCommand catalogs of seed 004 (data only; see commands.py).
+"""The two MotionCommand catalogs (data only; see commands.py).
 
 ACE_MODERN_TEXT: the ACE-modern catalog, the runtime default. Values of the `MotionCommand`
 enum in ACEmulator/ACE `Source/ACE.Entity/Enum/MotionCommand.cs` (commit 7b47913a), which

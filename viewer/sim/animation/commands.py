@@ -1,6 +1,6 @@
-"""MotionCommand catalogs (seed 004 section 1): names, full 32-bit values, wire reconstruction.
+"""MotionCommand catalogs: names, full 32-bit values, wire reconstruction.
 
-A MotionCommand's top byte is its class (runtime spec 5.5): 0x80 style, 0x40 substate
+A MotionCommand's top byte is its class: 0x80 style, 0x40 substate
 (cycle), 0x20 modifier, 0x10 action; the low 16 bits are what the wire carries.
 
 Two catalogs are kept side by side, behind one interface:
@@ -12,8 +12,8 @@ Two catalogs are kept side by side, behind one interface:
   ``command_strings[408]``. Retail rebuilds a wire value by indexing that table.
 
 ``reconstruct_full_command(wire)`` maps a 16-bit wire value to the full command; when more
-than one command of a catalog shares a low word, the lower class byte wins (seed 004:
-Action 0x10 < SubState 0x41 < Style 0x80 ...). 0 means no entry.
+than one command of a catalog shares a low word, the lower class byte wins
+(Action 0x10 < SubState 0x41 < Style 0x80 ...). 0 means no entry.
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ class CommandCatalog:
             self._names.setdefault(v, n)
             lo = v & 0xFFFF
             old = self._wire.get(lo)
-            # Collisions: the lower class byte wins (seed 004, build time).
+            # Collisions: the lower class byte wins (resolved once, at build time).
             if old is None or _class_byte(v) < _class_byte(old):
                 self._wire[lo] = v
 

@@ -1,4 +1,4 @@
-"""CMotionTable resolution and the MotionTableManager (runtime spec 5.5; canim/CMTable.c,
+"""CMotionTable resolution and the MotionTableManager (canim/CMTable.c,
 cphysobj/CMTableManager.c).
 
 ``CMotionTable`` turns a motion command and the object's ``MotionState`` into changes of its

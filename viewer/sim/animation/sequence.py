@@ -1,4 +1,4 @@
-"""CSequence and AnimSequenceNode: retail's animation sequencer (runtime spec 5.2-5.3).
+"""CSequence and AnimSequenceNode: retail's animation sequencer.
 
 A sequence is a list of nodes (links followed by the looping cycle), ``first_cyclic`` (the
 node the list loops back to), ``curr_anim`` and a fractional ``frame_number``. ``update``
