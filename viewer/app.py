@@ -221,6 +221,7 @@ class ViewerApp:
             self._guard("render 3D view", self._render_scene)
             self._guard("comparison view", self._composite)
 
+        self.input.begin_frame()
         imgui.new_frame()
         self._build_ui()
         imgui.render()
@@ -1202,6 +1203,7 @@ def session_state(app: ViewerApp) -> dict:
     out["title"] = app.title()
     out["quit_prompt"] = app.quit_prompt
     out["open_prompt"] = app.open_prompt is not None
+    out["front_tabs"] = layout.front_tabs()
     if s is not None:
         out.update(s.stats())
         out["modified"] = s.modified

@@ -1,8 +1,9 @@
 """The real window under Xvfb, driven by xdotool (tests/app/xdriver.py): Esc never quits
 (not in a text field, not outside one), quitting with unsaved changes asks, Ctrl+Z undoes a
 replaced scene, twenty fast Right presses at a throttled 10 fps step exactly twenty
-frames and seven fast Spaces toggle play seven times. Skips when Xvfb or xdotool is not
-installed."""
+frames, seven fast Spaces toggle play seven times, a quick click on a cut dock tab selects
+it, and a saved layout that left Errors in front opens with the Timeline in front. Skips
+when Xvfb or xdotool is not installed."""
 
 from __future__ import annotations
 
@@ -123,3 +124,23 @@ def test_thirty_six_fast_typed_characters_at_10_fps_all_arrive(tmp_path):
     state, shot, _ = drive(tmp_path, steps, frames=130, cwd=target)
     assert shot and state["errors"] == []
     assert [p.name for p in target.iterdir()] == [f"{name}.json"]
+
+
+def test_clicking_a_cut_dock_tab_selects_it(tmp_path, gl_ctx):
+    # 960x600 (drive's size): the right dock's "Reference" tab title is cut; xdotool moves
+    # onto it and clicks at once (one frame at 10 fps)
+    from test_app_layout_fit import _reference_tab_centre
+
+    x, y = _reference_tab_centre(gl_ctx, (960, 600))
+    state, shot, _ = drive(tmp_path, [["sleep", 1.5], ["click", x, y], ["sleep", 0.8]],
+                           frames=40)
+    assert shot and "Reference" in state["front_tabs"], state["front_tabs"]
+
+
+def test_the_window_opens_a_saved_layout_with_the_timeline_in_front(tmp_path, gl_ctx):
+    from test_app_layout_fit import save_layout_with_errors_in_front
+
+    save_layout_with_errors_in_front(gl_ctx, tmp_path / "cfg" / "vfxviewer" / "imgui.ini",
+                                     size=(960, 600))
+    state, shot, _ = drive(tmp_path, [["sleep", 1.0]], frames=20)
+    assert shot and "Timeline" in state["front_tabs"] and "Errors" not in state["front_tabs"]

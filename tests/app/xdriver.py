@@ -2,7 +2,8 @@
 xdotool, wait for the viewer to exit. ``python xdriver.py PLAN.json``; the plan is
 ``{"viewer": [args of "python -m viewer open"], "env": {...}, "steps": [...]}`` with steps
 ``["sleep", s]``, ``["key", "ctrl+s", ...]`` (xdotool key names, one press each),
-``["type", "text"]``, ``["close"]`` (the window manager's close button). Prints the
+``["type", "text"]``, ``["click", x, y]`` (move there and left click at once),
+``["close"]`` (the window manager's close button). Prints the
 viewer's exit code last."""
 
 from __future__ import annotations
@@ -69,6 +70,11 @@ def main(plan_path: str) -> int:
                 time.sleep(float(step[1]))
             elif step[0] == "key":
                 xdotool("key", "--delay", str(plan.get("key_delay_ms", 12)), *step[1:])
+            elif step[0] == "click":   # ["click", x, y]: window pixels, left button
+                # moved and clicked at once: at a slow frame rate the move, the press and
+                # the release can all reach the viewer within one frame
+                xdotool("mousemove", "--window", wid, str(int(step[1])), str(int(step[2])),
+                        "click", "1")
             elif step[0] == "close":
                 wm_close(int(wid))
             elif step[0] == "type":

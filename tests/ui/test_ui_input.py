@@ -62,7 +62,13 @@ def test_mouse_position_and_buttons_reach_imgui(app):
     _frame(app)
     io = imgui.get_io()
     assert (io.mouse_pos.x, io.mouse_pos.y) == (100, 50)
+    assert not io.mouse_down[1]   # a press with the move onto a place: one frame later
+    _frame(app)
     assert io.mouse_down[1] and not io.mouse_down[0]
+    app.input.mouse_button(1, False)
+    app.input.mouse_button(0, True)   # where the mouse already was: at once
+    _frame(app)
+    assert io.mouse_down[0] and not io.mouse_down[1]
 
 
 def test_delta_time_updated_every_frame(app):

@@ -18,6 +18,7 @@ from pathlib import Path
 from viewer.dat.records.hooks import CallPESHook, CreateBlockingParticleHook, CreateParticleHook
 from viewer.errors import ViewerError, format_did
 from viewer.ui import commands as c
+from viewer.ui.widgets import text_wrapped, text_wrapped_disabled
 
 TYPE_NAMES: dict[int, str] = {
     0x01: "GfxObj", 0x02: "Setup", 0x03: "Animation", 0x04: "Palette",
@@ -292,7 +293,7 @@ def draw_assets_panel(db, index: AssetIndex | None, state: AssetsState, recent: 
         _asset_list(imgui, db, index, state, object_id, out)
         imgui.separator()
         for line in state.details:
-            imgui.text(line)
+            text_wrapped(imgui, line)
         _references(imgui, db, index, state)
     finally:
         imgui.end()
@@ -319,7 +320,7 @@ def _open_row(imgui, state: AssetsState, recent: RecentFiles, dat_paths,
                     out.append(c.OpenDat((p,)))
             imgui.end_combo()
     if dat_paths:
-        imgui.text_disabled(", ".join(Path(p).name for p in dat_paths))
+        text_wrapped_disabled(imgui, ", ".join(Path(p).name for p in dat_paths))
 
 
 def _asset_list(imgui, db, index: AssetIndex | None, state: AssetsState,
@@ -367,10 +368,10 @@ def _references(imgui, db, index: AssetIndex | None, state: AssetsState) -> None
             and imgui.button("Find references"):
         state.refs = index.references(state.selected)
     for label, refs in state.refs:
-        imgui.text(f"{label}: {len(refs)}")
+        text_wrapped(imgui, f"{label}: {len(refs)}")
         for r in refs[:50]:
             if isinstance(r, str):
-                imgui.text_disabled(f"  {r}")
+                text_wrapped_disabled(imgui, f"  {r}")
                 continue
             if imgui.small_button(f"{format_did(r)}##{label}"):
                 state.selected = r

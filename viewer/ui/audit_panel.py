@@ -90,7 +90,7 @@ def draw_audit_panel(model: AuditModel) -> list[c.Command]:
                 imgui.table_next_column()
                 imgui.text_colored(imgui.ImVec4(*STATUS_COLOURS[status], 1.0), status)
                 imgui.table_next_column()
-                imgui.text(check)
+                imgui.text_wrapped(check)
                 imgui.table_next_column()
                 imgui.text_wrapped(detail)
             imgui.end_table()

@@ -7,6 +7,12 @@ from dataclasses import dataclass
 
 from viewer.render.camera import PRESETS
 from viewer.ui import commands as c
+from viewer.ui.widgets import (
+    button_width,
+    same_line_if_fits,
+    text_wrapped,
+    text_wrapped_disabled,
+)
 
 
 @dataclass
@@ -25,26 +31,26 @@ def draw_camera_panel(camera, bookmarks: list[str], state: CameraPanelState) -> 
         if not visible:
             return out
         t = camera.target
-        imgui.text(f"target ({t[0]:.2f}, {t[1]:.2f}, {t[2]:.2f})  distance {camera.distance:.2f}")
+        text_wrapped(imgui, f"target ({t[0]:.2f}, {t[1]:.2f}, {t[2]:.2f})  "
+                           f"distance {camera.distance:.2f}")
         for i, name in enumerate(PRESETS):
             if i:
-                imgui.same_line()
+                same_line_if_fits(imgui, button_width(imgui, name.capitalize()))
             if imgui.button(name.capitalize()):
                 out.append(c.CameraPreset(name))
         if imgui.button("Retail"):
             out.append(c.CameraRetail())
-        imgui.same_line()
+        same_line_if_fits(imgui, button_width(imgui, "Retail: in head"))
         if imgui.button("Retail: in head"):
             out.append(c.CameraRetail(in_head=True))
         if camera.fov_mode == "retail":
-            imgui.same_line()
-            imgui.text_disabled("retail FOV: (pi/2) / (aspect - 0.1); narrower than 4:3: "
-                                "4:3's width")
+            text_wrapped_disabled(imgui, "retail FOV: (pi/2) / (aspect - 0.1); narrower "
+                                         "than 4:3: 4:3's width")
         if imgui.button("Frame selected (F)"):
             out.append(c.CameraFrameSelected())
         imgui.set_next_item_width(120)
         _, state.bookmark_name = imgui.input_text("##bm", state.bookmark_name)
-        imgui.same_line()
+        same_line_if_fits(imgui, button_width(imgui, "Save bookmark"))
         if imgui.button("Save bookmark") and state.bookmark_name.strip():
             out.append(c.CameraBookmark(state.bookmark_name.strip(), save=True))
         for name in bookmarks:
@@ -53,11 +59,11 @@ def draw_camera_panel(camera, bookmarks: list[str], state: CameraPanelState) -> 
         imgui.separator()
         imgui.set_next_item_width(180)
         _, state.screenshot_path = imgui.input_text("##shot", state.screenshot_path)
-        imgui.same_line()
+        same_line_if_fits(imgui, button_width(imgui, "Screenshot"))
         if imgui.button("Screenshot") and state.screenshot_path.strip():
             out.append(c.TakeScreenshot(state.screenshot_path.strip()))
         if state.last_screenshot:
-            imgui.text_disabled(f"saved {state.last_screenshot}")
+            text_wrapped_disabled(imgui, f"saved {state.last_screenshot}")
     finally:
         imgui.end()
     return out

@@ -12,6 +12,13 @@ import math
 from dataclasses import dataclass
 
 from viewer.ui import commands as c
+from viewer.ui.widgets import (
+    button_width,
+    checkbox_width,
+    labelled_width,
+    same_line_if_fits,
+    text_wrapped_disabled,
+)
 
 KINDS = ("PNG (one frame)", "PNG sequence (folder)", "GIF", "MP4")
 SUFFIX = {0: ".png", 1: "", 2: ".gif", 3: ".mp4"}
@@ -65,12 +72,12 @@ def draw_capture_panel(duration: float | None, state: CapturePanelState,
         imgui.set_next_item_width(100)
         _, state.start = imgui.input_float("from (s)", state.start, 0, 0, "%.3f")
         if state.kind != 0:
-            imgui.same_line()
+            same_line_if_fits(imgui, labelled_width(imgui, 100, "to (s, -1 end)"))
             imgui.set_next_item_width(100)
             _, state.end = imgui.input_float("to (s, -1 end)", state.end, 0, 0, "%.3f")
         _, state.window = imgui.checkbox("whole viewer (panels too)", state.window)
         if state.kind != 3 and not state.window:
-            imgui.same_line()
+            same_line_if_fits(imgui, checkbox_width(imgui, "transparent background"))
             _, state.transparent = imgui.checkbox("transparent background", state.transparent)
         if has_reference and not state.window:
             _, state.compare = imgui.checkbox("with the comparison view", state.compare)
@@ -78,11 +85,12 @@ def draw_capture_panel(duration: float | None, state: CapturePanelState,
             imgui.text_disabled("Nothing loaded.")
         elif imgui.button("Export"):
             out.append(export_command(state, duration))
-        imgui.same_line()
+        if duration is not None:
+            same_line_if_fits(imgui, button_width(imgui, "Screenshot of the viewer"))
         if imgui.button("Screenshot of the viewer"):
             out.append(c.TakeScreenshot(export_path(state.path, 0)))
         if state.last:
-            imgui.text_disabled(state.last)
+            text_wrapped_disabled(imgui, state.last)
     finally:
         imgui.end()
     return out

@@ -21,6 +21,14 @@ import numpy as np
 from viewer import bounds
 from viewer.errors import ScenarioError
 from viewer.ui import commands as c
+from viewer.ui.widgets import (
+    button_width,
+    checkbox_width,
+    same_line_if_fits,
+    text_wrapped,
+    text_wrapped_disabled,
+    tooltip,
+)
 
 MODES = ("off", "side_by_side", "overlay", "wipe", "onion", "difference")
 MODE_LABELS = {"off": "Off", "side_by_side": "Side by side", "overlay": "Overlay",
@@ -471,16 +479,15 @@ def draw_reference_panel(view: ReferencePanelView, state: ReferencePanelState) -
             return out
         _draw_load_row(imgui, state, out)
         if view.path is None:
-            imgui.push_style_color(imgui.Col_.text, imgui.get_style_color_vec4(
-                imgui.Col_.text_disabled))
-            imgui.text_wrapped("No recording: a video (MP4, WebM, AVI...) or an image folder.")
-            imgui.pop_style_color()
+            text_wrapped_disabled(
+                imgui, "No recording: a video (MP4, WebM, AVI...) or an image folder.")
             return out
-        imgui.same_line()
+        same_line_if_fits(imgui, button_width(imgui, "Clear"))
         if imgui.button("Clear"):
             out.append(c.ClearReference())
         w, h = view.size
-        imgui.text(f"{view.path}: {view.frames} frames, {view.duration:.3f} s, {w}x{h}")
+        text_wrapped(imgui, f"{view.path}: {view.frames} frames, {view.duration:.3f} s, "
+                           f"{w}x{h}")
         _draw_time_mapping(imgui, view, out)
         _draw_crop(imgui, view, state, out)
         _draw_view_mode(imgui, view, out)
@@ -508,24 +515,25 @@ def _draw_time_mapping(imgui, view: ReferencePanelView, out: list) -> None:
     changed, offset = imgui.drag_float("offset (s)", view.offset, 0.005, 0.0, 0.0, "%.4f")
     if changed:
         out.append(c.SetReferenceOffset(offset))
-    imgui.same_line()
+    same_line_if_fits(imgui, button_width(imgui, "-1 frame"))
     if imgui.button("-1 frame"):
         out.append(c.StepReference(-1))
-    imgui.same_line()
+    same_line_if_fits(imgui, button_width(imgui, "+1 frame"))
     if imgui.button("+1 frame"):
         out.append(c.StepReference(1))
     imgui.set_next_item_width(120)
     changed, rate = imgui.drag_float("rate", view.rate, 0.001, 0.01, 100.0, "%.4f")
     if changed and rate > 0:
         out.append(c.SetReferenceRate(rate))
-    imgui.same_line()
+    same_line_if_fits(imgui, button_width(imgui, "Find offset"))
     if imgui.button("Find offset"):
         out.append(c.AlignReferenceAuto())
-    imgui.same_line()
+    same_line_if_fits(imgui, button_width(imgui, "by sound"))
     if imgui.button("by sound"):
         out.append(c.AlignReferenceAudio())
-    imgui.same_line()
-    imgui.text_disabled(f"recording t = {view.offset + view.time * view.rate:.3f} s")
+    shown = f"recording t = {view.offset + view.time * view.rate:.3f} s"
+    same_line_if_fits(imgui, imgui.calc_text_size(shown).x)
+    imgui.text_disabled(shown)
 
 
 def _draw_crop(imgui, view: ReferencePanelView, state: ReferencePanelState,
@@ -535,12 +543,12 @@ def _draw_crop(imgui, view: ReferencePanelView, state: ReferencePanelState,
     sync_crop_fields(state, view)
     _, state.crop_on = imgui.checkbox("crop", state.crop_on)
     if view.view_aspect > 0:
-        imgui.same_line()
+        same_line_if_fits(imgui, button_width(imgui, "to the view's aspect", small=True))
         if imgui.small_button("to the view's aspect"):
             state.crop_on = True
             state.crop = list(aspect_crop(w, h, view.view_aspect))
     if state.crop_on:
-        imgui.same_line()
+        same_line_if_fits(imgui, 200)
         imgui.set_next_item_width(-1)
         _, state.crop = imgui.input_int4("##crop", state.crop)
     cmd = crop_command(state, view)
@@ -552,7 +560,7 @@ def _draw_view_mode(imgui, view: ReferencePanelView, out: list) -> None:
     """The comparison mode, and the overlay's opacity or the wipe's split."""
     for i, mode in enumerate(MODES):
         if i % 3:
-            imgui.same_line()
+            same_line_if_fits(imgui, checkbox_width(imgui, MODE_LABELS[mode]))
         if imgui.radio_button(MODE_LABELS[mode], view.mode == mode) and view.mode != mode:
             out.append(c.SetCompareMode(mode))
     if view.mode == "overlay":
@@ -569,9 +577,10 @@ def _draw_view_mode(imgui, view: ReferencePanelView, out: list) -> None:
 
 def _draw_figures(imgui, view: ReferencePanelView) -> None:
     if view.current is not None:
-        imgui.text(f"MAD {view.current[0]:.2f}   SSIM {view.current[1]:.4f}")
+        text_wrapped(imgui, f"MAD {view.current[0]:.2f}   SSIM {view.current[1]:.4f}")
     else:
-        imgui.text_disabled("MAD / SSIM: shown once the frame is drawn with a reference")
+        text_wrapped_disabled(imgui, "MAD / SSIM: shown once the frame is drawn with a "
+                                     "reference")
     if len(view.mad_series) > 1:
         imgui.plot_lines("MAD", np.asarray(view.mad_series, np.float32),
                          graph_size=imgui.ImVec2(-40, 40))
@@ -579,7 +588,7 @@ def _draw_figures(imgui, view: ReferencePanelView) -> None:
 
 def _draw_capture_alignment(imgui, view, state, out) -> None:
     imgui.separator()
-    imgui.text("Line up on a PlayScript event of a capture")
+    text_wrapped(imgui, "Line up on a PlayScript event of a capture")
     imgui.set_next_item_width(-110)
     _, state.capture_path = imgui.input_text("##cappath", state.capture_path)
     imgui.same_line()
@@ -587,7 +596,7 @@ def _draw_capture_alignment(imgui, view, state, out) -> None:
         out.append(c.LoadCapture(state.capture_path.strip()))
     if not view.capture_events or not view.scenario_events:
         if view.capture_path is not None and not view.capture_events:
-            imgui.text_disabled("the capture has no PlayScript events")
+            text_wrapped_disabled(imgui, "the capture has no PlayScript events")
         return
     labels = [f"{t:.3f} s {s}" for t, s in view.capture_events]
     state.capture_pick = min(state.capture_pick, len(labels) - 1)
@@ -598,7 +607,8 @@ def _draw_capture_alignment(imgui, view, state, out) -> None:
     imgui.set_next_item_width(-60)
     _, state.scenario_pick = imgui.combo("scenario", state.scenario_pick, labels)
     imgui.set_next_item_width(100)
-    _, state.capture_start = imgui.input_float("capture starts at (recording s)",
+    _, state.capture_start = imgui.input_float("starts at##capture_start",
                                                state.capture_start, 0, 0, "%.3f")
+    tooltip(imgui, "where the capture starts in the recording (s)")
     if imgui.button("Line up"):
         out.append(line_up_command(view, state))

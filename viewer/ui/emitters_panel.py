@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from viewer.errors import format_did
 from viewer.sim.inspect import EmitterView, emitter_info_fields
 from viewer.ui import commands as c
+from viewer.ui.widgets import button_width, same_line_if_fits, text_wrapped
 
 
 @dataclass(frozen=True)
@@ -90,15 +91,35 @@ def _solo_mute(imgui, flt, em, out: list[c.Command]) -> None:
         muted = (kind, key) in flt.muted
         if imgui.small_button(f"{'Unsolo' if solo else 'Solo'} {label}##solo{kind}"):
             out.append(c.ToggleSolo(kind, key))
-        imgui.same_line()
-        if imgui.small_button(f"{'Unmute' if muted else 'Mute'} {label}##mute{kind}"):
+        mute = f"{'Unmute' if muted else 'Mute'} {label}##mute{kind}"
+        same_line_if_fits(imgui, button_width(imgui, mute, small=True))
+        if imgui.small_button(mute):
             out.append(c.ToggleMute(kind, key))
+
+
+# Tables scroll sideways inside themselves (their own scrollbar) when the dock is narrower
+# than their columns; at most this many rows show before they scroll down.
+TABLE_ROWS = 10
+
+
+def scrolling_table_height(imgui, rows: int) -> float:
+    """Height of a table with a header row and ``rows`` rows (at most TABLE_ROWS shown),
+    room for its horizontal scrollbar included."""
+    row = imgui.get_text_line_height_with_spacing() + 2.0 * imgui.get_style().cell_padding.y
+    return (min(max(rows, 1), TABLE_ROWS) + 1) * row + imgui.get_style().scrollbar_size + 2.0
+
+
+def _scrolling(imgui):
+    return imgui.TableFlags_.scroll_x | imgui.TableFlags_.scroll_y
 
 
 def _emitter_table(imgui, view: EmittersView, flags, out: list[c.Command]) -> None:
     """One row per live emitter (selectable), then the finished ones greyed."""
-    if not imgui.begin_table("emitters", 6, flags):
+    height = scrolling_table_height(imgui, len(view.live) + len(view.finished))
+    if not imgui.begin_table("emitters", 6, flags | _scrolling(imgui),
+                             imgui.ImVec2(0, height)):
         return
+    imgui.table_setup_scroll_freeze(1, 1)
     for name in ("handle", "owner", "id", "info", "state", "alive/emitted/total"):
         imgui.table_setup_column(name)
     imgui.table_headers_row()
@@ -126,17 +147,18 @@ def _emitter_detail(imgui, sel, view: EmittersView, flags, out: list[c.Command])
     """The selected emitter: where it hangs, its culling detail, its ParticleEmitterInfo
     and its particles (selectable)."""
     imgui.separator()
-    imgui.text(f"Emitter {sel.handle}: owner {sel.owner}, part {sel.part}, "
-               f"offset ({sel.offset[0]:.3f}, {sel.offset[1]:.3f}, {sel.offset[2]:.3f})")
+    text_wrapped(imgui, f"Emitter {sel.handle}: owner {sel.owner}, part {sel.part}, "
+                       f"offset ({sel.offset[0]:.3f}, {sel.offset[1]:.3f}, "
+                       f"{sel.offset[2]:.3f})")
     for line in sel.detail:
-        imgui.text(line)
+        text_wrapped(imgui, line)
     if imgui.tree_node("ParticleEmitterInfo"):
-        for name, value in emitter_info_fields(sel.info):
-            imgui.text(f"{name:>18}  {value}")
+        _info_table(imgui, sel.info)
         imgui.tree_pop()
-    if not imgui.begin_table("particles", 7, flags | imgui.TableFlags_.scroll_y,
-                             imgui.ImVec2(0, 160)):
+    if not imgui.begin_table("particles", 7, flags | _scrolling(imgui),
+                             imgui.ImVec2(0, scrolling_table_height(imgui, len(sel.particles)))):
         return
+    imgui.table_setup_scroll_freeze(1, 1)
     for name in ("slot", "age", "lifespan", "x", "y", "z", "scale / trans"):
         imgui.table_setup_column(name)
     imgui.table_headers_row()
@@ -152,4 +174,19 @@ def _emitter_detail(imgui, sel, view: EmittersView, flags, out: list[c.Command])
                      f"{p.scale:.3f} / {p.translucency:.3f}"):
             imgui.table_next_column()
             imgui.text(text)
+    imgui.end_table()
+
+
+def _info_table(imgui, info) -> None:
+    """The ParticleEmitterInfo's fields: names, and values wrapped to the panel."""
+    if not imgui.begin_table("info", 2, imgui.TableFlags_.sizing_stretch_prop):
+        return
+    imgui.table_setup_column("field", imgui.TableColumnFlags_.width_fixed)
+    imgui.table_setup_column("value", imgui.TableColumnFlags_.width_stretch)
+    for name, value in emitter_info_fields(info):
+        imgui.table_next_row()
+        imgui.table_next_column()
+        imgui.text(name)
+        imgui.table_next_column()
+        text_wrapped(imgui, str(value))
     imgui.end_table()

@@ -8,6 +8,7 @@ from __future__ import annotations
 from viewer.errors import format_did
 from viewer.sim.inspect import ObjectSummary, StateTransition, state_bit_rows
 from viewer.ui import commands as c
+from viewer.ui.widgets import checkbox_width, text_wrapped
 
 
 def toggle_state(obj_id: int, state: int, bit: int) -> c.SetState:
@@ -26,31 +27,45 @@ def draw_hidden_panel(obj: ObjectSummary | None,
         if obj is None:
             imgui.text_disabled("No object selected.")
             return out
-        imgui.text(f"Object {obj.id}: state 0x{obj.state:08X}"
-                   f"{'  HIDDEN' if obj.hidden else ''}")
+        text_wrapped(imgui, f"Object {obj.id}: state 0x{obj.state:08X}"
+                           f"{'  HIDDEN' if obj.hidden else ''}")
         imgui.text("Hidden script: "
-                   f"{format_did(obj.hidden_script) if obj.hidden_script else 'none'}"
-                   f"   UnHide script: "
+                   f"{format_did(obj.hidden_script) if obj.hidden_script else 'none'}")
+        imgui.text("UnHide script: "
                    f"{format_did(obj.unhide_script) if obj.unhide_script else 'none'}")
         if obj.children:
             for child, part, nodraw in obj.children:
-                imgui.text(f"child {child} on part {part}: NoDraw {'on' if nodraw else 'off'}")
+                text_wrapped(imgui, f"child {child} on part {part}: "
+                                   f"NoDraw {'on' if nodraw else 'off'}")
         else:
             imgui.text_disabled("No children.")
         if imgui.tree_node_ex("PhysicsState bits", imgui.TreeNodeFlags_.default_open):
-            for i, (name, bit, on) in enumerate(state_bit_rows(obj.state)):
-                if i % 2:
-                    imgui.same_line(200)
-                changed, _ = imgui.checkbox(f"{name}##{bit}", on)
-                if changed:
-                    out.append(toggle_state(obj.id, obj.state, bit))
+            _state_bits(imgui, obj, out)
             imgui.tree_pop()
         imgui.separator()
         imgui.text("Transitions")
         for tr in transitions:
             scripts = ", ".join(f"{n} {format_did(d) if d else 'none'}" for n, d in tr.scripts)
-            imgui.text(f"{tr.t:7.3f} s  0x{tr.state:08X}  {'hidden' if tr.hidden else 'shown'}"
-                       f"{'  ' + scripts if scripts else ''}")
+            text_wrapped(imgui, f"{tr.t:7.3f} s  0x{tr.state:08X}  "
+                               f"{'hidden' if tr.hidden else 'shown'}"
+                               f"{'  ' + scripts if scripts else ''}")
     finally:
         imgui.end()
     return out
+
+
+def _state_bits(imgui, obj: ObjectSummary, out: list[c.Command]) -> None:
+    """One checkbox per PhysicsState bit, two to a row where both fit (a second column
+    at half the width), else one."""
+    rows = state_bit_rows(obj.state)
+    start = imgui.get_cursor_pos_x()
+    half = imgui.get_content_region_avail().x / 2
+    gap = imgui.get_style().item_spacing.x
+    for i, (name, bit, on) in enumerate(rows):
+        label = f"{name}##{bit}"
+        if i % 2 and checkbox_width(imgui, rows[i - 1][0]) + gap <= half \
+                and checkbox_width(imgui, name) <= half:
+            imgui.same_line(start + half)
+        changed, _ = imgui.checkbox(label, on)
+        if changed:
+            out.append(toggle_state(obj.id, obj.state, bit))

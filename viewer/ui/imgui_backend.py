@@ -9,7 +9,11 @@ keeps its shader/draw approach (we subclass its ``ModernGLRenderer``) but:
 - maps every key moderngl-window knows (letters, digits, F-keys, keypad, punctuation,
   modifiers) to ``imgui.Key`` by name and sends the ``mod_*`` keys on every event;
 - uses ImGui's event queue (``add_mouse_pos_event``, ``add_mouse_button_event``...) so fast
-  clicks between two frames are not lost.
+  clicks between two frames are not lost; a press at a position ImGui has not had for a
+  frame yet waits one frame (``ImGuiInput.begin_frame``), so the item under the mouse is
+  hovered before it is clicked (a dock tab or any item that allows overlap ignores a click
+  that arrives with the move onto it: at a slow frame rate a quick move-and-click was
+  lost, e.g. a cut dock tab was highlighted but not selected).
 
 It never touches the window library directly: :class:`ImGuiInput` takes plain values, and
 ``viewer/app.py`` calls it from the window callbacks (or from tests).
@@ -85,6 +89,30 @@ class ImGuiInput:
         # (viewer/ui/shortcuts.py: one action per press whatever the frame rate)
         self.presses: list = []
         self._mods = (False, False, False)
+        # mouse events held back until ImGui has had the new position for a frame
+        self._held: list[tuple] = []
+        self._hold_until = 0
+        self._frame = 0
+        self._pos: tuple[float, float] | None = None    # the last position sent or held
+        self._seen: tuple[float, float] | None = None   # the position ImGui has had
+
+    def begin_frame(self) -> None:
+        """Call before each ``imgui.new_frame``: sends the mouse events held back once a
+        frame has passed with the position they happen at."""
+        self._frame += 1
+        if self._held and self._frame > self._hold_until:
+            held, self._held = self._held, []
+            io = imgui.get_io()
+            for kind, *args in held:
+                getattr(io, kind)(*args)
+        if not self._held:
+            self._seen = self._pos
+
+    def _mouse(self, kind: str, *args) -> None:
+        if self._held:
+            self._held.append((kind, *args))
+        else:
+            getattr(imgui.get_io(), kind)(*args)
 
     def take_presses(self) -> list:
         out, self.presses = self.presses, []
@@ -114,18 +142,21 @@ class ImGuiInput:
         for ch in text:
             io.add_input_character(ord(ch))
 
-    @staticmethod
-    def mouse_pos(x: float, y: float) -> None:
-        imgui.get_io().add_mouse_pos_event(float(x), float(y))
+    def mouse_pos(self, x: float, y: float) -> None:
+        self._pos = (float(x), float(y))
+        self._mouse("add_mouse_pos_event", *self._pos)
 
-    @staticmethod
-    def mouse_button(index: int, down: bool) -> None:
-        """index: 0 left, 1 right, 2 middle (ImGui's order)."""
-        imgui.get_io().add_mouse_button_event(int(index), bool(down))
+    def mouse_button(self, index: int, down: bool) -> None:
+        """index: 0 left, 1 right, 2 middle (ImGui's order). A press where ImGui has not
+        had the mouse for a frame yet waits one frame (and every mouse event after it)."""
+        if down and not self._held and self._pos != self._seen:
+            self._held.append(("add_mouse_button_event", int(index), True))
+            self._hold_until = self._frame + 1
+            return
+        self._mouse("add_mouse_button_event", int(index), bool(down))
 
-    @staticmethod
-    def wheel(dx: float, dy: float) -> None:
-        imgui.get_io().add_mouse_wheel_event(float(dx), float(dy))
+    def wheel(self, dx: float, dy: float) -> None:
+        self._mouse("add_mouse_wheel_event", float(dx), float(dy))
 
     @staticmethod
     def focus(focused: bool) -> None:

@@ -17,6 +17,13 @@ from dataclasses import dataclass, field
 
 from viewer.sim import presets
 from viewer.ui import commands as c
+from viewer.ui.widgets import (
+    button_width,
+    labelled_width,
+    same_line_if_fits,
+    text_wrapped_colored,
+    text_wrapped_disabled,
+)
 
 
 @dataclass
@@ -160,7 +167,7 @@ def draw_launch_panel(view: LaunchView | None, state: LaunchPanelState) -> list[
             imgui.end_combo()
         imgui.set_next_item_width(120)
         _, state.setup = imgui.input_text("Setup", state.setup)
-        imgui.same_line()
+        same_line_if_fits(imgui, labelled_width(imgui, 120, "table"))
         imgui.set_next_item_width(120)
         _, state.table = imgui.input_text("table", state.table)
         if (view.asset is not None and view.asset >> 24 in (0x02, 0x34)
@@ -173,7 +180,8 @@ def draw_launch_panel(view: LaunchView | None, state: LaunchPanelState) -> list[
         if view.selected is not None:
             if imgui.small_button(f"from object {view.selected[0]}"):
                 use_selected(state, view, "from")
-            imgui.same_line()
+            same_line_if_fits(imgui, button_width(imgui, f"at object {view.selected[0]}",
+                                                  small=True))
             if imgui.small_button(f"at object {view.selected[0]}"):
                 use_selected(state, view, "target")
         _, state.use_target = imgui.checkbox("at a target", state.use_target)
@@ -194,8 +202,8 @@ def draw_launch_panel(view: LaunchView | None, state: LaunchPanelState) -> list[
             except ValueError as err:
                 state.message = str(err)
         if state.message:
-            imgui.text_colored(imgui.ImVec4(1.0, 0.6, 0.3, 1.0), state.message)
-        imgui.text_disabled(f"new id {view.next_id}; objects {list(view.objects)}")
+            text_wrapped_colored(imgui, imgui.ImVec4(1.0, 0.6, 0.3, 1.0), state.message)
+        text_wrapped_disabled(imgui, f"new id {view.next_id}; objects {list(view.objects)}")
     finally:
         imgui.end()
     return out

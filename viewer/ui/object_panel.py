@@ -9,6 +9,7 @@ from viewer.errors import format_did
 from viewer.sim.inspect import ObjectSummary
 from viewer.ui import commands as c
 from viewer.ui.script_table_panel import format_intensity, parse_intensity
+from viewer.ui.widgets import button_width, same_line_if_fits, text_wrapped
 
 
 @dataclass
@@ -71,14 +72,14 @@ def draw_object_panel(objects: list[ObjectSummary], selected: int | None,
 
 
 def _rows(imgui, label: str, rows, *, open_first: bool = False) -> None:
-    """A tree node of text rows."""
+    """A tree node of text rows (wrapped at the panel's edge)."""
     if open_first:
         shown = imgui.tree_node_ex(label, imgui.TreeNodeFlags_.default_open)
     else:
         shown = imgui.tree_node(label)
     if shown:
         for row in rows:
-            imgui.text(row)
+            text_wrapped(imgui, row)
         imgui.tree_pop()
 
 
@@ -88,8 +89,8 @@ def _object_summary(imgui, obj: ObjectSummary) -> None:
     imgui.text(f"Table {format_did(obj.table_did) if obj.table_did else 'none'}")
     imgui.text(f"Default script "
                f"{format_did(obj.default_script) if obj.default_script else 'none'}")
-    imgui.text(f"Lights {obj.lights}   position ({obj.position[0]:.2f}, "
-               f"{obj.position[1]:.2f}, {obj.position[2]:.2f})")
+    text_wrapped(imgui, f"Lights {obj.lights}   position ({obj.position[0]:.2f}, "
+                       f"{obj.position[1]:.2f}, {obj.position[2]:.2f})")
     _rows(imgui, f"Script queue ({len(obj.queue_rows)})###queue", obj.queue_rows,
           open_first=True)
     if obj.tween_rows:
@@ -113,12 +114,12 @@ def _object_actions(imgui, obj: ObjectSummary, state: ObjectPanelState,
     imgui.set_next_item_width(64)
     _, state.intensity_text = imgui.input_text_with_hint("##intensity", "intensity",
                                                          state.intensity_text)
-    imgui.same_line()
+    same_line_if_fits(imgui, button_width(imgui, "Play effect"))
     if imgui.button("Play effect"):
         out.extend(play_commands(obj.id, state))
     imgui.set_next_item_width(120 + 64 + imgui.get_style().item_spacing.x)
     _, state.motion_text = imgui.input_text_with_hint("##motion", "motion", state.motion_text)
-    imgui.same_line()
+    same_line_if_fits(imgui, button_width(imgui, "Do motion"))
     if imgui.button("Do motion"):
         out.extend(motion_commands(obj.id, state))
 

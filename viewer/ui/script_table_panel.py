@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from viewer.errors import format_did
 from viewer.sim.script_table import NO_SCRIPT, as_f32, play_script_name, select_script
 from viewer.ui import commands as c
+from viewer.ui.widgets import text_wrapped
 
 
 def parse_intensity(text: str) -> float | None:
@@ -153,7 +154,7 @@ def draw_script_table_panel(view: ScriptTableView, state: dict) -> list[c.Comman
         imgui.same_line()
         imgui.text_colored(picked_col if insp.script_id else imgui.ImVec4(1, 0.7, 0.3, 1),
                            format_did(insp.script_id) if insp.script_id else "none")
-        imgui.text_wrapped(insp.reason)
+        text_wrapped(imgui, insp.reason)
         if view.object_id is not None and imgui.button("Play on object"):
             out.append(c.PlayTyped(view.object_id, int(view.play_script), view.intensity))
         _entries_table(imgui, view, insp, out)
