@@ -155,3 +155,21 @@ def test_PlaySoundInternal_0x00550170_a_sound_on_the_listeners_right_pans_right(
     assert e["pan"] == pan
     left, right = M.pan_gains(e["pan"])
     assert (right > left) == (pan > 0) and (left > right) == (pan < 0)
+
+
+def test_GetAttenuation_0x00550020_audible_distance_is_where_played_flips():
+    for volume in (1.0, 0.5, 0.1, 2.0):
+        d = S.audible_distance(volume)
+        assert S.get_attenuation(d * 0.9999, volume)[0] is True
+        assert S.get_attenuation(d * 1.0001, volume)[0] is False
+    assert S.audible_distance(0.0) == 0.0
+    assert S.audible_distance(float("inf")) == float("inf")
+
+
+def test_a_sounds_distance_from_its_flip_bounds_the_worlds_viewer_margin():
+    """A played sound 10 m away at volume 1 (audible to ~94.2 m): the voice ring turned, and
+    it would not have for a viewer ~84 m farther, so the world's viewer_margin is that."""
+    w, o = _world(origin=(0.0, 10.0, 0.0))
+    assert w.viewer_margin == float("inf")
+    _run(w, o, SoundHook(0, A))
+    assert w.viewer_margin == pytest.approx(S.audible_distance(1.0) - 10.0)

@@ -121,3 +121,27 @@ def test_snapshots_taken_after_an_orbit_mid_run_are_not_used_for_the_new_eye(tmp
     s.playback.seek_frame(17)
     assert s.playback.frames_simulated - before == 2      # from snapshot 15, taken again
     assert _state(s) == _straight(path, NEAR, 17)
+
+
+def test_an_orbit_far_from_every_edge_keeps_the_snapshots(tmp_path):
+    """From 10 m, every culling decision is tens of metres from flipping (the world's
+    viewer_margin): an orbit of 3 m cannot change one, so the snapshots
+    taken before it (and those of the run that went on through it) still serve the new
+    eye, and a scrub costs only the frames past the nearest one, showing what a straight
+    run with the new eye shows."""
+    path = _scenario(tmp_path)
+    a, b = (0.0, 1.5, 10.0), (3.0, 1.5, 10.0)
+    s = open_session(None, path, snapshot_every=5)
+    s.set_viewer(a, DOWN)
+    s.playback.seek_frame(12)
+    assert 10.0 < s.world.viewer_margin < 100.0
+    s.set_viewer(b, DOWN)                            # orbit mid-run
+    s.playback.seek_frame(s.playback.total_frames)
+    before = s.playback.frames_simulated
+    s.playback.seek_frame(22)
+    assert s.playback.frames_simulated - before == 2      # from snapshot 20
+    assert _state(s) == _straight(path, b, 22)
+    before = s.playback.frames_simulated
+    s.playback.seek_frame(8)
+    assert s.playback.frames_simulated - before == 3      # from snapshot 5 (made at a)
+    assert _state(s) == _straight(path, b, 8)

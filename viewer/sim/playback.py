@@ -11,10 +11,11 @@ shown is exactly the frame a straight run would produce. Snapshots are taken eve
 dropped (frame 0 stays), so memory does not grow with the scenario's length.
 
 A snapshot records the view its frames were simulated for (``set_view``: the viewer's eye,
-which decides the emitters' distance culling), or that they were not all simulated for one
-(the camera moved while a world ran on). A scrub restores only a snapshot of the current
-view, or frame 0's (nothing is culled before the first frame is drawn), so after the camera
-moves a scrub re-simulates with the new eye and shows what a straight run with that camera
+which decides the emitters' distance culling), with a label the owner's ``ViewLabels``
+makes: the exact default serves only that view; the viewer's labels also serve an eye close
+enough that no decision could have come out otherwise. A scrub restores only a snapshot that
+serves the current view, or frame 0's (nothing depends on the view before the first frame
+is drawn), so after the camera moves a scrub shows what a straight run with that camera
 shows; the snapshots it passes are taken again for the new view. ``on_restore`` hands each
 world made from a snapshot to the owner, which sets the view now on it.
 
@@ -68,6 +69,24 @@ MAX_SNAPSHOTS = 64
 MIXED = "mixed"   # the label of frames simulated partly for one view, partly for another
 
 
+class ViewLabels:
+    """How a world's frames are labelled with the view they were simulated for, and which
+    snapshot serves which view. This default is exact: a snapshot serves only the view it
+    was simulated for throughout; a world whose view changed serves none (``MIXED``)."""
+
+    def pure(self, view):
+        """The label of frames simulated for ``view`` alone."""
+        return view
+
+    def moved(self, label, view):
+        """The label of a world with ``label`` that simulates on for ``view``."""
+        return label if label == self.pure(view) else MIXED
+
+    def fits(self, label, snapshot, view) -> bool:
+        """Whether ``snapshot`` (with ``label``) is the state a run for ``view`` reaches."""
+        return label == self.pure(view)
+
+
 class Playback:
     """Frame-exact playback of a runtime made by ``make_world()`` and advanced by
     ``advance(world)`` (one render frame; returns that frame's events, trace-shaped dicts).
@@ -80,7 +99,8 @@ class Playback:
     def __init__(self, make_world: Callable[[], object], advance: Callable[[object], list],
                  fps: float, seconds: float, *, snapshot_every: int = 15,
                  on_events: Callable[[int, list], None] | None = None,
-                 on_restore: Callable[[object], None] | None = None) -> None:
+                 on_restore: Callable[[object], None] | None = None,
+                 view_labels: ViewLabels | None = None) -> None:
         if not (fps > 0 and math.isfinite(fps)):
             raise ValueError(f"fps must be positive, got {fps}")
         self.make_world = make_world
@@ -99,9 +119,10 @@ class Playback:
         self._accum = 0.0
         self.frames_simulated = 0     # work counter (bench and tests)
         self.view = None              # what frames are simulated for now (set_view)
+        self.labels = view_labels or ViewLabels()
         self.world = make_world()
         self.frame = 0
-        self._world_view = None       # the view the shown world's frames were simulated for
+        self._world_view = self.labels.pure(None)   # the label of the shown world's frames
         self.horizon = 0              # the furthest frame simulated so far
         self._explorer = None         # [world, frame, view]: explore()'s own runtime
         self._snapshots: dict[int, object] = {}
@@ -111,13 +132,16 @@ class Playback:
 
     def set_view(self, view) -> None:
         """Frames are simulated for ``view`` from now on (the owner's viewer eye). A world
-        past frame 0 that ran for another view is of mixed views from here."""
+        past frame 0 that ran for another view goes on with a label of both."""
         if view == self.view:
             return
         self.view = view
-        self._world_view = view if self.frame == 0 else MIXED
+        pure = self.labels.pure(view)
+        self._world_view = pure if self.frame == 0 else self.labels.moved(self._world_view,
+                                                                          view)
         if self._explorer is not None:
-            self._explorer[2] = view if self._explorer[1] == 0 else MIXED
+            ex = self._explorer
+            ex[2] = pure if ex[1] == 0 else self.labels.moved(ex[2], view)
 
     # -- snapshots -------------------------------------------------------------------------
     def _copy_out(self, world):
@@ -147,12 +171,11 @@ class Playback:
         if world is None:
             world, view = self.world, self._world_view
         if frame == 0:
-            view = self.view          # nothing has been culled yet
+            view = self.labels.pure(self.view)     # nothing has been culled yet
         if frame % self.snapshot_every:
             return
-        if frame in self._snapshots and (self._snap_view[frame] == self.view
-                                         or view != self.view):
-            return
+        if frame in self._snapshots and self._fits(frame):
+            return                    # it serves the current view: keep it
         if frame not in self._snapshots:
             bisect.insort(self._snap_frames, frame)
         self._snapshots[frame] = self._copy_out(world)
@@ -166,14 +189,18 @@ class Playback:
             self._snap_frames = keep
 
     def _label(self, frame: int):
-        """The view the snapshot of ``frame`` was simulated for (frame 0: any view)."""
-        return self.view if frame == 0 else self._snap_view[frame]
+        """The label of the snapshot of ``frame`` (frame 0: the current view's)."""
+        return self.labels.pure(self.view) if frame == 0 else self._snap_view[frame]
+
+    def _fits(self, frame: int) -> bool:
+        return frame == 0 or self.labels.fits(self._snap_view[frame], self._snapshots[frame],
+                                               self.view)
 
     def _usable(self, n: int) -> int:
-        """The newest snapshot frame at or before ``n`` simulated for the current view
-        (frame 0 always: no frame has been culled before it)."""
+        """The newest snapshot frame at or before ``n`` that serves the current view
+        (frame 0 always: nothing depends on the view before the first frame)."""
         i = bisect.bisect_right(self._snap_frames, n) - 1
-        while self._label(self._snap_frames[i]) != self.view:
+        while not self._fits(self._snap_frames[i]):
             i -= 1
         return self._snap_frames[i]
 
@@ -190,7 +217,7 @@ class Playback:
         self._snap_frames.clear()
         self.world = self.make_world()
         self.frame = 0
-        self._world_view = self.view
+        self._world_view = self.labels.pure(self.view)
         self.horizon = 0
         self._explorer = None
         self._store(0)

@@ -61,6 +61,19 @@ def get_attenuation(distance: float, volume: float, effect_volume: float = 1.0
     return True, att
 
 
+def audible_distance(volume: float, effect_volume: float = 1.0) -> float:
+    """The distance at which GetAttenuation 0x00550020 turns a sound of ``volume`` from
+    played to not played (its gain falls to 2 ** (-51 / 6.0206): whole dB below VOL_MIN);
+    0 for a sound never played, inf for one played at any distance."""
+    g = min(volume, 1.0) * effect_volume
+    floor = 2.0 ** ((VOL_MIN - 1) / 6.0206)
+    if not g > floor:
+        return 0.0
+    if not math.isfinite(volume):
+        return math.inf
+    return max(5.0, 5.0 * math.sqrt(volume * effect_volume / floor))
+
+
 def heading_deg(src, dst) -> float:
     """Position::heading 0x005A9520: compass heading (0 = +Y, 90 = +X) of the horizontal
     offset from ``src`` to ``dst`` (Position::get_offset 0x00509F60 is ``dst - src``); 0
@@ -106,6 +119,7 @@ class SoundManager:
         self.effect_volume = float(effect_volume)   # SoundManager::effect_sound_volume
         self.curr_playing_buffer = 0                 # SoundManager::curr_playing_buffer_
         self.listener_heading = 0.0                  # the viewer's compass heading (deg)
+        self.margin = math.inf   # least |distance - audible_distance| of a sound so far
 
     def play_probability(self, probability: float) -> bool:
         """SoundManager::PlayProbability 0x005500E0: one CRT rand() draw."""
@@ -131,6 +145,8 @@ class SoundManager:
         distance = math.dist(tuple(map(float, source)), tuple(map(float, listener)))
         pan = pan_of(source, listener, self.listener_heading, distance)
         ok, att = get_attenuation(distance, volume, self.effect_volume)
+        self.margin = min(self.margin, abs(distance - audible_distance(volume,
+                                                                       self.effect_volume)))
         out = {"distance": distance, "pan": pan, "attenuation_db": att}
         if not ok:
             return {**out, "played": False, "gain": 0.0, "voice": None}

@@ -97,6 +97,8 @@ class World:
         self.physics_time = 0.0          # PhysicsTimer.curr_time
         self.gate = UseTimeGate(Fraction(0))
         self.viewer_position = tuple(float(c) for c in viewer_position)
+        # how far every viewer-dependent decision so far was from flipping (render_pass)
+        self._cull_margin = math.inf
         self.texture_velocity: dict[int, list[float]] = {}  # gfxobj -> [du, dv, u, v]
         self.listeners: list[Callable[[dict], None]] = []
         self.events: list[dict] | None = None  # set to [] to record
@@ -718,10 +720,25 @@ class World:
         """The viewer distance (CYpt) of every emitter object, as a drawn frame refreshes
         it (CPhysicsObj::UpdateViewerDistance 0x00510B30)."""
         vx, vy, vz = self.viewer_position
+        margin = self._cull_margin
         for em in self.pool.row_emitter:
             if em is not None:
                 o = em.frame.origin
                 em.cypt = math.sqrt((o[0] - vx) ** 2 + (o[1] - vy) ** 2 + (o[2] - vz) ** 2)
+                margin = min(margin, abs(em.cypt - em.degrade_distance))
+        self._cull_margin = margin
+
+    @property
+    def viewer_margin(self) -> float:
+        """How far the viewer could have stood from where it did, every frame so far, and
+        every decision the viewer's position makes would still have come out the same: the
+        least distance between an emitter's viewer distance and its degrade distance (the
+        culling of ShouldDrawParticles 0x0050FE60, from the CYpt each frame gives) and
+        between a sound's distance and the distance at which it falls below VOL_MIN (the
+        voice ring of PlaySoundInternal 0x00550170 turns only for a played sound). A run
+        from the same start with every viewer position within this distance of the one
+        used is the same run (a viewer distance moves no more than the viewer does)."""
+        return min(self._cull_margin, self.sound.margin)
 
     def animate_static_object(self, obj: PhysicsObj) -> None:
         """CPhysicsObj::animate_static_object 0x00513DF0, run by CPhysics::UseTime after

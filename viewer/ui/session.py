@@ -25,7 +25,7 @@ from viewer.audio_out import SoundPlayer, shared_sink
 from viewer.dat.jsonable import json_float  # NaN / infinities spelled as the contract does
 from viewer.errors import ScenarioError, ViewerError
 from viewer.sim import inspect
-from viewer.sim.playback import Playback, RunnerHandle
+from viewer.sim.playback import Playback, RunnerHandle, ViewLabels
 from viewer.ui import commands as c
 from viewer.ui.history import History
 from viewer.ui.timeline import TimelineTracks, TimelineView
@@ -36,6 +36,31 @@ LOAD_FRAMES = 300
 #: Frames explored ahead per viewer frame (Session.tick).
 EXPLORE_PER_TICK = 8
 PS_LAUNCH = 0x04   # PlayScript.Launch
+
+
+class EyeLabels(ViewLabels):
+    """Snapshots labelled with the viewer's eye: ``(eye, spread)``, every eye the frames
+    were simulated for lies within ``spread`` metres of ``eye``. A snapshot serves another
+    eye when that eye, with the spread, stays inside the snapshot's ``viewer_margin`` (no
+    culling or sound decision of its history could have come out otherwise), so an orbit
+    of a few metres keeps the snapshots and only an eye near a cull edge re-simulates."""
+
+    def pure(self, view):
+        return (view, 0.0)
+
+    def moved(self, label, view):
+        eye, spread = label
+        if eye is None or view is None:
+            return (eye, math.inf)
+        return (eye, max(spread, math.dist(eye, view)))
+
+    def fits(self, label, snapshot, view) -> bool:
+        eye, spread = label
+        if label == self.pure(view):
+            return True
+        if eye is None or view is None:
+            return False
+        return math.dist(eye, view) + spread < snapshot.world.viewer_margin - 1e-6
 
 
 class Session:
@@ -124,7 +149,8 @@ class Session:
         self.playback = Playback(self._make, self._advance, self.scenario.fps,
                                  self.scenario.seconds, snapshot_every=self.snapshot_every,
                                  on_events=self._record,
-                                 on_restore=lambda handle: self._view_from_camera(handle.world))
+                                 on_restore=lambda handle: self._view_from_camera(handle.world),
+                                 view_labels=EyeLabels())
         self.playback.set_view(self.viewer_eye)
         self._record(0, self._frame0_events)
         self.playback.loop = bool(self.scenario.extra.get("loop", False))
