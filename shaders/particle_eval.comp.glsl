@@ -1,8 +1,11 @@
 #version 430
 // GPU particle pass, step 1: evaluate every pool slot at its emitter's last visible update
-// (the laws in particle_laws.glsl), pick its degrade entry and batch, and write its sort
-// key. Mirrors viewer/render/particles.py prepare() and ParticlePool.evaluate() on the CPU.
-layout(local_size_x = 256) in;
+// (the laws in particle_laws.glsl), pick its degrade entry and batch, and make its sort
+// key (particle_order.glsl); then each workgroup sorts its BLOCK slots by key in shared
+// memory (bitonic) and writes them to keys / vals for particle_sort.comp.glsl to merge, or,
+// when one block is the whole pool (u_final), writes the instance rows at once. Mirrors
+// viewer/render/particles.py prepare() and ParticlePool.evaluate() on the CPU.
+layout(local_size_x = 512) in;   // two slots per invocation
 
 #include "particle_structs.glsl"
 
@@ -10,41 +13,35 @@ layout(std430, binding = 0) readonly buffer Births { Birth births[]; };
 layout(std430, binding = 1) readonly buffer Emitters { Emitter emitters[]; };
 layout(std430, binding = 2) readonly buffer GfxInfo { vec4 gfx_info[]; };    // sort centre, n
 layout(std430, binding = 3) readonly buffer GfxLevel { vec4 gfx_level[]; };  // thr, valid, cand
-layout(std430, binding = 4) writeonly buffer Evals { Evaluated evals[]; };
+layout(std430, binding = 4) buffer Evals { Evaluated evals[]; };
 layout(std430, binding = 5) writeonly buffer Keys { uvec4 keys[]; };
 layout(std430, binding = 6) writeonly buffer Vals { uint vals[]; };
 layout(std430, binding = 7) buffer Stats { uint stats[]; };   // [count, max CYpt bits] per batch
+layout(std430, binding = 8) writeonly buffer Instances { float inst[]; };
 
 uniform uint u_capacity;
-uniform uint u_padded;
 uniform int u_levels;          // degrade entries per GfxObj row of gfx_level
 uniform vec3 u_eye;
 uniform float u_distance_2dsq; // particle_distance_2dsq(m)
 uniform float u_degrade_distance;
+uniform bool u_final;          // one block is the whole sort
 
 const uint SENTINEL = 0xFFFFFFFFu;
 
 #include "particle_laws.glsl"
+#include "particle_order.glsl"
 
-void not_drawn(uint i) {
-    keys[i] = uvec4(SENTINEL);
-    vals[i] = i;
-}
+shared uvec4 s_keys[BLOCK];
+shared uint s_vals[BLOCK];
 
-void main() {
-    uint i = gl_GlobalInvocationID.x;
-    if (i >= u_padded) {
-        return;
-    }
+uvec4 evaluate(uint i) {
     if (i >= u_capacity) {
-        not_drawn(i);
-        return;
+        return uvec4(NOT_DRAWN);
     }
     Birth B = births[i];
     if (floatBitsToInt(B.b.w) == 0) {
         evals[i].head.w = uintBitsToFloat(SENTINEL);
-        not_drawn(i);
-        return;
+        return uvec4(NOT_DRAWN);
     }
     int row = floatBitsToInt(B.o.w);
     Emitter E = emitters[row];
@@ -98,11 +95,45 @@ void main() {
     evals[i].sta = vec4(scale, trans, cypt, alpha);
     evals[i].head = vec4(head, uintBitsToFloat(batch));
     if (batch == SENTINEL) {
-        not_drawn(i);
-        return;
+        return uvec4(NOT_DRAWN);
     }
     // far to near inside a batch, ties in emitter-row then slot order (retail's stable
     // insertion sort, CShadowPart 0x006B5130); CYpt >= 0, so its bits order like its value
-    keys[i] = uvec4(batch, ~floatBitsToUint(cypt), uint(row), floatBitsToUint(B.a.w));
-    vals[i] = i;
+    return uvec4(batch, ~floatBitsToUint(cypt), uint(row), floatBitsToUint(B.a.w));
+}
+
+void main() {
+    uint t = gl_LocalInvocationID.x;
+    uint base = gl_WorkGroupID.x * BLOCK;
+    for (uint k = t; k < BLOCK; k += BLOCK / 2u) {
+        s_keys[k] = evaluate(base + k);
+        s_vals[k] = base + k;
+    }
+    memoryBarrierBuffer();   // this block's evaluations, read back below when u_final
+    barrier();
+    for (uint size = 2u; size <= BLOCK; size <<= 1) {
+        for (uint stride = size >> 1; stride > 0u; stride >>= 1) {
+            uint i = 2u * t - (t & (stride - 1u));
+            uint j = i + stride;
+            bool up = (i & size) == 0u;
+            uvec4 a = s_keys[i];
+            uvec4 b = s_keys[j];
+            if (key_less(b, a) == up && a != b) {
+                s_keys[i] = b;
+                s_keys[j] = a;
+                uint v = s_vals[i];
+                s_vals[i] = s_vals[j];
+                s_vals[j] = v;
+            }
+            barrier();
+        }
+    }
+    for (uint k = t; k < BLOCK; k += BLOCK / 2u) {
+        if (u_final) {
+            put_instance(base + k, s_keys[k], s_vals[k]);
+        } else {
+            keys[base + k] = s_keys[k];
+            vals[base + k] = s_vals[k];
+        }
+    }
 }

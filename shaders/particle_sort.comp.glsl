@@ -1,83 +1,62 @@
 #version 430
-// GPU particle pass, step 2: sort (key, value) pairs ascending by key (batch, ~CYpt,
-// emitter row, slot). Keys of drawn particles are unique, so the result equals the CPU's
-// stable sorts. u_stage 0 sorts runs of RUN pairs in place (one invocation per run);
-// u_stage 1 merges pairs of sorted runs of u_width from the source (bindings 5, 6) into the
-// destination (11, 12): each element's place is its index in its run plus its rank in the
-// other run (a binary search), so a pass has no barriers and no shared memory.
-layout(local_size_x = 256) in;
+// GPU particle pass, step 2: merge the blocks particle_eval.comp.glsl sorted, u_ways (a
+// power of two, up to 16) runs of u_width at a time, from the source (bindings 5, 6) into
+// the destination (11, 12). An element's place is its index in its run plus its rank in
+// each other run of its group (binary searches; equal keys, only the undrawn ones, go in
+// run order), so a pass has no barriers and no shared memory, and a frame needs one pass
+// per factor of 16 above BLOCK (particles_gpu.merge_ways). u_final: the last pass writes
+// the instance rows (particle_order.glsl) instead of the destination.
+layout(local_size_x = 512) in;
 
-layout(std430, binding = 5) buffer SrcKeys { uvec4 src_keys[]; };
-layout(std430, binding = 6) buffer SrcVals { uint src_vals[]; };
+#include "particle_structs.glsl"
+
+layout(std430, binding = 4) readonly buffer Evals { Evaluated evals[]; };
+layout(std430, binding = 5) readonly buffer SrcKeys { uvec4 src_keys[]; };
+layout(std430, binding = 6) readonly buffer SrcVals { uint src_vals[]; };
+layout(std430, binding = 8) writeonly buffer Instances { float inst[]; };
 layout(std430, binding = 11) writeonly buffer DstKeys { uvec4 dst_keys[]; };
 layout(std430, binding = 12) writeonly buffer DstVals { uint dst_vals[]; };
 
-uniform int u_stage;
 uniform uint u_width;
-uniform uint u_n;
+uniform uint u_ways;
+uniform bool u_final;
 
-const uint RUN = 16u;
+#include "particle_order.glsl"
 
-bool less(uvec4 a, uvec4 b) {
-    if (a.x != b.x) return a.x < b.x;
-    if (a.y != b.y) return a.y < b.y;
-    if (a.z != b.z) return a.z < b.z;
-    return a.w < b.w;
-}
-
-void main() {
-    uint i = gl_GlobalInvocationID.x;
-    if (u_stage == 0) {
-        uint base = i * RUN;
-        if (base >= u_n) {
-            return;
-        }
-        uvec4 k[RUN];
-        uint v[RUN];
-        for (uint a = 0u; a < RUN; ++a) {
-            k[a] = src_keys[base + a];
-            v[a] = src_vals[base + a];
-        }
-        for (uint a = 1u; a < RUN; ++a) {          // insertion sort, stable
-            uvec4 kk = k[a];
-            uint vv = v[a];
-            uint b = a;
-            while (b > 0u && less(kk, k[b - 1u])) {
-                k[b] = k[b - 1u];
-                v[b] = v[b - 1u];
-                --b;
-            }
-            k[b] = kk;
-            v[b] = vv;
-        }
-        for (uint a = 0u; a < RUN; ++a) {
-            src_keys[base + a] = k[a];
-            src_vals[base + a] = v[a];
-        }
-        return;
-    }
-    if (i >= u_n) {
-        return;
-    }
-    uint w = u_width;
-    uint s = (i / (2u * w)) * 2u * w;
-    bool left = i - s < w;
-    uint own = left ? i - s : i - s - w;
-    uint other = left ? s + w : s;
-    uvec4 key = src_keys[i];
-    // left elements go before equal right ones (lower bound / upper bound): stable
+// how many of run[0 .. w) go before ``key``: all smaller ones, and equal ones when
+// ``with_equal`` (the run is an earlier one of the group)
+uint rank_in(uint run, uint w, uvec4 key, bool with_equal) {
     uint lo = 0u, hi = w;
     while (lo < hi) {
         uint mid = (lo + hi) >> 1;
-        uvec4 m = src_keys[other + mid];
-        bool before = left ? less(m, key) : !less(key, m);
+        uvec4 m = src_keys[run + mid];
+        bool before = with_equal ? !key_less(key, m) : key_less(m, key);
         if (before) {
             lo = mid + 1u;
         } else {
             hi = mid;
         }
     }
-    uint pos = s + own + lo;
-    dst_keys[pos] = key;
-    dst_vals[pos] = src_vals[i];
+    return lo;
+}
+
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    uint w = u_width;
+    uint span = w * u_ways;
+    uint s = (i / span) * span;
+    uint own = (i - s) / w;
+    uvec4 key = src_keys[i];
+    uint pos = s + (i - s - own * w);
+    for (uint r = 0u; r < u_ways; ++r) {
+        if (r != own) {
+            pos += rank_in(s + r * w, w, key, r < own);
+        }
+    }
+    if (u_final) {
+        put_instance(pos, key, src_vals[i]);
+    } else {
+        dst_keys[pos] = key;
+        dst_vals[pos] = src_vals[i];
+    }
 }

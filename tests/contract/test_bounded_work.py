@@ -102,11 +102,37 @@ def test_opening_a_600_s_scenario_simulates_only_the_first_frames(tmp_path):
     pb = s.playback
     assert pb.total_frames == 18000 and pb.frame == 0
     assert pb.frames_simulated == LOAD_FRAMES and not pb.explored
+    s.clock = lambda: 0.0     # explored frames that cost nothing: the most a tick explores
     s.tick(1 / 60)
     assert pb.frames_simulated == LOAD_FRAMES + EXPLORE_PER_TICK and pb.frame == 0
     s.apply(c.Seek(30.0))                         # on demand: up to the frame asked for
     assert pb.frame == 900 and pb.frames_simulated < 900 + LOAD_FRAMES + EXPLORE_PER_TICK
     assert s.events()[-1]["t"] >= 30.0 - 1e-9
+
+
+def test_exploring_while_paused_keeps_to_its_share_of_the_frame_time(tmp_path):
+    """A paused heavy scene (each explored frame, or its snapshot copy, costs more than a
+    viewer frame) explores one frame, then pays it back over the next ticks: paused frames
+    never cost more than playing ones (the 5-7 fps paused viewer)."""
+    from viewer.ui.session import EXPLORE_SHARE, LOAD_FRAMES, open_session
+    s = open_session(scenario=str(_long_scenario(tmp_path)))
+    pb = s.playback
+    now = [0.0]
+
+    def clock():              # read before and after each explored frame: it takes 0.5 s
+        now[0] += 0.5
+        return now[0]
+    s.clock = clock
+    s.tick(1 / 60)
+    assert pb.frames_simulated == LOAD_FRAMES + 1 and not pb.playing
+    for _ in range(100):      # 100 ticks earn 100 * EXPLORE_SHARE / 60 s < 0.5 s
+        s.tick(1 / 60)
+    assert 100 * EXPLORE_SHARE / 60 < 0.5
+    assert pb.frames_simulated == LOAD_FRAMES + 1 and pb.frame == 0
+    s.clock = lambda: now[0]  # cheap again: once the debt is paid, exploring resumes
+    for _ in range(60 * 3):
+        s.tick(1 / 60)
+    assert pb.frames_simulated > LOAD_FRAMES + 1
 
 
 def test_jump_to_a_hook_beyond_what_was_simulated_explores_to_it(tmp_path, monkeypatch):

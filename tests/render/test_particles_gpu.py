@@ -131,6 +131,7 @@ def test_far_emitter_shares_CYpt_ties_keep_row_then_slot_order(gpu, renderer):
 def test_only_changed_slots_are_uploaded_and_the_mirror_follows(gpu):
     rng = np.random.default_rng(11)
     pool, rows = _random_pool(rng, n=200, n_rows=3)
+    pool.dirty.end_tick()   # World.tick's last step
     first = particle_snapshot(pool)
     assert first.seq_from == 0 and first.index.size == 200
     gpu.prepare(first, EYE)
@@ -139,16 +140,91 @@ def test_only_changed_slots_are_uploaded_and_the_mirror_follows(gpu):
         pool.release_many(rng.choice(live, 5, replace=False).tolist())
         born = _births(pool, rng, 7, rows)
         pool.em_time[rows] += 0.1
+        pool.dirty.end_tick()
         snap = particle_snapshot(pool)
         assert (snap.seq_from, snap.seq_to) == (first.seq_to + frame, first.seq_to + frame + 1)
         assert set(born.tolist()) <= set(snap.index.tolist())
         assert snap.index.size <= 12     # the 5 deaths and 7 births, never the live set
         gpu.prepare(snap, EYE)
+        assert (gpu.serial, gpu.seq) == (snap.serial, snap.seq_to)   # the pass's own cursor
         _assert_evaluation_matches(gpu, pool)
     # the pool grows past its capacity: the mirror keeps its slots
     _births(pool, rng, pool.capacity, rows)
     gpu.prepare(particle_snapshot(pool), EYE)
     _assert_evaluation_matches(gpu, pool)
+
+
+def test_a_pass_behind_several_ticks_catches_up_from_the_pool(gpu):
+    """Several ticks between two frames (playing fast): the snapshot names the latest
+    tick's slots only, so the pass reads what it lacks from the pool after its own cursor;
+    marks not sealed yet (a change outside a tick) are uploaded too."""
+    rng = np.random.default_rng(12)
+    pool, rows = _random_pool(rng, n=100, n_rows=3)
+    pool.dirty.end_tick()
+    gpu.prepare(particle_snapshot(pool), EYE)
+    for _ in range(3):
+        _births(pool, rng, 4, rows)
+        pool.release_many(np.flatnonzero(pool.alive)[:2].tolist())
+        pool.dirty.end_tick()
+    snap = particle_snapshot(pool)
+    assert snap.seq_from > gpu.seq
+    gpu.prepare(snap, EYE)
+    _assert_evaluation_matches(gpu, pool)
+    _births(pool, rng, 3, rows)          # pending: no tick has sealed them
+    gpu.prepare(particle_snapshot(pool), EYE)
+    _assert_evaluation_matches(gpu, pool)
+
+
+def test_scattered_and_direct_row_writes_fill_the_same_mirror(gpu):
+    """A few runs of changed slots go up as buffer writes, many through the scatter
+    shader: either way the mirror holds the pool's birth states."""
+    from viewer.render.particles_gpu import DIRECT_RUNS
+    rng = np.random.default_rng(17)
+    pool, rows = _random_pool(rng, n=400, n_rows=3)
+    pool.dirty.end_tick()
+    gpu.prepare(particle_snapshot(pool), EYE)
+    for step in range(2):
+        live = np.flatnonzero(pool.alive)
+        n = 3 if step == 0 else 4 * DIRECT_RUNS    # few runs, then many
+        pool.release_many(rng.choice(live, n, replace=False).tolist())
+        _births(pool, rng, n // 2, rows)
+        pool.dirty.end_tick()
+        gpu.prepare(particle_snapshot(pool), EYE)
+        _assert_evaluation_matches(gpu, pool)
+        # one block (capacity 512): evaluate and sort in one dispatch, plus the scatter
+        assert gpu.padded == 1024 and gpu.dispatches == (1 if step == 0 else 2)
+    inst = gpu.read_instances()
+    assert len(inst) == gpu.drawn > 0
+
+
+def _pool_state(pool):
+    log = pool.dirty
+    return (pool.state.tobytes(), pool.alive.tobytes(), pool.emitter.tobytes(),
+            pool.position.tobytes(), pool.scale.tobytes(), pool.live_count, pool.version,
+            pool._evaluated, log.serial, log.seq, log.first, log.tick_start, log.tick_end,
+            log._logged, [(q, c.tobytes()) for q, c in log._chunks], list(log._pending),
+            [a.tobytes() for a in log._pending_arrays])
+
+
+def test_rendering_leaves_the_pool_and_its_dirty_log_unchanged(gl_ctx, gpu):
+    """The renderer reads the sim: a snapshot, a GPU frame (upload, evaluate, sort) and a
+    second frame change nothing in the pool, its evaluated arrays or its DirtySlots log
+    (the pass keeps its own cursor)."""
+    from viewer.render.framebuffer import OffscreenTarget
+    rng = np.random.default_rng(21)
+    pool, rows = _random_pool(rng, n=120, n_rows=4)
+    pool.dirty.end_tick()
+    _births(pool, rng, 5, rows)          # and a few marks still pending
+    before = _pool_state(pool)
+    r = SceneRenderer(gl_ctx, S.build_db(), RenderSettings(gpu_particles=True))
+    target = OffscreenTarget(gl_ctx, (32, 32))
+    for _ in range(2):
+        stats = r.render(SceneInput(particle_snapshot=particle_snapshot(pool)),
+                         S.oblique_camera(distance=14.0), target)
+        assert stats["particles_drawn"] > 0 and r._gpu is not None
+        assert _pool_state(pool) == before
+    target.release()
+    r.release()
 
 
 def test_culled_persistent_restamp_is_a_change(gpu):
@@ -211,11 +287,23 @@ def test_gpu_and_cpu_paths_draw_the_same_picture(gl_ctx):
     assert np.abs(images[0] - images[1]).max() <= 1
 
 
-def test_merge_sort_orders_thousands_far_to_near_per_batch(gpu, renderer):
-    """Many merge passes (capacity 8192): every batch is far to near and holds exactly the
-    CPU's rows."""
+def test_merge_ways_cover_the_runs_in_few_passes():
+    assert GpuParticlePass.merge_ways(1) == []
+    assert GpuParticlePass.merge_ways(16) == [16]
+    assert GpuParticlePass.merge_ways(32) == [8, 4]
+    assert GpuParticlePass.merge_ways(1024) == [16, 8, 8]       # 1M slots: 3 merges
+    for runs in (2 ** k for k in range(1, 15)):
+        ways = GpuParticlePass.merge_ways(runs)
+        assert int(np.prod(ways)) == runs and max(ways) <= 16
+        assert len(ways) == -(-(runs.bit_length() - 1) // 4)
+
+
+@pytest.mark.parametrize("n", [5000, 17000])
+def test_merge_sort_orders_thousands_far_to_near_per_batch(gpu, renderer, n):
+    """Merge passes (capacity 8192: one 8-way; 32768: 8-way then 4-way): every batch is
+    far to near and holds exactly the CPU's rows."""
     rng = np.random.default_rng(13)
-    pool, _ = _random_pool(rng, n=5000, n_rows=8)
+    pool, _ = _random_pool(rng, n=n, n_rows=8)
     prep_g = gpu.prepare(particle_snapshot(pool), EYE)
     prep_c = prepare(WA.particle_arrays(pool), EYE, renderer.meshes)
     inst_g, inst_c = gpu.read_instances(), prep_c.instances

@@ -12,14 +12,38 @@ import numpy as np
 from viewer.sim.particles import DirtySlots, ParticlePool
 
 
+def _tick_slots(log):
+    """end_tick (World.tick's last step), then the slots of that tick."""
+    log.end_tick()
+    return log.since(log.tick_start)
+
+
 def test_allocate_and_release_mark_their_slots():
     pool = ParticlePool()
     a, b = pool.allocate(), pool.allocate()
-    seq_from, seq_to, idx = pool.dirty.take()
-    assert (seq_from, seq_to) == (0, 1) and sorted(idx.tolist()) == sorted([a, b])
+    assert pool.dirty.pending_slots().tolist() == sorted([a, b])   # read only
+    assert pool.dirty.seq == 0 and pool.dirty.pending
+    assert sorted(_tick_slots(pool.dirty).tolist()) == sorted([a, b])
+    assert (pool.dirty.tick_start, pool.dirty.tick_end) == (0, 1)
     pool.release(a)
-    assert pool.dirty.take()[2].tolist() == [a]
-    assert pool.dirty.take()[2].size == 0          # nothing changed: an empty delta
+    assert _tick_slots(pool.dirty).tolist() == [a]
+    assert _tick_slots(pool.dirty).size == 0          # nothing changed: an empty delta
+    assert pool.dirty.tick_start == pool.dirty.tick_end == 2
+
+
+def test_readers_keep_their_own_cursor():
+    """since() is read only: two consumers at different seqs each get what they lack."""
+    log = DirtySlots()
+    log.mark_many([1, 2])
+    log.end_tick()
+    log.mark(3)
+    log.end_tick()
+    log.mark(4)
+    log.end_tick()
+    state = (log.seq, log.first, [c.tolist() for _, c in log._chunks])
+    assert log.since(0).tolist() == [1, 2, 3, 4]
+    assert log.since(2).tolist() == [4]
+    assert (log.seq, log.first, [c.tolist() for _, c in log._chunks]) == state
 
 
 def test_since_unions_chunks_and_forgets_past_the_limit():
@@ -41,20 +65,21 @@ def test_ParticleEmitter_UpdateParticles_0x0051D180_culled_restamp_marks_live_sl
     pool.em_time = np.zeros(4)
     idx = [pool.allocate() for _ in range(3)]
     em.slots = idx + [-1]
-    pool.dirty.take()
+    pool.dirty.end_tick()
     em._freeze_persistent_ages(2.0)
-    assert sorted(pool.dirty.take()[2].tolist()) == sorted(idx)
+    assert sorted(_tick_slots(pool.dirty).tolist()) == sorted(idx)
 
 
 def test_a_copied_pool_gets_a_new_serial_and_logs_its_live_slots():
     pool = ParticlePool()
     live = [pool.allocate() for _ in range(4)]
     pool.release(live[1])
-    pool.dirty.take()
+    pool.dirty.end_tick()
     for other in (copy.deepcopy(pool), pickle.loads(pickle.dumps(pool))):
         assert other.dirty.serial != pool.dirty.serial
-        seq_from, _, idx = other.dirty.take()
-        assert seq_from == 0 and sorted(idx.tolist()) == sorted([live[0], live[2], live[3]])
+        assert other.dirty.tick_start == 0
+        idx = other.dirty.since(0)
+        assert sorted(idx.tolist()) == sorted([live[0], live[2], live[3]])
 
 
 def test_evaluate_rows_matches_evaluate_for_the_rows_asked_only():
@@ -75,8 +100,8 @@ def test_evaluate_rows_matches_evaluate_for_the_rows_asked_only():
     np.testing.assert_array_equal(part[:2], pool.position[idx[:2]])
 
 
-def test_the_log_stays_bounded_when_nobody_takes_it():
-    """The CPU particle path never takes snapshots: marks are sealed and old chunks dropped,
+def test_the_log_stays_bounded_when_nobody_reads_it():
+    """The CPU particle path never reads the log: marks are sealed and old chunks dropped,
     so a long run keeps about ``limit`` slot numbers."""
     log = DirtySlots(limit=100)
     for k in range(10_000):

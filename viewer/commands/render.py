@@ -228,9 +228,12 @@ def default_scenario_frames(ctx, frames: int, size=(640, 360)):
         if camera is None:
             camera = make_camera(args, world)
         world.set_viewer(camera.eye(), camera.forward())
-        # GPU snapshots chain (each holds the slots changed since the previous one), so
-        # the scenes render in order as a straight run would
-        scenes.append(scene_input_from_world(world, gpu_particles=renderer.gpu_particles))
+        # GPU snapshots chain (each names the slots its tick changed), so the scenes render
+        # in order as a straight run would; their rows are read now, before the pool moves on
+        scene = scene_input_from_world(world, gpu_particles=renderer.gpu_particles)
+        if scene.particle_snapshot is not None:
+            scene.particle_snapshot.pack()
+        scenes.append(scene)
         if len(scenes) == frames:
             break
     return "default scenario", renderer, scenes, camera

@@ -86,13 +86,25 @@ def particle_velocities(pool, idx: np.ndarray) -> np.ndarray:
     return out
 
 
+def emitter_live_rows(pool, row: int) -> np.ndarray:
+    """The live pool indices of emitter row ``row``: from its own slot list (one emitter's
+    particles, never the pool), else by comparing the pool's emitter column."""
+    em = pool.row_emitter[row] if 0 <= row < len(pool.row_emitter) else None
+    slots = getattr(em, "slots", None)
+    if slots is None:
+        return np.flatnonzero(pool.alive & (pool.emitter == int(row)))
+    slots = np.asarray(slots, np.int64)
+    return slots[slots >= 0]
+
+
 def velocity_lines(pool, row: int, seconds: float = VELOCITY_SECONDS) -> np.ndarray:
     """(N, 2, 3) segments from each live particle of emitter row ``row`` along its
-    velocity (``seconds`` of travel)."""
-    live = pool.evaluate()
-    idx = live[pool.emitter[live] == int(row)]
+    velocity (``seconds`` of travel). Evaluates that emitter's rows only (nothing when the
+    pool is evaluated already at this version)."""
+    idx = emitter_live_rows(pool, row)
     if idx.size == 0:
         return np.zeros((0, 2, 3))
+    pool.evaluate_rows(idx)
     pos = pool.position[idx]
     return np.stack([pos, pos + particle_velocities(pool, idx) * seconds], axis=1)
 
@@ -117,6 +129,7 @@ def particle_bounds(pool, rows=None) -> np.ndarray:
     return np.stack([lo, hi], axis=1)
 
 
-__all__ = ["PARTICLE_COLOURS", "VELOCITY_SECONDS", "age_tints", "emitter_tints", "hue_rgb",
-           "particle_bounds", "particle_tints", "particle_velocities", "type_tints",
+__all__ = ["PARTICLE_COLOURS", "VELOCITY_SECONDS", "age_tints", "emitter_live_rows",
+           "emitter_tints", "hue_rgb", "particle_bounds", "particle_tints", "particle_velocities",
+           "type_tints",
            "velocity_lines"]

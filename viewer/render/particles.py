@@ -180,6 +180,7 @@ class ParticlePass:
         self._owned = True
         self.draw_calls = 0
         self.uploads = 0
+        self.uploaded = None      # the PreparedParticles the owned buffers hold now
         self._loc = {name: program[name].location for name in
                      ("i_pos", "i_quat", "i_scale", "i_alpha", "i_head", "i_tint")}
 
@@ -189,6 +190,7 @@ class ParticlePass:
             self.buffer.release()
         self.buffer, self._owned = buffer, False
         self.tinted = False
+        self.uploaded = None
 
     def release(self) -> None:
         """Release the instance buffer this pass allocated (one borrowed with
@@ -199,6 +201,7 @@ class ParticlePass:
         if self.tint_buffer is not None:
             self.tint_buffer.release()
         self.tint_buffer = None
+        self.uploaded = None
 
     def upload(self, prepared: PreparedParticles) -> None:
         data = prepared.instances
@@ -213,6 +216,7 @@ class ParticlePass:
             self.buffer.write(data.tobytes())
             self.uploads += 1
         self.upload_tints(prepared.tints)
+        self.uploaded = prepared
 
     def upload_tints(self, tints) -> None:
         """The rows' View > Particle colour tints (None: retail's own colour)."""

@@ -3,18 +3,22 @@
 The CPU path (``particles.prepare``) evaluates every live particle with numpy each frame.
 Here the work per frame on the CPU does not grow with live particles:
 
-* ``particle_snapshot(pool)`` (GL-free, taken when the SceneInput is built) packs only the
-  slots born, killed or re-stamped since the previous snapshot of that pool (the pool's
-  ``DirtySlots`` log) plus the small per-emitter table (last visible update time, parent
-  frame, parent-local, drawn, GfxObj, emitter origin);
-* ``GpuParticlePass.prepare(snapshot, eye)`` scatters those rows into a birth-state buffer
-  indexed like the pool's slots, uploads the emitter table, then runs three compute
-  shaders: ``particle_eval`` (the twelve laws of ``Particle::Update`` 0x0051C290 from
-  ``particle_laws.glsl``, scale / translucency, the shared or own CYpt and heading, the
-  degrade entry and batch, the sort key), ``particle_sort`` (a merge sort by batch, CYpt far
-  to near, emitter row, slot: the order the CPU's stable sorts give) and ``particle_gather``
-  (the instance rows ``shaders/particle.vert.glsl`` reads, in draw order). The only read
-  back is a count and a largest CYpt per possible batch (a few dozen integers).
+* ``particle_snapshot(pool)`` (GL-free, taken when the SceneInput is built, writing nothing
+  in the pool) names the slots born, killed or re-stamped by the latest tick (the pool's
+  ``DirtySlots`` log, which the simulation seals at the end of each tick) and copies the
+  small per-emitter table (last visible update time, parent frame, parent-local, drawn,
+  GfxObj, emitter origin);
+* ``GpuParticlePass.prepare(snapshot, eye)`` keeps its own cursor into that log and
+  scatters only the rows it lacks into a birth-state buffer indexed like the pool's slots,
+  uploads the emitter table, then runs two compute shaders: ``particle_eval`` (the twelve
+  laws of ``Particle::Update`` 0x0051C290 from ``particle_laws.glsl``, scale /
+  translucency, the shared or own CYpt and heading, the degrade entry and batch, the sort
+  key) and ``particle_sort`` (blocks sorted in shared memory, then up to 16-way merges by
+  batch, CYpt far to near, emitter row, slot: the order the CPU's stable sorts give; its
+  last stage writes the instance rows ``shaders/particle.vert.glsl`` reads, in draw
+  order). The only read back is a count and a largest CYpt per possible batch (a few
+  dozen integers). A frame costs a handful of dispatches (1M slots: 4; 10k: 2; a
+  frame's births go up as plain buffer writes).
 
 Compute shaders need OpenGL 4.3; ``GpuParticlePass.create`` returns None without them and
 the renderer keeps the CPU path.
@@ -22,6 +26,7 @@ the renderer keeps the CPU path.
 
 from __future__ import annotations
 
+import functools
 import warnings
 from dataclasses import dataclass
 
@@ -42,9 +47,12 @@ from viewer.render.programs import shader_source
 BIRTH_FLOATS = 32      # struct Birth in particle_eval.comp.glsl
 EMITTER_FLOATS = 16    # struct Emitter
 EVAL_FLOATS = 16       # struct Evaluated
-SORT_RUN = 16          # RUN of particle_sort.comp.glsl
-MIN_SORT = SORT_RUN    # the smallest sorted length (a power of two)
+SORT_BLOCK = 1024      # BLOCK of particle_order.glsl (sorted in shared memory)
+SORT_LOCAL = 512       # local_size_x of particle_eval and particle_sort
+MIN_SORT = SORT_BLOCK  # the smallest sorted length (a power of two)
 SENTINEL = 0xFFFFFFFF
+MAX_WAYS = 16          # sorted runs one merge pass joins at most
+DIRECT_RUNS = 32       # changed slots in fewer runs than this: buffer writes, no dispatch
 
 
 # ---------------------------------------------------------------------------------------
@@ -83,10 +91,15 @@ def pack_births(pool, idx) -> np.ndarray:
 class ParticleSnapshot:
     """The pool as the GPU pass needs it at one frame (GL-free; see module docstring).
 
-    ``index``/``rows``: the slots changed between log chunks ``seq_from`` and ``seq_to`` of
-    the pool's DirtySlots ``serial`` and their packed birth rows. The per-emitter arrays are
-    copies (rows ``0..n_rows``). ``pool`` is the live pool, read only to catch a renderer up
-    that missed snapshots while the pool is still at ``seq_to``.
+    Taken without writing anything in the pool: ``serial``/``seq_to`` are the pool's
+    DirtySlots serial and sealed seq, ``seq_from`` the seq its latest tick started from
+    (``DirtySlots.tick_start``; 0 with ``index`` every live slot when that history was
+    dropped), ``pending`` the marks not sealed yet. ``index``/``rows``: the slots changed
+    after chunk ``seq_from`` (and the pending ones) and their packed birth rows, read from
+    the pool only when a consumer needs them (``pack()`` reads them at once, for a scene
+    drawn after its pool has moved on). The per-emitter arrays are copies (rows
+    ``0..n_rows``). A consumer keeps its own cursor ``(serial, seq)`` and catches up from
+    ``pool`` when it is behind ``seq_from`` (``GpuParticlePass.sync``).
     """
 
     serial: int
@@ -94,8 +107,7 @@ class ParticleSnapshot:
     seq_to: int
     capacity: int
     live: int
-    index: np.ndarray
-    rows: np.ndarray
+    pending: np.ndarray
     em_time: np.ndarray
     em_origin: np.ndarray
     em_quat: np.ndarray
@@ -109,15 +121,37 @@ class ParticleSnapshot:
     def n_rows(self) -> int:
         return int(self.em_time.shape[0])
 
+    @functools.cached_property
+    def index(self) -> np.ndarray:
+        """The slots changed after chunk ``seq_from`` (every live slot when it is 0 and the
+        log no longer starts there), with the pending marks."""
+        warn_if_stale(self)
+        log = self.pool.dirty
+        idx = log.since(self.seq_from) if log.serial == self.serial else None
+        if idx is None:
+            return np.flatnonzero(self.pool.alive)
+        if self.pending.size:
+            idx = np.union1d(idx, self.pending)
+        return idx
+
+    @functools.cached_property
+    def rows(self) -> np.ndarray:
+        return pack_births(self.pool, self.index)
+
+    def pack(self) -> ParticleSnapshot:
+        """Read ``index`` and ``rows`` from the pool now (it is at this snapshot)."""
+        _ = self.rows
+        return self
+
 
 def particle_snapshot(pool) -> ParticleSnapshot:
-    """Take the pool's next snapshot: O(changed slots + emitter rows), never O(live)."""
-    seq_from, seq_to, idx = pool.dirty.take()
-    if idx is None:  # the log lost that history: every live slot, on an empty mirror
-        seq_from, idx = 0, np.flatnonzero(pool.alive)
+    """The pool's snapshot for this frame, read only: O(emitter rows + pending marks), never
+    O(live); the changed rows are packed when a consumer asks for them."""
+    log = pool.dirty
+    seq_from = log.tick_start if log.tick_start >= log.first else 0
     n = len(pool.row_emitter)
-    return ParticleSnapshot(pool.dirty.serial, seq_from, seq_to, pool.capacity,
-                            int(pool.live_count), idx, pack_births(pool, idx),
+    return ParticleSnapshot(log.serial, seq_from, log.seq, pool.capacity,
+                            int(pool.live_count), log.pending_slots(),
                             pool.em_time[:n].copy(), pool.em_origin[:n].copy(),
                             pool.em_quat[:n].copy(), pool.em_parent_local[:n].copy(),
                             pool.row_gfx[:n].copy(), pool.row_origin[:n].copy(),
@@ -128,7 +162,8 @@ def warn_if_stale(snap: ParticleSnapshot) -> None:
     """Reading ``snap.pool`` stands for the snapshot only while the pool has not changed
     since it was taken; say so when it has (an out-of-order render of an old scene)."""
     log = snap.pool.dirty
-    if log.serial != snap.serial or log.seq != snap.seq_to or log.pending:
+    if log.serial != snap.serial or log.seq != snap.seq_to or (
+            log.pending and not snap.pending.size):
         warnings.warn("particle snapshot rendered out of order after its pool moved on; "
                       "drawing the pool's current state", stacklevel=3)
 
@@ -156,7 +191,6 @@ class GpuParticlePass:
         self.meshes = meshes
         self.eval_prog = ctx.compute_shader(shader_source("particle_eval.comp.glsl"))
         self.sort_prog = ctx.compute_shader(shader_source("particle_sort.comp.glsl"))
-        self.gather_prog = ctx.compute_shader(shader_source("particle_gather.comp.glsl"))
         self.scatter_prog = ctx.compute_shader(shader_source("particle_scatter.comp.glsl"))
         self.serial = None
         self.seq = 0
@@ -165,6 +199,8 @@ class GpuParticlePass:
         self._bufs: dict[str, object] = {}
         self._gfx_key = None
         self._gfx = None
+        self._uniform_cache: dict = {}
+        self.row_writes = 0       # uploads of changed birth rows (tests count them)
         self.dispatches = 0
         self.drawn = 0
         self.instances = None
@@ -201,39 +237,57 @@ class GpuParticlePass:
         self.serial, self.seq = None, 0
 
     def _write_rows(self, index: np.ndarray, rows: np.ndarray) -> None:
+        """Put ``rows`` at slots ``index`` of the birth-state buffer: a few runs of
+        consecutive slots (a frame's births) as direct writes, many with the scatter shader."""
         n = int(index.size)
         if n == 0:
             return
+        index = np.asarray(index, np.int64)
+        rows = np.ascontiguousarray(rows, np.float32)
+        order = np.argsort(index, kind="stable")
+        index, rows = index[order], rows[order]
+        cuts = (np.flatnonzero(np.diff(index) != 1) + 1).tolist()
+        if len(cuts) < DIRECT_RUNS:
+            births = self._bufs["births"]
+            for a, b in zip([0, *cuts], [*cuts, n]):
+                births.write(rows[a:b].tobytes(), offset=int(index[a]) * BIRTH_FLOATS * 4)
+            self.row_writes += 1
+            return
         src = self._buffer("stage_rows", rows.nbytes)
-        src.write(np.ascontiguousarray(rows, np.float32).tobytes())
+        src.write(rows.tobytes())
         ix = self._buffer("stage_index", n * 4)
-        ix.write(np.ascontiguousarray(index, np.uint32).tobytes())
+        ix.write(index.astype(np.uint32).tobytes())
         self._bufs["births"].bind_to_storage_buffer(0)
         src.bind_to_storage_buffer(9)
         ix.bind_to_storage_buffer(10)
-        self.scatter_prog["u_count"].value = n
+        self._uniforms(self.scatter_prog, u_count=n)
         self.scatter_prog.run((n + 63) // 64)
         self.dispatches += 1
+        self.row_writes += 1
         self.ctx.memory_barrier()
 
     def sync(self, snap: ParticleSnapshot) -> None:
-        """Bring the birth-state mirror to ``snap`` (uploads the changed slots only)."""
-        if (self.serial, self.seq) == (snap.serial, snap.seq_to):
+        """Bring the birth-state mirror to ``snap`` (uploads the changed slots only). The
+        cursor ``(serial, seq)`` is this pass's own; the pool is only read."""
+        same = self.serial == snap.serial
+        if same and self.seq == snap.seq_to and not snap.pending.size:
             return
         self._ensure_capacity(snap.capacity)
-        if self.serial == snap.serial and self.seq == snap.seq_from:
-            self._write_rows(snap.index, snap.rows)
+        if same and snap.seq_from <= self.seq <= snap.seq_to:
+            self._write_rows(snap.index, snap.rows)      # a superset of what we lack
         elif snap.seq_from == 0:  # a chain from an empty pool: start from an empty mirror
             self._clear()
             self._write_rows(snap.index, snap.rows)
-        else:
+        else:  # behind the latest tick (several ticks in one frame): catch up from the pool
             pool = snap.pool
             log = pool.dirty
             warn_if_stale(snap)
-            idx = log.since(self.seq) if self.serial == log.serial else None
+            idx = log.since(self.seq) if same and log.serial == snap.serial else None
             if idx is None:
                 self._clear()
                 idx = np.flatnonzero(pool.alive)
+            elif log.pending:
+                idx = np.union1d(idx, log.pending_slots())
             self._ensure_capacity(pool.capacity)
             self._write_rows(idx, pack_births(pool, idx))
         self.serial, self.seq = snap.serial, snap.seq_to
@@ -278,10 +332,20 @@ class GpuParticlePass:
         return out
 
     # -- the frame ----------------------------------------------------------------------
+    def _uniforms(self, prog, **values) -> None:
+        cache = self._uniform_cache.setdefault(prog.glo, {})
+        for name, value in values.items():
+            u = cache.get(name)
+            if u is None:
+                u = cache[name] = prog[name]
+            u.value = value
+
     def prepare(self, snap: ParticleSnapshot, eye, *, m: float = DEGRADE_MUL,
                 degrade_distance: float = DEGRADE_DISTANCE) -> PreparedParticles:
-        """Evaluate, sort and gather on the GPU; returns the batches (instances stay in
-        ``self.instances``)."""
+        """Evaluate and sort on the GPU; returns the batches (instances stay in
+        ``self.instances``). Main-thread work: the changed slots, the emitter table, a
+        fixed handful of dispatches and one read back of the per-batch figures."""
+        self.dispatches = 0
         self.sync(snap)
         self.drawn = 0
         drawn_rows = snap.row_drawn.astype(bool)
@@ -299,41 +363,33 @@ class GpuParticlePass:
             5: self._buffer("keys", padded * 16),
             6: self._buffer("vals", padded * 4),
             7: self._buffer("stats", n_batches * 8),
+            # every place a drawn particle can take: no read back before the sort
+            8: self._buffer("instances", padded * INSTANCE_FLOATS * 4),
         }
         bufs[1].write(em.tobytes())
-        bufs[7].write(np.zeros(2 * n_batches, np.uint32).tobytes())
+        bufs[7].clear()
         self._bufs["births"].bind_to_storage_buffer(0)
         for binding, buf in bufs.items():
             buf.bind_to_storage_buffer(binding)
         self._bufs["gfx_info"].bind_to_storage_buffer(2)
         self._bufs["gfx_level"].bind_to_storage_buffer(3)
-        p = self.eval_prog
-        p["u_capacity"].value = self.capacity
-        p["u_padded"].value = padded
-        p["u_levels"].value = levels
-        p["u_eye"].value = tuple(float(c) for c in eye)
-        p["u_distance_2dsq"].value = particle_distance_2dsq(m)
-        p["u_degrade_distance"].value = float(degrade_distance)
-        p.run((padded + 255) // 256)
-        self.dispatches = 1
+        self._uniforms(self.eval_prog, u_capacity=self.capacity, u_levels=levels,
+                       u_eye=tuple(float(c) for c in eye),
+                       u_distance_2dsq=particle_distance_2dsq(m),
+                       u_degrade_distance=float(degrade_distance),
+                       u_final=padded == SORT_BLOCK)
+        self.eval_prog.run(padded // SORT_BLOCK)
+        self.dispatches += 1
         self.ctx.memory_barrier()
-        sorted_vals = self._sort(padded, bufs[5], bufs[6])
+        self._merge(padded, bufs[5], bufs[6])
+        self.instances = bufs[8]
+        # the one read back: per batch the count and the largest CYpt (a few dozen ints)
         stats = np.frombuffer(bufs[7].read(size=n_batches * 8), np.uint32).reshape(-1, 2)
         counts = stats[:, 0].astype(np.int64)
         total = int(counts.sum())
         self.drawn = total
         if total == 0:
             return PreparedParticles()
-        inst = self._buffer("instances", total * INSTANCE_FLOATS * 4)
-        inst.bind_to_storage_buffer(8)
-        bufs[4].bind_to_storage_buffer(4)
-        sorted_vals.bind_to_storage_buffer(6)
-        g = self.gather_prog
-        g["u_count"].value = total
-        g.run((total + 255) // 256)
-        self.dispatches += 1
-        self.ctx.memory_barrier()
-        self.instances = inst
         starts = np.cumsum(counts) - counts
         far = stats[:, 1].copy().view(np.float32)
         batches = [Batch(int(cand_did[b // 2]), int(cand_mode[b // 2]), bool(b % 2),
@@ -341,36 +397,40 @@ class GpuParticlePass:
                    for b in np.flatnonzero(counts).tolist()]
         return PreparedParticles(np.zeros((0, INSTANCE_FLOATS), np.float32), batches, total)
 
-    def _sort(self, padded: int, keys, vals):
-        """Sort runs of SORT_RUN in place, then merge runs pairwise, ping-ponging between
-        (keys, vals) and a second pair; returns the buffer holding the sorted values."""
+    @staticmethod
+    def merge_ways(runs: int) -> list[int]:
+        """The runs merged at a time by each pass for ``runs`` sorted blocks (a power of
+        two): as few passes as MAX_WAYS allows, the wider merges first (while the runs
+        are short, their binary searches are cheap)."""
+        bits = max(int(runs).bit_length() - 1, 0)
+        if bits == 0:
+            return []
+        step = MAX_WAYS.bit_length() - 1
+        passes = -(-bits // step)
+        split = [bits // passes + (1 if k < bits % passes else 0) for k in range(passes)]
+        return [1 << b for b in split]
+
+    def _merge(self, padded: int, keys, vals) -> None:
+        """Merge the sorted blocks (``merge_ways``), ping-ponging between (keys, vals) and
+        a second pair; the last pass writes the instance rows. Dispatches: 1M slots 3,
+        100k 2, 10k 1."""
         p = self.sort_prog
         barrier = self.ctx.memory_barrier
         src = (keys, vals)
         dst = (self._buffer("keys2", padded * 16), self._buffer("vals2", padded * 4))
-        dst[0].bind_to_storage_buffer(11)   # declared by every stage: keep them bound
-        dst[1].bind_to_storage_buffer(12)
-        p["u_n"].value = padded
-        p["u_stage"].value = 0
-        keys.bind_to_storage_buffer(5)
-        vals.bind_to_storage_buffer(6)
-        p.run((padded // SORT_RUN + 255) // 256)
-        barrier()
-        self.dispatches += 1
-        p["u_stage"].value = 1
-        width = SORT_RUN
-        while width < padded:
+        width = SORT_BLOCK
+        plan = self.merge_ways(padded // SORT_BLOCK)
+        for k, ways in enumerate(plan):
             src[0].bind_to_storage_buffer(5)
             src[1].bind_to_storage_buffer(6)
             dst[0].bind_to_storage_buffer(11)
             dst[1].bind_to_storage_buffer(12)
-            p["u_width"].value = width
-            p.run(padded // 256)
+            self._uniforms(p, u_width=width, u_ways=ways, u_final=k == len(plan) - 1)
+            p.run(padded // SORT_LOCAL)
             barrier()
             self.dispatches += 1
             src, dst = dst, src
-            width *= 2
-        return src[1]
+            width *= ways
 
     # -- tests and tools --------------------------------------------------------------------
     def read_evaluated(self) -> np.ndarray:
@@ -390,5 +450,5 @@ class GpuParticlePass:
         for buf in self._bufs.values():
             buf.release()
         self._bufs.clear()
-        for prog in (self.eval_prog, self.sort_prog, self.gather_prog, self.scatter_prog):
+        for prog in (self.eval_prog, self.sort_prog, self.scatter_prog):
             prog.release()

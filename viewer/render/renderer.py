@@ -93,6 +93,7 @@ class SceneRenderer:
         self.particle_prog = load_program(ctx, "particle", "mesh")
         self.particles = ParticlePass(ctx, self.meshes, self.particle_prog)
         self._gpu = None          # GpuParticlePass, compiled on first use
+        self._cpu_last = None     # (arrays, (eye, m), prepared) of the last CPU-path upload
         self._gpu_failed = False
         self.grid = grid
         self._owns_grid = False
@@ -161,8 +162,16 @@ class SceneRenderer:
         if snap is not None:  # the pool as it is now: the snapshot must be current
             warn_if_stale(snap)
             arrays = particle_arrays(snap.pool, s.particle_colour)
+        # the same arrays seen from the same eye (a paused frame): the rows uploaded last
+        # frame are this frame's; nothing is prepared or uploaded again
+        key = (eye.tobytes(), float(s.degrade_mul))
+        last = self._cpu_last
+        if last is not None and last[0] is arrays and last[1] == key and \
+                self.particles.uploaded is last[2]:
+            return last[2]
         prepared = prepare(arrays, eye, self.meshes, m=s.degrade_mul)
         self.particles.upload(prepared)
+        self._cpu_last = (arrays, key, prepared)
         return prepared
 
     # --- the frame ------------------------------------------------------------------------------
@@ -346,6 +355,7 @@ class SceneRenderer:
         self.ctx.clear_samplers(0, 1)
         self.meshes.release()
         self.particles.release()
+        self._cpu_last = None
         if self._gpu is not None:
             self._gpu.release()
         if self.grid is not None and self._owns_grid:

@@ -55,9 +55,32 @@ def object_meshes(obj: ObjectView,
     return out
 
 
+# the arrays last built per pool (by DirtySlots serial): a paused viewer asks for the same
+# pool state every frame; (serial, ticks, version, colour) names that state, since every
+# change to what is drawn happens in a tick or bumps the pool's version
+_ARRAYS_MEMO: dict[int, tuple[tuple, ParticleArrays]] = {}
+_MEMO_POOLS = 2
+
+
 def particle_arrays(pool: ParticlePool, colour: str = "none") -> ParticleArrays:
     """Every drawn particle of the pool, emitter by emitter in slot order; ``colour``: the
-    View > Particle colour mode whose tints ride along (``particle_colour``)."""
+    View > Particle colour mode whose tints ride along (``particle_colour``). The same
+    object again while the pool has not changed (no tick, no version bump), so a paused
+    frame neither evaluates nor copies the pool and the renderer keeps its upload."""
+    log = pool.dirty
+    key = (log.ticks, pool.version, colour)
+    hit = _ARRAYS_MEMO.get(log.serial)
+    if hit is not None and hit[0] == key:
+        return hit[1]
+    arrays = _particle_arrays(pool, colour)
+    _ARRAYS_MEMO.pop(log.serial, None)
+    while len(_ARRAYS_MEMO) >= _MEMO_POOLS:
+        _ARRAYS_MEMO.pop(next(iter(_ARRAYS_MEMO)))
+    _ARRAYS_MEMO[log.serial] = (key, arrays)
+    return arrays
+
+
+def _particle_arrays(pool: ParticlePool, colour: str) -> ParticleArrays:
     live = pool.evaluate()
     if live.size == 0:
         return ParticleArrays.empty()
@@ -72,7 +95,7 @@ def particle_arrays(pool: ParticlePool, colour: str = "none") -> ParticleArrays:
     order = np.lexsort((pool.slot[live], rows))
     live, rows = live[order], rows[order]
     return ParticleArrays(pool.position[live].copy(), pool.orientation[live].copy(),
-                          pool.scale[live].copy(), pool.trans[live].copy(), gfx[rows],
+                          pool.scale[live].copy(), pool.trans[live].copy(), gfx[rows].copy(),
                           rows.astype(np.int32), origin,
                           particle_tints(pool, live, rows, colour))
 

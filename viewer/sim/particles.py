@@ -118,13 +118,17 @@ class DirtySlots:
     """A log of the pool slots born, killed or re-stamped, in sealed chunks.
 
     The pool marks a slot whenever its stored birth state or liveness changes (allocate,
-    release, the culled persistent re-stamp). A consumer keeps a cursor ``(serial, seq)``:
-    ``seal()`` closes the pending marks into chunk ``seq + 1``; ``since(seq)`` is every slot
-    marked after chunk ``seq`` (None when that history was dropped: the consumer copies the
-    whole pool instead). ``serial`` is new for every pool object (a copy or unpickled pool
-    gets a fresh one and a first chunk holding all its live slots), so a consumer starting
-    from an empty mirror at seq 0 can always catch up. The log keeps about ``limit`` slot
-    numbers; older chunks are dropped. Plain ints and numpy, no GL.
+    release, the culled persistent re-stamp). The simulation owns the log: ``seal()`` closes
+    the pending marks into chunk ``seq + 1``, and ``end_tick()`` (the last step of every
+    ``World.tick``) seals and remembers in ``tick_start`` where the chunks of the latest tick
+    begin. Readers never write it: a consumer (the GPU particle pass) keeps its own cursor
+    ``(serial, seq)`` and asks ``since(seq)`` (read only) for every slot marked after chunk
+    ``seq`` (None when that history was dropped: the consumer copies the whole pool
+    instead), plus ``pending_slots()`` for marks not sealed yet. ``serial`` is new for every
+    pool object (a copy or unpickled pool gets a fresh one and a first chunk holding all its
+    live slots), so a consumer starting from an empty mirror at seq 0 can always catch up.
+    The log keeps about ``limit`` slot numbers; older chunks are dropped. Plain ints and
+    numpy, no GL.
     """
 
     def __init__(self, initial=None, limit: int = 4096) -> None:
@@ -136,7 +140,11 @@ class DirtySlots:
         self._logged = 0
         self._pending: list[int] = []
         self._pending_arrays: list[np.ndarray] = []
-        self.taken = 0          # seq of the last take() (one snapshot chain per pool)
+        # the chunks after tick_start are the latest tick's (and anything marked since);
+        # tick_end is the seq the latest end_tick() sealed to
+        self.tick_start = 0
+        self.tick_end = 0
+        self.ticks = 0          # end_tick() calls: what a reader caching per tick keys on
         if initial is not None and len(initial):
             self.mark_many(initial)
             self.seal()
@@ -182,14 +190,20 @@ class DirtySlots:
             return np.zeros(0, dtype=np.int64)
         return parts[0] if len(parts) == 1 else np.unique(np.concatenate(parts))
 
-    def take(self) -> tuple[int, int, np.ndarray]:
-        """Seal and return ``(seq_from, seq_to, slots)``: the changes since the previous
-        take (the snapshot chain of one pool)."""
-        seq_to = self.seal()
-        seq_from = self.taken
-        slots = self.since(seq_from)
-        self.taken = seq_to
-        return seq_from, seq_to, slots
+    def pending_slots(self) -> np.ndarray:
+        """The marks not sealed into a chunk yet (read only; usually empty between ticks)."""
+        if not self.pending:
+            return np.zeros(0, dtype=np.int64)
+        return np.unique(np.concatenate(
+            self._pending_arrays + [np.asarray(self._pending, dtype=np.int64)]))
+
+    def end_tick(self) -> None:
+        """The simulation's step at the end of every tick: seal, and keep where this tick's
+        chunks start (``tick_start``: what a per-frame snapshot packs)."""
+        start = self.tick_end
+        self.seal()
+        self.tick_start, self.tick_end = start, self.seq
+        self.ticks += 1
 
 
 # ---------------------------------------------------------------------------------------

@@ -31,7 +31,10 @@ render, compare and the viewer's playback:
   landblock statics; those are not in the object table, so they skip update_object;
 * after all objects: UpdateTexVelocity, then the ``tick`` event;
 * every frame ends with ``render_pass()``: the viewer distance (CYpt) of each emitter,
-  which retail refreshes only when a frame is drawn (CPhysicsObj::UpdateViewerDistance 0x00510B30);
+  which retail refreshes only when a frame is drawn (CPhysicsObj::UpdateViewerDistance
+  0x00510B30), and the particle pool's ``dirty.end_tick()`` (our bookkeeping, no retail
+  step: it seals the slots born, killed or re-stamped this frame, which the GPU particle
+  pass uploads);
 * then, outside the sim, the renderer draws the world and the viewer draws its ImGui
   panels (which read the world and only send commands).
 
@@ -702,6 +705,7 @@ class World:
             self.emit({"event": "tick", "particles": self.pool.live_count,
                        "emitters": self.pool.emitter_count})
         self.render_pass()
+        self.pool.dirty.end_tick()
         return updated
 
     def set_viewer(self, eye, forward=None) -> None:

@@ -3,14 +3,16 @@
 A ``Session`` holds the asset database, the scenario (docs/cli.md section 4) and a
 ``Playback`` of ``viewer.sim.scenario.ScenarioRunner`` (frame 0 is the state after the
 runner's first frame, t = 0). Loading shows frame 0 at once: it simulates at most
-``LOAD_FRAMES`` frames ahead (all of a short scenario), and each ``tick`` explores
-``EXPLORE_PER_TICK`` more (``Playback.explore``: the world shown does not move), so the
-event log the timeline draws and the snapshots scrubbing restores fill in as the viewer
-runs; seeking, playing or jumping to a hook simulates what it needs on demand. Memory
-stays bounded (Playback's snapshot cap) however long the scenario. Panel edits (play a script,
-a typed effect, a state, a motion) become scenario events at the current time; the
-playback then re-simulates from the start so what is shown is what a straight run of the
-saved scenario shows.
+``LOAD_FRAMES`` frames ahead (all of a short scenario), and each ``tick`` explores up to
+``EXPLORE_PER_TICK`` more (``Playback.explore``: the world shown does not move) within
+``EXPLORE_SHARE`` of the viewer's frame time on average (a frame that costs more is paid
+back by the next ticks exploring nothing, so a heavy scene paused is never slower than
+playing), so the event log the timeline draws and the snapshots scrubbing restores fill
+in as the viewer runs; seeking, playing or jumping to a hook simulates what it needs on
+demand. Memory stays bounded (Playback's snapshot cap) however long the scenario. Panel
+edits (play a script, a typed effect, a state, a motion) become scenario events at the
+current time; the playback then re-simulates from the start so what is shown is what a
+straight run of the saved scenario shows.
 
 ``Session.apply(command)`` is called by ``Controller`` only. No GL here.
 """
@@ -18,6 +20,7 @@ saved scenario shows.
 from __future__ import annotations
 
 import math
+import time
 from fractions import Fraction
 from pathlib import Path
 
@@ -33,8 +36,12 @@ from viewer.ui.timeline import TimelineTracks, TimelineView
 DEFAULT_SECONDS = 5.0
 #: Frames simulated ahead when a scenario is loaded (the rest: on demand and per tick).
 LOAD_FRAMES = 300
-#: Frames explored ahead per viewer frame (Session.tick).
+#: Frames explored ahead per viewer frame at most (Session.tick).
 EXPLORE_PER_TICK = 8
+#: The share of the viewer's frame time exploring may take on average, and the most
+#: unspent time it may save up (seconds).
+EXPLORE_SHARE = 0.2
+EXPLORE_SAVED_MAX = 0.05
 PS_LAUNCH = 0x04   # PlayScript.Launch
 
 
@@ -84,6 +91,10 @@ class Session:
         self.viewer_eye: tuple[float, float, float] | None = None
         self.viewer_forward: tuple[float, float, float] | None = None
         self._sound_error_shown: str | None = None
+        # exploring ahead: seconds of the viewer's time left to spend on it, and the clock
+        # that measures an explored frame (tests replace it)
+        self.explore_credit = 0.0
+        self.clock = time.perf_counter
         self._build(prepass)
 
     # -- building -------------------------------------------------------------------------
@@ -247,11 +258,29 @@ class Session:
         advanced = pb.tick(dt)
         self.sound.update(pb.frame, pb.fps, playing=pb.playing, speed=pb.speed,
                           advanced=advanced)
-        pb.explore(EXPLORE_PER_TICK)
+        self._explore(dt)
         err = self.sound.error
         if err is not None and str(err) != self._sound_error_shown:
             self._sound_error_shown = str(err)   # once: the Errors panel names the Wave
             raise err
+
+    def _explore(self, dt: float) -> None:
+        """Explore frames ahead one at a time while this tick's share of time lasts
+        (``EXPLORE_SHARE`` of ``dt``, plus what earlier ticks saved or minus what they
+        overspent: one explored frame of a heavy scene, or a snapshot copy, can take longer
+        than a whole viewer frame)."""
+        pb = self.playback
+        if pb.explored:
+            return
+        dt = dt if math.isfinite(dt) and dt > 0 else 0.0
+        self.explore_credit = min(self.explore_credit + EXPLORE_SHARE * dt, EXPLORE_SAVED_MAX)
+        for _ in range(EXPLORE_PER_TICK):
+            if self.explore_credit <= 0.0:
+                return
+            t0 = self.clock()
+            if not pb.explore(1):
+                return
+            self.explore_credit -= self.clock() - t0
 
     def _next_marker(self, direction: int) -> float | None:
         """The next hook time from now; forwards, frames not simulated yet are explored
