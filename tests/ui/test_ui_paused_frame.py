@@ -1,7 +1,7 @@
 """A paused viewer with a selected particle or emitter (rings, the Emitters panel's
-particle table and plot, the velocity overlay) draws each frame from what it already has:
-no evaluation of the whole pool, no particle preparation or upload, no birth rows sent to
-the GPU mirror, no simulation. Counted calls, never timed."""
+particle table and plot, the velocity and bounds overlays) draws each frame from what it
+already has: no evaluation of the whole pool, no particle preparation or upload, no birth
+rows sent to the GPU mirror, no simulation. Counted calls, never timed."""
 
 from __future__ import annotations
 
@@ -57,7 +57,7 @@ def test_paused_frame_with_a_selection_does_not_evaluate_or_upload_the_pool(
         app.controller.apply(c.Pause())
         em = max(live_emitters(session.world, with_particles=True), key=lambda e: e.alive)
         assert em.alive > 1
-        app.overlays["show_velocities"] = True
+        app.overlays["show_velocities"] = app.overlays["show_particle_bounds"] = True
         app.controller.apply(c.Select("emitter", em.handle))
         for _ in range(2):                        # the pause's frame and the selection's
             app.frame(1 / 40, display_size=SIZE, target=target.fbo)

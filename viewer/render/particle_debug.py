@@ -112,12 +112,14 @@ def velocity_lines(pool, row: int, seconds: float = VELOCITY_SECONDS) -> np.ndar
 def particle_bounds(pool, rows=None) -> np.ndarray:
     """(E, 2, 3) min / max corners of the live particles of each emitter row in ``rows``
     (None: every emitter with live particles), in row order; rows with no live particle
-    are left out."""
-    live = pool.evaluate()
+    are left out. Given rows, only their particles are evaluated."""
+    if rows is None:
+        live = pool.evaluate()
+    else:
+        live = np.concatenate([np.zeros(0, np.int64)] +
+                              [emitter_live_rows(pool, int(r)) for r in rows])
+        pool.evaluate_rows(live)
     em = pool.emitter[live].astype(np.int64)
-    if rows is not None:
-        keep = np.isin(em, np.asarray(list(rows), np.int64))
-        live, em = live[keep], em[keep]
     if live.size == 0:
         return np.zeros((0, 2, 3))
     order, inverse = np.unique(em, return_inverse=True)
@@ -131,5 +133,4 @@ def particle_bounds(pool, rows=None) -> np.ndarray:
 
 __all__ = ["PARTICLE_COLOURS", "VELOCITY_SECONDS", "age_tints", "emitter_live_rows",
            "emitter_tints", "hue_rgb", "particle_bounds", "particle_tints", "particle_velocities",
-           "type_tints",
-           "velocity_lines"]
+           "type_tints", "velocity_lines"]
