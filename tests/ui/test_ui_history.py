@@ -139,7 +139,8 @@ def test_reference_settings_are_undoable_edits_that_mark_the_scenario_modified(d
     cmp = ctl.view.compare
     assert ctl.apply(c.LoadReference(str(rec), 30.0))
     assert s.modified and s.history.undo_label() == "load reference"
-    assert ctl.apply(c.SetReferenceOffset(0.1)) and ctl.apply(c.SetReferenceCrop((2, 2, 40, 30)))
+    assert ctl.apply(c.SetReferenceOffset(0.1)) and ctl.apply(c.SetReferenceCrop((2, 2, 4, 30)))
+    assert ctl.apply(c.SetReferenceCrop((2, 2, 40, 30)))   # typed on: the same undo step
     assert _entry(s)["offset"] == 0.1 and s.history.undo_label() == "reference crop"
     frames = cmp.track.frames
     assert ctl.apply(c.Undo())                              # the crop goes

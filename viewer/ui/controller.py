@@ -255,8 +255,9 @@ REFERENCE_EDITS = {
     c.SetReferenceRate: "reference rate", c.SetReferenceCrop: "reference crop",
     c.AlignReferenceOnEvent: "line up reference", c.AlignReferenceAudio: "line up reference",
 }
-# sent every frame while a widget is dragged: one undo step per drag
-COALESCING = (c.SetReferenceOffset, c.SetReferenceRate)
+# sent every frame while a widget is dragged (or per key typed into the crop fields): one
+# undo step per drag or typed crop
+COALESCING = (c.SetReferenceOffset, c.SetReferenceRate, c.SetReferenceCrop)
 
 
 def _no_session(cmd) -> Exception:
