@@ -967,12 +967,19 @@ class ViewerApp:
             imgui.end_menu()
 
     def _default_path(self, kind: str) -> str:
+        """Where the path dialog starts: the scenario's own file (Save), the last DAT
+        opened (Open DAT), else the folder used last (its scenario.json for Save), else
+        the working folder."""
         s = self.session
         if kind == "save" and s is not None and s.scenario.path is not None:
             return str(s.scenario.path)
         if kind == "dat" and self.recent.items:
             return self.recent.items[0]
-        return "scenario.json" if kind not in ("dat", "reference") else ""
+        name = "scenario.json" if kind in ("load", "save") else ""
+        if kind != "dat" and self.recent_dirs.items:
+            folder = self.recent_dirs.items[0]
+            return str(Path(folder) / name) if name else folder + os.sep
+        return name
 
     def _file_browser(self, kind: str, text: str) -> str:
         """Recent folders, and the matching files of the typed path's folder; a click puts

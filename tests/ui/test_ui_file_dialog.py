@@ -3,6 +3,8 @@ lists the typed folder's matching files and remembers recent folders."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from viewer.app import ViewerApp, browse_folder
@@ -37,6 +39,12 @@ def test_load_scenario_plays_frames_the_objects_and_remembers_the_folder(gl_ctx)
         cam = app.controller.view.camera
         assert cam.target == pytest.approx(centre) and cam.distance != before.distance
         assert app.recent_dirs.items[0] == str(DEFAULT_SCENARIO.resolve().parent)
+        # the next dialog starts in that folder, not the working folder
+        folder = DEFAULT_SCENARIO.resolve().parent
+        assert app._default_path("load") == str(folder / "scenario.json")
+        assert app._default_path("reference") == str(folder) + os.sep
+        s.scenario.path = None
+        assert app._default_path("save") == str(folder / "scenario.json")
         app.file_dialog = ("load", str(DEFAULT_SCENARIO.parent) + "/")
         for _ in range(2):
             app.frame(1 / 60, display_size=SIZE, target=target.fbo)
