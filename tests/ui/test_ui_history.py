@@ -323,3 +323,21 @@ def test_the_title_names_scenario_dats_and_unsaved_changes(gl_app, tmp_path):
     assert app.title().startswith("scene.json \u2014 ")
     app.session = None
     assert app.title() == "AC VFX Viewer"
+
+
+def test_undoing_a_reference_setting_does_not_re_simulate(db, rec):
+    from viewer.ui.controller import Controller
+
+    s = make(db)
+    ctl = Controller(session=s)
+    ctl.apply(c.Seek(0.5))
+    ctl.apply(c.LoadReference(str(rec), 30.0))
+    ctl.apply(c.SetReferenceOffset(0.25))
+    playback, generation = s.playback, s.generation
+    ctl.apply(c.Undo())
+    ctl.apply(c.Redo())
+    assert s.playback is playback and s.generation == generation      # no rebuild
+    assert ctl.view.compare.track.offset == 0.25
+    ctl.apply(c.PlayScript(1, F.SCRIPT_BIG))
+    ctl.apply(c.Undo())                                                # an event: rebuilt
+    assert s.playback is not playback and s.generation > generation

@@ -443,11 +443,14 @@ class Session:
 
     def _restore(self, state) -> None:
         """Show a state of the history (undo / redo): its scenario, re-simulated, at the
-        same frame."""
+        same frame; a state that differs only in what the simulation never reads (the
+        reference recording's settings) keeps the playback as it is."""
+        same_run = _simulated(state.scenario) == _simulated(self.scenario)
         self.scenario = state.scenario
         if state.selected_object is not None:
             self.selected_object = state.selected_object
-        self.rebuild()
+        if not same_run:
+            self.rebuild()
 
     def undo(self) -> bool:
         """Back to the state before the last edit (the history hands over its copy)."""
@@ -550,6 +553,14 @@ class Session:
             case _:
                 return False
         return True
+
+
+def _simulated(scenario) -> dict:
+    """What of a scenario the simulation reads: all of it but the ``"reference"`` entry
+    (the recording a comparison shows)."""
+    out = scenario.to_json()
+    out.pop("reference", None)
+    return out
 
 
 EDITS = (c.PlayScript, c.PlayTyped, c.SetState, c.PlayMotion, c.LaunchProjectile)
