@@ -35,6 +35,7 @@ from viewer.compare.align import estimate_offset
 from viewer.errors import ScenarioError
 from viewer.inputs import ACTIONS_MAX_BYTES, read_text_capped
 from viewer.media import FrameWriter
+from viewer.render.composite import reference_texels
 from viewer.render.framebuffer import OffscreenTarget
 from viewer.render.grid import GridPass
 from viewer.render.particle_debug import PARTICLE_COLOURS, particle_bounds, velocity_lines
@@ -383,9 +384,12 @@ class ViewerApp:
         size = self.viewport.size
         # the recording frame shown, at this size and these settings: cropped and resized
         # (Pillow) and uploaded only when that changes (paused, or a slower recording)
-        key = (cmp.track.index_at(t), size, cmp.generation)
+        key = cmp.reference_key(t, size)
         if key != composer.reference_key:
-            composer.set_reference(cmp.reference_at(t, size), size, key)
+            composer.set_reference_texels(cmp.reference_ready(t, size, reference_texels),
+                                          size, key)
+        if s.playback.playing:   # the next frame's recording frame, read in a worker
+            cmp.reference_soon((frame + 1) / s.playback.fps, size, reference_texels)
         tex = composer.compose(cmp.mode, self.viewport.fbo, self.viewport.color, frame=frame,
                                opacity=cmp.opacity, split=cmp.split,
                                generation=cmp.generation)

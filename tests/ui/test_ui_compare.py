@@ -192,6 +192,56 @@ def test_difference_plot_peaks_where_the_effect_changed(tmp_path):
     assert min(dis_pts, key=lambda p: p[1]) == dis_pts[6]
 
 
+def test_reference_read_ahead_in_a_worker_equals_reading_it_now(model):
+    """The composite's recording frame for the next frame is read (and packed) in a worker
+    thread; asking for it gives exactly what reading it now gives, and each frame is
+    decoded once however many sizes and threads ask."""
+    import threading
+
+    from viewer.render.composite import reference_texels
+    seen = []
+
+    def then(ref, size):
+        seen.append(threading.current_thread().name)
+        return reference_texels(ref, size)
+    size = (W // 2, H // 2)
+    model.reference_soon(5 / 30, size, then)
+    ahead = model.reference_ready(5 / 30, size, then)
+    assert seen == [seen[0]] and seen[0].startswith("reference")
+    assert ahead == reference_texels(model.reference_at(5 / 30, size), size)
+    assert model.reference_ready(6 / 30, size, then) == \
+        reference_texels(model.reference_at(6 / 30, size), size)
+    assert seen[1] == threading.current_thread().name         # not read ahead: read now
+    frames = model.track.frames
+    calls = []
+    real = type(frames).__getitem__
+
+    def counted(self, i):
+        calls.append(i)
+        return real(self, i)
+    type(frames).__getitem__ = counted
+    try:
+        for shape in ((W, H), (W // 2, H // 2), None):
+            model.track.frame_at(9 / 30, shape)
+    finally:
+        type(frames).__getitem__ = real
+    assert calls == [9]
+
+
+def test_measure_later_reads_the_reference_in_its_worker(model):
+    """The figures of measure_later (reference read, resized and measured in the worker)
+    equal measure's; before the recording there is no figure."""
+    img = frame_image(4)
+    model.measure_later(4, 4 / 30, img)
+    model.collect(wait=True)
+    later = model.figures.pop(4)
+    assert later[1:] == model.measure(4, 4 / 30, img)
+    model.set_offset(-1.0)
+    model.measure_later(0, 0.0, img)
+    model.collect(wait=True)
+    assert 0 not in model.figures
+
+
 def test_wide_views_are_measured_at_measure_width(model):
     big = np.asarray(Image.fromarray(frame_image(2)).resize((640, 360)))
     mad, ssim = model.measure(2, 2 / 30, big)

@@ -8,12 +8,18 @@ before ``ref_t`` (a recording holds each frame until the next, as a player does)
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from viewer.media import MediaError, open_frames
+
+# one decode at a time, whichever thread asks (a video decoder is not thread-safe; the
+# viewer reads frames from its worker threads as well as the main one)
+_DECODE = threading.Lock()
+DECODED_KEPT = 2     # decoded frames a track keeps (the composite and the figures share one)
 
 
 @dataclass(frozen=True)
@@ -62,6 +68,9 @@ class ReferenceTrack:
     offset: float = 0.0                    # recording seconds at timeline t = 0
     rate: float = 1.0                      # recording seconds per timeline second
     crop: Crop | None = None
+    # the latest decoded frames by index (shared by copies with other settings: a decoded
+    # frame does not depend on offset, rate or crop)
+    _decoded: dict = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def load(cls, path: str | os.PathLike, *, fps: float | None = None,
@@ -90,10 +99,21 @@ class ReferenceTrack:
         i = self.index_at(t)
         if i is None:
             return None
-        image = self.frames[i]
+        image = self.decoded(i)
         if self.crop is not None:
             image = self.crop.apply(image)
         return resize(image, size) if size is not None else image
+
+    def decoded(self, i: int) -> np.ndarray:
+        """Frame ``i`` as decoded (kept for the next few asks; thread-safe)."""
+        with _DECODE:
+            image = self._decoded.get(i)
+            if image is None:
+                image = self.frames[i]
+                while len(self._decoded) >= DECODED_KEPT:
+                    self._decoded.pop(next(iter(self._decoded)))
+                self._decoded[i] = image
+            return image
 
     def settings_json(self) -> dict:
         """What a scenario saves of the track (its ``"reference"`` entry)."""

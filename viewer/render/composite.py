@@ -22,6 +22,17 @@ DIFFERENCE_GAIN = 4.0
 GAP = 2
 
 
+def reference_texels(ref: np.ndarray | None, size) -> bytes:
+    """The reference texture's bytes (RGBA, bottom row first) of a top-down HxWx3 frame at
+    ``size`` (None: black). GL-free, so a worker thread can make them."""
+    w, h = size
+    rgba = np.zeros((h, w, 4), np.uint8)
+    if ref is not None:
+        rgba[..., :3] = ref[..., :3]
+    rgba[..., 3] = 255
+    return np.ascontiguousarray(rgba[::-1]).tobytes()   # GL rows are bottom-up
+
+
 class CompositePass:
     """Composes into its own RGBA8 texture (``texture``), which the viewport shows."""
 
@@ -61,12 +72,13 @@ class CompositePass:
         uploaded only when ``key`` (its time and size) changes."""
         if key == self.reference_key and self._ref is not None:
             return
+        self.set_reference_texels(reference_texels(ref, size), size, key)
+
+    def set_reference_texels(self, data: bytes, size, key) -> None:
+        """``set_reference`` with the texels ``reference_texels`` made (in any thread)."""
+        if key == self.reference_key and self._ref is not None:
+            return
         w, h = size
-        rgba = np.zeros((h, w, 4), np.uint8)
-        if ref is not None:
-            rgba[..., :3] = ref[..., :3]
-        rgba[..., 3] = 255
-        data = np.ascontiguousarray(rgba[::-1]).tobytes()   # GL rows are bottom-up
         if self._ref is None or self._ref.size != (w, h):
             if self._ref is not None:
                 self._ref.release()

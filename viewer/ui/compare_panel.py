@@ -104,6 +104,9 @@ class CompareModel:
     # measure_later: frame -> (generation, t, Future) in the one worker thread
     _jobs: dict = field(default_factory=dict, repr=False)
     _worker: object | None = field(default=None, repr=False)
+    # reference_soon: reference_key -> Future in a reader thread of its own
+    _ahead: dict = field(default_factory=dict, repr=False)
+    _reader: object | None = field(default=None, repr=False)
 
     # -- the track --------------------------------------------------------------------------
     @property
@@ -315,32 +318,60 @@ class CompareModel:
 
     def measure_later(self, frame: int, t: float, rendered: np.ndarray) -> None:
         """``measure`` in a worker thread, so the viewer frame never waits on SSIM: the
-        figures land in ``figures`` at a later ``collect``. The reference frame is read
-        here (its decoder stays on this thread); resize, MAD and SSIM run in the worker."""
+        figures land in ``figures`` at a later ``collect``. The worker also reads and
+        resizes the reference frame (ReferenceTrack decodes one frame at a time, whichever
+        thread asks)."""
         if self.track is None:
             return
         self.collect()
         if frame in self.figures or frame in self._jobs:
             return
-        ref = self.reference_at(t, _measure_size(rendered))
-        if ref is None:
-            return
         if self._worker is None:
             from concurrent.futures import ThreadPoolExecutor
             self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="figures")
         self._jobs[frame] = (self.generation, float(t),
-                             self._worker.submit(_figures, rendered, ref))
+                             self._worker.submit(_measure_job, self.track, float(t), rendered))
 
     def collect(self, wait: bool = False) -> None:
         """Move finished worker figures into ``figures`` (all of them with ``wait``);
-        figures measured before a settings change are dropped."""
+        figures measured before a settings change, or before the recording starts, are
+        dropped."""
         for frame, (gen, t, job) in list(self._jobs.items()):
             if not (wait or job.done()):
                 continue
             del self._jobs[frame]
             fig = job.result()
-            if gen == self.generation:
+            if fig is not None and gen == self.generation:
                 self.figures[frame] = (t, fig["mad"], fig["ssim"])
+
+    def reference_key(self, t: float, size: tuple[int, int]):
+        """What the reference frame at ``t`` and ``size`` depends on (None: no track)."""
+        if self.track is None:
+            return None
+        return (self.track.index_at(t), tuple(size), self.generation)
+
+    def reference_soon(self, t: float, size: tuple[int, int], then=None) -> None:
+        """Start reading the reference frame at ``t`` (``reference_at``, then ``then`` of
+        it when given) in a worker thread: the frame a playing viewer shows next, ready
+        when ``reference_ready`` asks with the same ``then``."""
+        key = self.reference_key(t, size)
+        if key is None or key in self._ahead:
+            return
+        if self._reader is None:
+            from concurrent.futures import ThreadPoolExecutor
+            self._reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="reference")
+        for old in [k for k, job in self._ahead.items() if job.done()]:
+            del self._ahead[old]    # read ahead for a frame that was never shown
+        self._ahead[key] = self._reader.submit(_read_reference, self.track, float(t),
+                                               tuple(size), then)
+
+    def reference_ready(self, t: float, size: tuple[int, int], then=None):
+        """``reference_at`` (and ``then`` of it): what ``reference_soon`` read for this
+        frame (waiting for the worker if it is still at it), else read now."""
+        job = self._ahead.pop(self.reference_key(t, size), None)
+        if job is not None:
+            return job.result()
+        return _read_reference(self.track, float(t), tuple(size), then)
 
     def lane(self) -> ReferenceLane | None:
         track = self.track
@@ -359,6 +390,18 @@ def _measure_size(rendered: np.ndarray) -> tuple[int, int]:
     if w > MEASURE_WIDTH:
         return MEASURE_WIDTH, max(1, round(h * MEASURE_WIDTH / w))
     return w, h
+
+
+def _read_reference(track, t: float, size, then):
+    ref = None if track is None else track.frame_at(t, size=size)
+    return ref if then is None else then(ref, size)
+
+
+def _measure_job(track, t: float, rendered: np.ndarray) -> dict[str, float] | None:
+    """The worker's measure: the reference frame at the measure size, then the figures
+    (None before the recording starts)."""
+    ref = track.frame_at(t, size=_measure_size(rendered))
+    return None if ref is None else _figures(rendered, ref)
 
 
 def _figures(rendered: np.ndarray, ref: np.ndarray) -> dict[str, float]:

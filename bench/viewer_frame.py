@@ -1,0 +1,201 @@
+"""The whole viewer frame (``ViewerApp.frame``: tick, 3D view, comparison, panels, ImGui
+draw), headless on EGL, at 1280x720: main-thread CPU (``time.thread_time``: what the UI
+waits on) and wall time per frame (llvmpipe's rasteriser threads and the MAD / SSIM
+worker add to the wall only). Prints figures only.
+
+1. The default scenario playing, comparison off and each comparison view (a 30-frame
+   1280x720 recording), with each view's ratio to "off".
+2. The default scenario paused with a particle selected (and with an emitter selected, its
+   velocity lines and bounds on) against playing.
+3. Where the wall time goes: the same frame with the 3D view drawn at 1x1 (no scene
+   rasterisation; the panels unchanged) and the scene renderer alone at 1280x720 and 1x1.
+4. ``--stress``: ``assets_synthetic/stress.scenario.json`` (500 emitters, 100k+ live):
+   time to open, frames playing and paused, and the 3D view at 1x1.
+
+Run: ``.venv/bin/python bench/viewer_frame.py [--frames N] [--stress]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from gui_compare import recording  # noqa: E402 - the bench folder's own helper
+
+SIZE = (1280, 720)
+
+
+def per_frame(app, target, n: int, dt: float = 1 / 30) -> tuple[float, float, float]:
+    """(main-thread CPU ms, wall ms, other threads' CPU ms) per frame over ``n`` frames;
+    the other threads are llvmpipe's rasteriser and the viewer's workers."""
+    ctx = app.ctx
+    ctx.finish()
+    c0, w0, p0 = time.thread_time(), time.perf_counter(), time.process_time()
+    for _ in range(n):
+        app.frame(dt, SIZE, target.fbo)
+    ctx.finish()
+    main = time.thread_time() - c0
+    return (1000 * main / n, 1000 * (time.perf_counter() - w0) / n,
+            1000 * (time.process_time() - p0 - main) / n)
+
+
+@contextmanager
+def tiny_view(app):
+    """The 3D view drawn at 1x1 (no scene rasterisation), the panels as they are."""
+    real = app._resize_viewport
+
+    def resize():
+        app._want_viewport = (1, 1)
+        real()
+    app._resize_viewport = resize
+    try:
+        yield
+    finally:
+        app._resize_viewport = real
+
+
+def line(label: str, cpu: float, wall: float, other: float | None = None,
+         base: tuple | None = None) -> None:
+    ratio = "" if base is None else f"  ({cpu / base[0]:4.2f}x CPU, {wall / base[1]:4.2f}x wall)"
+    others = "" if other is None else f" {other:7.1f} ms other threads' CPU"
+    print(f"  {label:48s} {cpu:6.1f} ms main-thread CPU {wall:7.1f} ms wall{others}{ratio}",
+          flush=True)
+
+
+def open_app(ctx, scenario: str):
+    from viewer.app import ViewerApp
+    from viewer.render.framebuffer import OffscreenTarget
+    from viewer.ui.session import open_session
+    t0 = time.perf_counter()
+    s = open_session(None, scenario)
+    opened = time.perf_counter() - t0
+    s.playback.play()
+    app = ViewerApp(ctx, display_size=SIZE, session=s)
+    target = OffscreenTarget(ctx, SIZE)
+    return app, target, opened
+
+
+def bench_default(ctx, frames: int, rec: Path) -> None:
+    from viewer.sim.inspect import live_emitters
+    from viewer.synthetic import DEFAULT_SCENARIO
+    from viewer.ui import commands as c
+    from viewer.ui.compare_panel import MODES
+    app, target, _ = open_app(ctx, str(DEFAULT_SCENARIO))
+    s = app.session
+    print(f"viewer frame {SIZE[0]}x{SIZE[1]}, default scenario ({ctx.info['GL_RENDERER']}), "
+          f"{frames} frames each:")
+    try:
+        s.playback.loop = True
+        per_frame(app, target, 6)   # layout, shaders, the first frames' births
+        s.playback.explore(10**6)
+        app.controller.apply(c.LoadReference(str(rec), 30.0))
+        base = None
+        for mode in MODES:
+            app.controller.apply(c.SetCompareMode(mode))
+            per_frame(app, target, 3)
+            cpu, wall, other = per_frame(app, target, frames)
+            line(f"playing, comparison {mode}", cpu, wall, other, base)
+            base = base or (cpu, wall)
+        app.controller.apply(c.SetCompareMode("off"))
+        with tiny_view(app):
+            per_frame(app, target, 2)
+            line("playing, comparison off, 3D view 1x1", *per_frame(app, target, frames),
+                 base=base)
+        app.controller.apply(c.Pause())
+        ems = live_emitters(s.world, with_particles=True)
+        em = max(ems, key=lambda e: e.alive)
+        app.controller.apply(c.Select("particle", (em.handle, em.particles[0].slot)))
+        per_frame(app, target, 2)
+        line("paused, a particle selected", *per_frame(app, target, frames), base=base)
+        app.controller.apply(c.Select("emitter", em.handle))
+        app.overlays["show_velocities"] = app.overlays["show_particle_bounds"] = True
+        per_frame(app, target, 2)
+        line("paused, an emitter selected, velocities, bounds",
+             *per_frame(app, target, frames), base=base)
+    finally:
+        app.release()
+        target.release()
+
+
+def bench_renderer(ctx, frames: int) -> None:
+    """The scene renderer alone on the default scenario's frames: 1280x720 against 1x1."""
+    from viewer.commands.render import default_scenario_frames
+    from viewer.render.framebuffer import OffscreenTarget
+    _, renderer, scenes, cam = default_scenario_frames(ctx, frames)
+    print(f"scene renderer alone, default scenario, {len(scenes)} frames:")
+    for size in (SIZE, (1, 1)):
+        target = OffscreenTarget(ctx, size)
+        renderer.render(scenes[0], cam, target)
+        ctx.finish()
+        c0, w0, p0 = time.thread_time(), time.perf_counter(), time.process_time()
+        for sc in scenes:
+            renderer.render(sc, cam, target)
+        ctx.finish()
+        n = len(scenes)
+        main = time.thread_time() - c0
+        line(f"render {size[0]}x{size[1]}", 1000 * main / n,
+             1000 * (time.perf_counter() - w0) / n,
+             1000 * (time.process_time() - p0 - main) / n)
+        target.release()
+    renderer.release()
+
+
+def bench_stress(ctx, frames: int) -> None:
+    from viewer.sim.inspect import live_emitters
+    from viewer.synthetic import STRESS_SCENARIO
+    from viewer.ui import commands as c
+    app, target, opened = open_app(ctx, str(STRESS_SCENARIO))
+    s = app.session
+    print(f"stress scenario {SIZE[0]}x{SIZE[1]}: opened in {opened:.1f} s", flush=True)
+    try:
+        per_frame(app, target, 3)   # the 100k births
+        cpu, wall, other = per_frame(app, target, frames)
+        pool = s.world.pool
+        line(f"playing ({pool.live_count} live, {pool.emitter_count} emitters)", cpu, wall,
+             other)
+        base = (cpu, wall)
+        with tiny_view(app):
+            per_frame(app, target, 1)
+            line("playing, 3D view 1x1", *per_frame(app, target, frames), base=base)
+        app.controller.apply(c.Pause())
+        em = max(live_emitters(s.world, with_particles=True), key=lambda e: e.alive)
+        app.controller.apply(c.Select("particle", (em.handle, em.particles[0].slot)))
+        per_frame(app, target, 2)
+        line("paused, a particle selected (exploring)", *per_frame(app, target, frames),
+             base=base)
+    finally:
+        app.release()
+        target.release()
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--frames", type=int, default=10, help="frames per figure")
+    ap.add_argument("--stress", action="store_true", help="the stress scenario only")
+    args = ap.parse_args(argv)
+    import os
+
+    from viewer.app import create_headless_context
+    ctx = create_headless_context()
+    print("load average (2 cores shared with other work): "
+          + ", ".join(f"{v:.1f}" for v in os.getloadavg()))
+    if args.stress:
+        bench_stress(ctx, max(2, args.frames // 2))
+        return 0
+    with tempfile.TemporaryDirectory() as tmp:
+        rec = recording(Path(tmp))
+        bench_default(ctx, args.frames, rec)
+    bench_renderer(ctx, 30)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
