@@ -21,7 +21,7 @@ import os
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import moderngl
@@ -66,9 +66,9 @@ from viewer.ui.hidden_panel import draw_hidden_panel
 from viewer.ui.imgui_backend import ImGuiInput, ImGuiRenderer, build_keymap
 from viewer.ui.launch_panel import LaunchPanelState, LaunchView, draw_launch_panel
 from viewer.ui.object_panel import ObjectPanelState, draw_object_panel
-from viewer.ui.progress import Job, draw_progress
+from viewer.ui.progress import Job, ThreadJob, draw_progress
 from viewer.ui.script_table_panel import ScriptTableView, draw_script_table_panel
-from viewer.ui.session import open_session
+from viewer.ui.session import plan_session, read_index
 from viewer.ui.shortcuts import (
     ESCAPE,
     QUIT,
@@ -263,7 +263,9 @@ class ViewerApp:
         finally:
             self._stepping = False
 
-    def _job_for(self, cmd) -> Job:
+    def _job_for(self, cmd) -> Job | ThreadJob:
+        if isinstance(cmd, OpenLater):
+            return self._open_job(cmd)
         if isinstance(cmd, c.AlignReferenceAuto):
             return Job("Find offset", self._align_steps())
         if isinstance(cmd, c.RunAudit):
@@ -275,7 +277,8 @@ class ViewerApp:
     def cancel_job(self) -> None:
         if self.job is not None:
             self.job.cancel()
-            self.capture_state.last = f"{self.job.label}: cancelled"
+            if isinstance(self.job, Job):
+                self.capture_state.last = f"{self.job.label}: cancelled"
             self.job = None
 
     def _save_screenshot(self, fbo, path: str) -> None:
@@ -901,20 +904,57 @@ class ViewerApp:
         return draw_hidden_panel(obj, state_transitions(s.events(), s.selected_object))
 
     def _open(self, kind: str, value):
-        """Controller hook for commands that replace the session."""
+        """Controller hook for commands that replace the session: the scenario is read and
+        the DATs found now (a bad path fails here); in the window (``job_budget`` set)
+        the DATs' directories are then read in a worker thread with a progress bar and
+        Cancel (``open_later``) and the session shown stays until that ends, headless
+        the new session is opened at once."""
+        plan = plan_session(list(value), None) if kind == "dat" else plan_session(None, value)
+        if self.job_budget is not None:
+            self.open_later(plan, kind, value)
+            return self.session
+        return self._opened(kind, value, plan.session(plan.open_database()))
+
+    def open_later(self, plan, kind: str, value, db=None, play: bool = True) -> None:
+        """Open ``plan``'s DATs (``db``: already open, as at startup) and read their
+        directories as long work after this frame (``OpenLater``), then replace the
+        session; Cancel leaves the current one (or none) in place."""
+        self.controller.view.export_requests.append(OpenLater(plan, kind, value, db, play))
+
+    def _open_job(self, req: OpenLater) -> ThreadJob:
+        """The worker reads the directories (viewer.dat reports its progress through a
+        callback), the frame loop's thread builds the session from them."""
+        def work(report):
+            def progress(fraction: float, entries: int) -> None:
+                report(round(fraction * 1000), 1000, f"{entries} files, {fraction:.0%}")
+            if req.db is None:
+                return req.plan.open_database(progress)
+            read_index(req.db, progress)
+            return req.db
+
+        def done(db) -> None:
+            self.session = self._opened(req.kind, req.value, req.plan.session(db), req.play)
+
+        names = ", ".join(Path(p).name for p in req.plan.paths)
+        return ThreadJob(f"Opening {names}: reading the directory", work, on_done=done,
+                         discard=lambda db: db.close())
+
+    def _opened(self, kind: str, value, session, play: bool = True):
+        """A newly opened session becomes the one shown."""
         if kind == "dat":
-            session = open_session(list(value))
             for p in value:
                 self.recent.add(str(p))
-        else:
-            session = open_session(None, value)
+        elif kind == "scenario":
             # as at startup: playing, and the camera frames the scenario's objects
-            session.playback.play()
+            if play:
+                session.playback.play()
             bounds = session.scene_bounds()
             if bounds is not None:
                 view = self.controller.view
                 view.camera = view.camera.framed(*bounds)
             self.recent_dirs.add(str(Path(value).resolve().parent))
+        elif play:   # "startup": the command line's DAT and scenario
+            session.playback.play()
         self.session = session
         return session
 
@@ -1076,6 +1116,16 @@ def _going_on(then) -> str:
     return f"loading {Path(then.path).name}"
 
 
+@dataclass(frozen=True)
+class OpenLater:
+    """A queued open (ViewerApp.open_later): run as long work after the frame."""
+    plan: object          # viewer.ui.session.SessionPlan
+    kind: str             # "dat", "scenario" or "startup"
+    value: object
+    db: object = None     # the DATs, already open (startup checks them before the window)
+    play: bool = True
+
+
 def _capture_events(path) -> list[dict]:
     """The object events of a packet capture (viewer.wire.replay) for lining a recording up
     on a PlayScript."""
@@ -1227,12 +1277,14 @@ def session_state(app: ViewerApp) -> dict:
 
 def run_window(size=(1400, 860), *, session=None, screenshot: str | None = None,
                screenshot_after: int = 30, setup=None, window_backend: str = "pyglet",
-               actions=(), dump_state: str | None = None) -> int:
+               actions=(), dump_state: str | None = None, opening=None) -> int:
     """Open the real window (moderngl-window, pyglet by default) and run until closed.
 
     ``screenshot``: after ``screenshot_after`` frames, save the window's framebuffer to this
     PNG and exit (used by the Xvfb test; also ``VFXVIEWER_SCREENSHOT`` /
-    ``VFXVIEWER_SCREENSHOT_AFTER``)."""
+    ``VFXVIEWER_SCREENSHOT_AFTER``). ``opening``: (SessionPlan, its opened DATs, play) to
+    read and show once the window is up (``ViewerApp.open_later``: progress, Cancel);
+    ``actions`` wait while it (or any long work) runs."""
     window_cls = mglw.get_local_window_cls(window_backend)
     wnd = window_cls(title="AC VFX Viewer", size=size, resizable=True, vsync=True,
                      gl_version=(3, 3), aspect_ratio=None)
@@ -1247,6 +1299,9 @@ def run_window(size=(1400, 860), *, session=None, screenshot: str | None = None,
     app.job_budget = 0.05   # the window keeps drawing (progress, Cancel) during long work
     if setup is not None:
         setup(app)
+    if opening is not None:
+        plan, db, play = opening
+        app.open_later(plan, "startup", None, db=db, play=play)
     _bind_window_events(wnd, app)
     last = time.perf_counter()
     rc = 0
@@ -1262,7 +1317,8 @@ def run_window(size=(1400, 860), *, session=None, screenshot: str | None = None,
             dt, last = now - last, now
             if app.title() != title:
                 title = wnd.title = app.title()
-            while pending and pending[0][0] <= app.frame_count:
+            while pending and pending[0][0] <= app.frame_count and app.job is None \
+                    and not app.controller.view.export_requests:
                 app.controller.apply(pending.pop(0)[1], "actions")
             wnd.use()
             app.frame(dt, display_size=wnd.size, target=wnd.fbo,

@@ -96,3 +96,58 @@ def test_the_audit_runs_as_a_job_with_progress(app):
     app.job_budget = None
     _frame(app)
     assert app.job is None and len(audit.checks) == len(check_plan())
+
+
+def _gated_work(started, gate):
+    def work(report):
+        report(1, 4, "one of four")
+        started.set()
+        gate.wait(10)
+        report(2, 4)              # raises Cancelled once cancel() was asked
+        return "result"
+    return work
+
+
+def test_thread_job_runs_in_a_worker_reports_progress_and_hands_the_result_over():
+    import threading
+
+    from viewer.ui.progress import ThreadJob
+
+    started, gate, done = threading.Event(), threading.Event(), []
+    job = ThreadJob("w", _gated_work(started, gate), on_done=done.append)
+    assert started.wait(10)
+    assert not job.step(0.0) and not job.step(0.01)     # the caller is never blocked
+    assert (job.done, job.total, job.status) == (1, 4, "one of four")
+    assert job.fraction == pytest.approx(0.25) and done == []
+    gate.set()
+    assert job.step(None) and done == ["result"] and not job.cancelled
+    assert job.step(None) and done == ["result"]          # once
+
+
+def test_thread_job_cancel_stops_the_work_and_discards_a_late_result():
+    import threading
+
+    from viewer.errors import DatError
+    from viewer.ui.progress import ThreadJob
+
+    started, gate, done, dropped = threading.Event(), threading.Event(), [], []
+    job = ThreadJob("w", _gated_work(started, gate), on_done=done.append,
+                    discard=dropped.append)
+    assert started.wait(10)
+    job.cancel()
+    gate.set()
+    job._thread.join(10)
+    assert job.finished and job.cancelled and job.step(None)
+    assert done == [] and dropped == []                   # stopped at its next report
+    job = ThreadJob("w", lambda report: "late", on_done=done.append,
+                    discard=dropped.append)
+    job._thread.join(10)
+    job.cancel()                                          # ended, not taken: discarded
+    assert job.step(None) and done == [] and dropped == ["late"]
+
+    def fails(report):
+        raise DatError("bad node", file="x.dat", offset=0x400)
+    job = ThreadJob("w", fails, on_done=done.append)
+    with pytest.raises(DatError, match="x.dat"):
+        job.step(None)
+    assert job.finished and done == []

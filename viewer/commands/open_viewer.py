@@ -40,14 +40,16 @@ def run(args: argparse.Namespace) -> int:
         return 1
 
     from viewer.app import load_actions, run_window
-    from viewer.ui.session import open_session
+    from viewer.ui.session import plan_session
 
     actions = load_actions(args.actions)
     from viewer import audio_out
     audio_out.use_device()   # the default audio device, or silence when there is none
-    session = open_session(args.dat, args.scenario)
-    if session is not None and not args.paused:
-        session.playback.play()
-    return run_window(args.size, session=session, screenshot=args.screenshot,
+    # the scenario read and the DATs opened (headers checked) now: bad input is exit 1;
+    # their directories are read once the window shows (progress bar, Cancel)
+    plan = plan_session(args.dat, args.scenario)
+    db = plan.open_database()
+    return run_window(args.size, screenshot=args.screenshot,
                       screenshot_after=args.screenshot_after, window_backend=args.window,
-                      actions=actions, dump_state=args.dump_state)
+                      actions=actions, dump_state=args.dump_state,
+                      opening=(plan, db, not args.paused))

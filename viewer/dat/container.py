@@ -24,7 +24,7 @@ import mmap
 import os
 import struct
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -334,11 +334,14 @@ class DatFile:
             return None
         return off + 4 + within
 
-    def entries(self, *, cache: bool = True) -> Iterator[DatEntry]:
+    def entries(self, *, cache: bool = True,
+                progress: Callable[[float], None] | None = None) -> Iterator[DatEntry]:
         """Every entry in ascending DID order (in-order walk with an explicit stack).
 
         ``cache=False`` keeps no node once the walk has left it, so a walk over a DAT of any
-        size holds only the nodes on the current path (``dat verify``)."""
+        size holds only the nodes on the current path (``dat verify``). ``progress`` is
+        called after each leaf node with the fraction of the tree walked (0..1, by the
+        branch taken at each level); an exception it raises stops the walk."""
         root = self.header.btree_root
         if root == 0:
             return
@@ -368,6 +371,8 @@ class DatFile:
                                         offset=node.offset)
                     last = e.did
                     yield e
+                if progress is not None:
+                    progress(_walked(stack))
                 continue
             n = len(node.entries)
             if j > 2 * n:
@@ -387,6 +392,21 @@ class DatFile:
     def dids(self) -> list[int]:
         return [e.did for e in self.entries()]
 
+    def read_index(self, progress: Callable[[float, int], None] | None = None) -> list[int]:
+        """Walk the whole directory once (caching its nodes, so later lookups read no
+        node again) and return every DID, ascending. ``progress(fraction, entries)`` is
+        called as the walk goes (after each leaf node, and at the end with 1.0); an
+        exception it raises stops the walk (how the viewer cancels). A retail portal.dat's
+        directory takes seconds: the viewer runs this in a worker thread."""
+        dids: list[int] = []
+        step = None if progress is None else (lambda f: progress(f, len(dids)))
+        for e in self.entries(progress=step):
+            dids.append(e.did)
+        self._count = len(dids)
+        if progress is not None:
+            progress(1.0, len(dids))
+        return dids
+
     def __len__(self) -> int:
         if self._count is None:
             self._count = sum(1 for _ in self.entries())
@@ -394,6 +414,18 @@ class DatFile:
 
     def __iter__(self) -> Iterator[int]:
         return (e.did for e in self.entries())
+
+
+def _walked(stack: list[list]) -> float:
+    """How far an in-order walk is once a leaf node is done, from the stack of its
+    ancestors' [node, phase] (phase 2k + 1: child k is being walked): children 0..k-1 of
+    each ancestor are done, and the leaf is its parent's child k."""
+    done, share = 0.0, 1.0
+    for node, phase in stack:
+        branches = len(node.entries) + 1
+        done += share * ((phase - 1) // 2) / branches
+        share /= branches
+    return min(done + share, 1.0)
 
 
 class DatCollection:
@@ -417,6 +449,7 @@ class DatCollection:
             raise
         self.files = opened
         self.highres_first = highres_first
+        self._dids: list[int] | None = None   # the merged directory, once read
         hi = [f for f in opened if f.is_highres]
         lo = [f for f in opened if not f.is_highres]
         self.search_order = hi + lo if highres_first else lo + hi
@@ -476,4 +509,25 @@ class DatCollection:
                 yield e
 
     def dids(self) -> list[int]:
-        return [e.did for e in self.entries()]
+        """Every DID once, ascending (the directories are walked once, then kept)."""
+        if self._dids is None:
+            self._dids = [e.did for e in self.entries()]
+        return list(self._dids)
+
+    def read_index(self, progress: Callable[[float, int], None] | None = None) -> list[int]:
+        """Read every file's directory (``DatFile.read_index``), each file's share of the
+        progress by its size, and keep the merged DID list for ``dids``.
+        ``progress(fraction, entries)``; an exception it raises stops the reading."""
+        total = sum(f._len for f in self.files) or 1
+        before, entries = 0, 0
+        merged: set[int] = set()
+        for f in self.files:
+            def step(fraction, n, _f=f, _before=before, _entries=entries):
+                if progress is not None:
+                    progress((_before + fraction * _f._len) / total, _entries + n)
+            ids = f.read_index(step)
+            merged.update(ids)
+            before += f._len
+            entries += len(ids)
+        self._dids = sorted(merged)
+        return list(self._dids)

@@ -65,6 +65,11 @@ class AssetDatabase:
     def raw(self, did: int) -> bytes:
         return self.collection.read(did)
 
+    def read_index(self, progress=None) -> list[int]:
+        """Read the whole directory of every file now (``DatCollection.read_index``:
+        ``progress(fraction, entries)``, an exception from it stops the reading)."""
+        return self.collection.read_index(progress)
+
     def dids(self, type_prefix: int | None = None) -> list[int]:
         """Every DID (ascending), optionally only those whose top byte is ``type_prefix``."""
         ids = self.collection.dids()

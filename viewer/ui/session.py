@@ -584,8 +584,43 @@ def open_database(paths):
     return AssetDatabase(paths if len(paths) > 1 else paths[0])
 
 
-def open_session(dat=None, scenario=None, **kwargs) -> Session:
-    """A session for ``dat`` and/or ``scenario`` (the command-line DAT overrides the
+class SessionPlan:
+    """What opening needs, checked first (the scenario read, the DAT paths found): the
+    DATs are opened with ``open_database`` (in a worker thread in the window: reading
+    their directories takes seconds for a retail portal.dat) and the session is built
+    from them with ``session`` (in the frame loop's thread)."""
+
+    def __init__(self, scenario, paths: list[str], builtin: bool) -> None:
+        self.scenario = scenario
+        self.paths = paths
+        self.builtin = builtin
+
+    def open_database(self, progress=None):
+        """The DATs, opened; with ``progress(fraction, entries)`` their whole directories
+        are read now too (an exception from it stops the reading and closes them)."""
+        db = open_database(self.paths)
+        if progress is not None:
+            read_index(db, progress)
+        return db
+
+    def session(self, db, **kwargs) -> Session:
+        session = Session(db, self.scenario, dat_paths=self.paths, **kwargs)
+        if self.builtin:
+            session.file = None   # Save asks for a path: never over the shipped scenario
+        return session
+
+
+def read_index(db, progress) -> None:
+    """``db.read_index(progress)``, closing the DATs when it stops early."""
+    try:
+        db.read_index(progress)
+    except BaseException:
+        db.close()
+        raise
+
+
+def plan_session(dat=None, scenario=None) -> SessionPlan:
+    """The plan for ``dat`` and/or ``scenario`` (the command-line DAT overrides the
     scenario's); with neither, the synthetic default scenario that ships with the viewer
     (a ResourceError naming the missing file when the install lacks it)."""
     from viewer.resources import asset_path
@@ -604,8 +639,13 @@ def open_session(dat=None, scenario=None, **kwargs) -> Session:
     if not paths:
         raise ScenarioError("no DAT given and the scenario lists none",
                             file=None if scenario is None else str(scenario))
-    db = open_database(paths)
-    session = Session(db, sc, dat_paths=paths, **kwargs)
-    if builtin:
-        session.file = None   # Save asks for a path: never over the shipped scenario
-    return session
+    for p in paths:
+        if not Path(p).is_file():
+            raise ScenarioError("DAT file not found", file=p)
+    return SessionPlan(sc, paths, builtin)
+
+
+def open_session(dat=None, scenario=None, **kwargs) -> Session:
+    """A session for ``dat`` and/or ``scenario`` at once (``plan_session``)."""
+    plan = plan_session(dat, scenario)
+    return plan.session(plan.open_database(), **kwargs)
