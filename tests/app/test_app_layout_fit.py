@@ -4,7 +4,8 @@ fit sideways; a table or list may scroll inside itself with its own scrollbar), 
 with squeezed columns and no dock tab with a cut title. Every docked panel is brought to
 the front in turn (one tab of each dock at a time), with every tree node open, both in the
 default scenario and with every panel full (a recording loaded, an emitter selected, an
-asset with its references, long paths and messages, the Audit window open). The check
+asset with its references, long paths and messages, the Audit window and the file dialog
+open). The check
 itself is tested on a cut button, a squeezed table and a cut tab title. The Timeline is in
 front, and View > Reset layout comes back to the default."""
 
@@ -52,7 +53,7 @@ def _fill_every_panel(app: ViewerApp, tmp_path: Path) -> None:
     """Show every panel's conditional controls: a recording loaded (the whole Reference
     panel, Capture's comparison option), an emitter selected (its detail, Solo / Mute,
     particles, plot), an asset with details and references, a bookmark, long paths and
-    messages, an error, the Audit window."""
+    messages, an error, the Audit window, the file dialog listing a folder."""
     ref = tmp_path / "ref"
     ref.mkdir()
     for i in range(3):
@@ -72,6 +73,10 @@ def _fill_every_panel(app: ViewerApp, tmp_path: Path) -> None:
     app.assets_state.selected = script
     app.assets_state.details = describe(s.db, script)
     app.assets_state.refs = [("tables using it", s.db.dids(0x34)[:3])]
+    for name in ("a_scenario_file_with_a_rather_long_name.json", "effects.json"):
+        (tmp_path / name).write_text("{}")
+    app.recent_dirs.add(str(tmp_path))
+    app.file_dialog = ("load", str(tmp_path) + "/")   # File > Load scenario, listing
 
 
 def _front_rounds():

@@ -44,7 +44,7 @@ def draw_stats_panel(stats: FrameStats) -> list:
 
     visible, _ = imgui.begin("Stats", None, imgui.WindowFlags_.horizontal_scrollbar)
     try:
-        if visible and imgui.begin_table("stats", 2):
+        if visible and imgui.begin_table("stats", 2, imgui.TableFlags_.sizing_fixed_fit):
             for name, value in stats.rows():
                 imgui.table_next_row()
                 imgui.table_next_column()
