@@ -8,7 +8,11 @@ import copy
 import pickle
 
 import numpy as np
+import pytest
+import sim_builders as B
 
+from viewer.sim import particles
+from viewer.sim.frame import Frame
 from viewer.sim.particles import DirtySlots, ParticlePool
 
 
@@ -57,17 +61,23 @@ def test_since_unions_chunks_and_forgets_past_the_limit():
     assert log.since(log.seq + 1) is None
 
 
-def test_ParticleEmitter_UpdateParticles_0x0051D180_culled_restamp_marks_live_slots():
-    from viewer.sim.particles import ParticleEmitter
-    pool = ParticlePool()
-    em = object.__new__(ParticleEmitter)
-    em.pool, em.row = pool, 0
-    pool.em_time = np.zeros(4)
-    idx = [pool.allocate() for _ in range(3)]
-    em.slots = idx + [-1]
-    pool.dirty.end_tick()
-    em._freeze_persistent_ages(2.0)
-    assert sorted(_tick_slots(pool.dirty).tolist()) == sorted(idx)
+@pytest.mark.parametrize("compiled", [False, True], ids=["python", "kernel"])
+def test_ParticleEmitter_UpdateParticles_0x0051D180_culled_restamp_marks_live_slots(
+        compiled, monkeypatch):
+    monkeypatch.setattr(particles, "KERNEL", "1" if compiled else "0")
+    info = B.emitter_info(initial_particles=3, max_particles=4, lifespan=10.0)  # persistent
+    w = B.world({0x02000001: B.setup(), 0x32000001: info})
+    o = w.create_object(1, 0x02000001)
+    w.create_particle_emitter(o, 0x32000001, -1, Frame(), 0)
+    em = o.particle_manager.emitters()[0][1]
+    assert w.pool.kernel == compiled
+    idx = [i for _, i in em.live_slots()]
+    assert len(idx) == 3
+    w.pool.dirty.end_tick()
+    em.cypt = particles.FLT_MAX  # culled
+    assert em.update(w.rng, 2.0, 2.0)
+    assert sorted(_tick_slots(w.pool.dirty).tolist()) == sorted(idx)
+    assert w.pool.birth[idx].tolist() == [2.0] * 3
 
 
 def test_a_copied_pool_gets_a_new_serial_and_logs_its_live_slots():

@@ -2,20 +2,25 @@
 emitters).
 
 Particle state lives in one pooled set of numpy arrays (``ParticlePool``) shared by every
-emitter. Per update an emitter does Python work only for its births and deaths (a heap of
-death times and a heap of free slots), never for its live particles; the one exception is a
-culled persistent emitter, whose update re-stamps every live slot (numpy) and rebuilds its
-death heap (``_freeze_persistent_ages``, O(live) per culled update). Positions, scales and
-translucencies are a pure function of a particle's stored birth state, the time of its
-emitter's last visible update and (parent-local emitters) the parent frame at that update,
-so ``ParticlePool.evaluate`` computes all of them at once, vectorised over slots grouped by
-ParticleType (the twelve laws of ``Particle::Update`` 0x0051C290).
+emitter, and each emitter's bookkeeping (times, counts, flags, CYpt, its info's numbers, its
+slots) in the pool's emitter table. The update runs on one of two paths that give the same
+run bit for bit: the Python methods of ``ParticleEmitter`` (the reference: work only for
+births and deaths, a heap of death times and a heap of free slots per emitter), or
+``viewer.sim.particle_kernel`` (numba), one compiled call per ParticleManager over its
+emitters' rows, which a pool switches to once it is busy (``KERNEL``). On either path a
+culled persistent emitter re-stamps every live slot (O(live) per culled update).
+Positions, scales and translucencies are a pure function of a particle's stored birth state,
+the time of its emitter's last visible update and (parent-local emitters) the parent frame
+at that update, so ``ParticlePool.evaluate`` computes all of them at once, vectorised over
+slots grouped by ParticleType (the twelve laws of ``Particle::Update`` 0x0051C290).
 """
 
 from __future__ import annotations
 
 import heapq
+import importlib.util
 import math
+import os
 from collections.abc import Callable
 from typing import ClassVar
 
@@ -35,6 +40,35 @@ PARABOLIC_LVLA, PARABOLIC_LVLALR, PARABOLIC_GVGA, PARABOLIC_GVGAGR = 8, 9, 10, 1
 GLOBAL_VELOCITY = 12
 GR_TYPES = (PARABOLIC_LVGAGR, PARABOLIC_LVLALR, PARABOLIC_GVGAGR)
 IDENTITY_Q = (1.0, 0.0, 0.0, 0.0)
+
+# The emitter update runs either as the Python methods of ParticleEmitter (the reference)
+# or as the compiled kernel (viewer.sim.particle_kernel, numba); both give the same run bit
+# for bit, so a pool may switch at any update. "auto": a pool switches to the kernel once it
+# holds KERNEL_MIN_EMITTERS emitters (numba's fixed cost, ~75 MB of LLVM and a compile or
+# cache load, is worth it only for busy scenes); "1": from the start; "0": never. Read when a
+# pool is made (the environment variable VIEWER_PARTICLE_KERNEL sets it); without numba the
+# Python path runs.
+KERNEL = os.environ.get("VIEWER_PARTICLE_KERNEL", "auto")
+KERNEL_MIN_EMITTERS = 48
+_KERNEL = None
+
+
+def kernel_mode() -> str:
+    """"0", "1" or "auto" for a new pool."""
+    mode = str(KERNEL)
+    if mode == "0" or importlib.util.find_spec("numba") is None:
+        return "0"
+    return "1" if mode == "1" else "auto"
+
+
+def kernel():
+    """The compiled update module, imported (and compiled, or loaded from numba's cache) on
+    first use, once per process."""
+    global _KERNEL
+    if _KERNEL is None:
+        from viewer.sim import particle_kernel
+        _KERNEL = particle_kernel
+    return _KERNEL
 
 
 # ---------------------------------------------------------------------------------------
@@ -207,6 +241,40 @@ class DirtySlots:
 
 
 # ---------------------------------------------------------------------------------------
+# The emitter table: one row per emitter (the pool's emitter row), read and written by the
+# Python reference path through ParticleEmitter's properties and by the compiled kernel
+# (viewer.sim.particle_kernel) directly.
+# ---------------------------------------------------------------------------------------
+# float64 columns (``ParticlePool.ef``)
+F_LAST_UPDATE, F_LAST_EMIT, F_CREATION, F_CYPT, F_DEGRADE = 0, 1, 2, 3, 4
+F_LEO = 5            # last_emit_offset (3): the emitter origin at the last emission
+F_PO = 8             # the current parent frame origin (3) ...
+F_PQ = 11            # ... and rotation (4)
+F_HO = 15            # the hook offset origin (3)
+F_NEXT_DEATH = 18    # the earliest death time of a live slot (inf: none)
+F_BIRTHRATE, F_TOTAL_SECONDS, F_LIFESPAN, F_LIFESPAN_RAND = 19, 20, 21, 22
+F_OFFSET_DIR, F_MIN_OFFSET, F_MAX_OFFSET = 23, 26, 27
+F_A, F_MIN_A, F_MAX_A = 28, 31, 32
+F_B, F_MIN_B, F_MAX_B = 33, 36, 37
+F_C, F_MIN_C, F_MAX_C = 38, 41, 42
+F_START_SCALE, F_FINAL_SCALE, F_SCALE_RAND = 43, 44, 45
+F_START_TRANS, F_FINAL_TRANS, F_TRANS_RAND = 46, 47, 48
+EF_WIDTH = 49
+# int64 columns (``ParticlePool.ei``)
+I_NUM, I_TOTAL_EMITTED, I_STOPPED, I_DEGRADED, I_PERSISTENT = 0, 1, 2, 3, 4
+I_MAX = 5            # slots (max(0, MaxParticles))
+I_INFO_MAX = 6       # MaxParticles as the info has it (ShouldEmitParticle compares with it)
+I_TOTAL_PARTICLES, I_ETYPE, I_PTYPE = 7, 8, 9
+I_BASE = 10          # the emitter's first entry in slot_idx / slot_death
+I_HINT = 11          # no free slot below this one
+EI_WIDTH = 12
+# the columns both update paths keep alike (F_NEXT_DEATH and I_HINT are the kernel's own
+# bookkeeping, like slot_death)
+EMITTER_TABLE_STATE = ([c for c in range(EF_WIDTH) if c != F_NEXT_DEATH],
+                       [c for c in range(EI_WIDTH) if c != I_HINT])
+
+
+# ---------------------------------------------------------------------------------------
 # The pool
 # ---------------------------------------------------------------------------------------
 class ParticlePool:
@@ -220,15 +288,36 @@ class ParticlePool:
     ``lifetime`` for the live rows.
 
     Emitter rows: ``row_emitter[row]`` is the ParticleEmitter; ``em_time`` its last visible
-    update (PhysicsTimer), ``em_origin``/``em_quat`` the parent frame then.
+    update (PhysicsTimer), ``em_origin``/``em_quat`` the parent frame then; ``ef``/``ei``
+    the emitter table (the F_*/I_* columns); ``slot_idx``/``slot_death`` each emitter's
+    slots (pool index or -1, death time) from its ``I_BASE``.
+
+    Free pool indices are a stack (``free_stack[:free_n]``, the next one on top); growing
+    puts the new indices beneath the free ones, so an allocation order never depends on when
+    the pool grew (the compiled path grows before a batch of births).
+
+    ``kernel``: this pool's emitters are updated by the compiled kernel (else by the Python
+    reference methods); ``auto_kernel``: switch once KERNEL_MIN_EMITTERS emitters exist.
     """
 
     def __init__(self, capacity: int = 256, emitter_capacity: int = 64) -> None:
+        mode = kernel_mode()
+        self.kernel = mode == "1"
+        self.auto_kernel = mode == "auto"
         self.capacity = 0
-        self._free: list[int] = []
+        self.free_stack = np.zeros(0, dtype=np.int64)
+        self.free_n = 0
         self._alloc_particles(capacity)
         self.row_emitter: list[ParticleEmitter | None] = []
         self._free_rows: list[int] = []
+        self.row_live = np.zeros(emitter_capacity, dtype=bool)  # a row with an emitter
+        self.ef = np.zeros((emitter_capacity, EF_WIDTH))
+        self.ei = np.zeros((emitter_capacity, EI_WIDTH), dtype=np.int64)
+        self.slot_idx = np.full(256, -1, dtype=np.int64)
+        self.slot_death = np.full(256, np.inf)
+        self._slot_top = 0
+        self._free_segments: dict[int, list[int]] = {}
+        self._dirty_buf = np.zeros(256, dtype=np.int64)
         self.em_time = np.zeros(emitter_capacity)
         self.em_origin = np.zeros((emitter_capacity, 3))
         self.em_quat = np.tile(np.array([1.0, 0.0, 0.0, 0.0]), (emitter_capacity, 1))
@@ -274,7 +363,13 @@ class ParticlePool:
         self.state[old:, 18] = 1.0  # start_quat w
         self.orientation[old:, 0] = 1.0
         self._make_views()
-        self._free.extend(range(capacity - 1, old - 1, -1))
+        # new indices beneath the free ones, popped lowest first once those are used
+        stack = np.empty(capacity, dtype=np.int64)
+        grown = capacity - old
+        stack[:grown] = np.arange(capacity - 1, old - 1, -1)
+        stack[grown:grown + self.free_n] = self.free_stack[:self.free_n]
+        self.free_stack = stack
+        self.free_n += grown
         self.capacity = capacity
         if hasattr(self, "dirty"):
             self.dirty.limit = max(4096, capacity)
@@ -297,10 +392,16 @@ class ParticlePool:
         # a new pool object: a new dirty-log serial whose first chunk is every live slot
         self.dirty = DirtySlots(np.flatnonzero(self.alive), limit=max(4096, self.capacity))
 
-    def allocate(self) -> int:
-        if not self._free:
+    def reserve(self, n: int) -> None:
+        """At least ``n`` free indices (grown as ``allocate`` would grow when empty)."""
+        while self.free_n < n:
             self._alloc_particles(max(256, self.capacity * 2))
-        idx = self._free.pop()
+
+    def allocate(self) -> int:
+        if not self.free_n:
+            self._alloc_particles(max(256, self.capacity * 2))
+        self.free_n -= 1
+        idx = int(self.free_stack[self.free_n])
         self.alive[idx] = True
         # a new particle's part starts unrotated: the non-GR laws never write a rotation,
         # so the slot must not keep its previous occupant's
@@ -313,25 +414,28 @@ class ParticlePool:
     def release(self, idx: int) -> None:
         self.alive[idx] = False
         self.emitter[idx] = -1
-        self._free.append(idx)
+        self.free_stack[self.free_n] = idx
+        self.free_n += 1
         self.live_count -= 1
         self.version += 1
         self.dirty.mark(idx)
 
     def release_many(self, idxs) -> None:
-        idxs = list(idxs)
-        if not idxs:
+        arr = np.asarray(idxs, dtype=np.int64).ravel()
+        if not arr.size:
             return
-        arr = np.asarray(idxs, dtype=np.int64)
         self.alive[arr] = False
         self.emitter[arr] = -1
-        self._free.extend(idxs)
-        self.live_count -= len(idxs)
+        self.free_stack[self.free_n:self.free_n + arr.size] = arr
+        self.free_n += arr.size
+        self.live_count -= arr.size
         self.version += 1
         self.dirty.mark_many(arr)
 
     # -- emitter rows -------------------------------------------------------------------
-    def add_row(self, emitter: ParticleEmitter) -> int:
+    def add_row(self, emitter) -> int:
+        """A row for a new emitter: what the renderer reads (``init_emitter_row`` then
+        fills a ParticleEmitter's table row)."""
         if self._free_rows:
             row = self._free_rows.pop()
             self.row_emitter[row] = emitter
@@ -347,17 +451,145 @@ class ParticlePool:
                 self.row_gfx = np.resize(self.row_gfx, n)
                 self.row_origin = np.resize(self.row_origin, (n, 3))
                 self.row_drawn = np.resize(self.row_drawn, n)
-        self.em_parent_local[row] = bool(emitter.info.is_parent_local)
-        self.row_gfx[row] = int(emitter.info.hw_gfxobj_id)
+                self.row_live = np.resize(self.row_live, n)
+                self.ef = np.resize(self.ef, (n, EF_WIDTH))
+                self.ei = np.resize(self.ei, (n, EI_WIDTH))
+        info = emitter.info
+        self.em_parent_local[row] = bool(info.is_parent_local)
+        self.row_gfx[row] = int(info.hw_gfxobj_id)
         self.row_origin[row] = emitter.frame.origin
         self.row_drawn[row] = not emitter.nodraw
+        self.row_live[row] = True
+        self.ei[row] = 0
+        self.ei[row, I_BASE] = -1  # no slots
         return row
+
+    def init_emitter_row(self, row: int, emitter: ParticleEmitter, timer_now: float,
+                         degrade_distance: float) -> None:
+        """The table row of a new emitter (ParticleEmitter::ParticleEmitter 0x0051C7E0 and
+        SetInfo 0x0051CE90): its info, its constructor state and its slots."""
+        info = emitter.info
+        ef = self.ef[row]
+        ef[:] = 0.0
+        ef[[F_LAST_UPDATE, F_LAST_EMIT, F_CREATION]] = timer_now
+        ef[F_CYPT] = FLT_MAX
+        ef[F_DEGRADE] = degrade_distance
+        ef[F_PO:F_PO + 3] = emitter.parent_frame.origin
+        ef[F_PQ:F_PQ + 4] = emitter.parent_frame.orientation
+        ef[F_HO:F_HO + 3] = emitter.parent_offset.origin  # its rotation is never used
+        ef[F_NEXT_DEATH] = np.inf
+        ef[F_BIRTHRATE] = float(info.birthrate)
+        ef[F_TOTAL_SECONDS] = float(info.total_seconds)
+        ef[F_LIFESPAN] = float(info.lifespan)
+        ef[F_LIFESPAN_RAND] = float(info.lifespan_rand)
+        ef[F_OFFSET_DIR:F_OFFSET_DIR + 3] = _vec(info.offset_dir)
+        ef[F_MIN_OFFSET], ef[F_MAX_OFFSET] = float(info.min_offset), float(info.max_offset)
+        for col, vec, lo, hi in ((F_A, info.a, info.min_a, info.max_a),
+                                 (F_B, info.b, info.min_b, info.max_b),
+                                 (F_C, info.c, info.min_c, info.max_c)):
+            ef[col:col + 3] = _vec(vec)
+            ef[col + 3], ef[col + 4] = float(lo), float(hi)
+        ef[F_START_SCALE] = float(info.start_scale)
+        ef[F_FINAL_SCALE] = float(info.final_scale)
+        ef[F_SCALE_RAND] = float(info.scale_rand)
+        ef[F_START_TRANS] = float(info.start_trans)
+        ef[F_FINAL_TRANS] = float(info.final_trans)
+        ef[F_TRANS_RAND] = float(info.trans_rand)
+        ei = self.ei[row]
+        ei[:] = 0
+        ei[I_PERSISTENT] = emitter.persistent
+        ei[I_MAX] = emitter.max_particles
+        ei[I_INFO_MAX] = int(info.max_particles)
+        ei[I_TOTAL_PARTICLES] = int(info.total_particles)
+        ei[I_ETYPE] = int(info.emitter_type)
+        ei[I_PTYPE] = emitter.ptype
+        ei[I_BASE] = self._alloc_slots(emitter.max_particles)
+
+    def _alloc_slots(self, n: int) -> int:
+        """``n`` consecutive entries of slot_idx / slot_death (all free); a freed run of the
+        same length is reused."""
+        runs = self._free_segments.get(n)
+        if runs:
+            base = runs.pop()
+        else:
+            base = self._slot_top
+            if base + n > len(self.slot_idx):
+                size = max(2 * len(self.slot_idx), base + n)
+                self.slot_idx = np.concatenate(
+                    (self.slot_idx, np.full(size - len(self.slot_idx), -1, dtype=np.int64)))
+                self.slot_death = np.concatenate(
+                    (self.slot_death, np.full(size - len(self.slot_death), np.inf)))
+            self._slot_top = base + n
+        self.slot_idx[base:base + n] = -1
+        self.slot_death[base:base + n] = np.inf
+        return base
 
     def remove_row(self, row: int) -> None:
         self.row_emitter[row] = None
         self.row_drawn[row] = False
+        self.row_live[row] = False
         self._free_rows.append(row)
+        if self.ei[row, I_BASE] >= 0:
+            self._free_segments.setdefault(int(self.ei[row, I_MAX]), []).append(
+                int(self.ei[row, I_BASE]))
+            self.ei[row, I_BASE] = -1
         self.version += 1
+
+    def use_kernel(self, on: bool) -> None:
+        """Switch the emitter update path. The two keep a live slot's death time apart:
+        the Python path in each emitter's heaps (free slots, deaths), the kernel in
+        slot_death (plus a first-free-slot hint and the next death time); a switch moves it
+        across, the same slots and times either way."""
+        on = bool(on)
+        if on == self.kernel:
+            return
+        self.kernel = on
+        for em in self.row_emitter:
+            if not isinstance(em, ParticleEmitter):
+                continue
+            if on:
+                base = int(self.ei[em.row, I_BASE])
+                for key, slot, _idx in em._deaths:
+                    self.slot_death[base + slot] = key
+                self.ei[em.row, I_HINT] = 0
+                self.ef[em.row, F_NEXT_DEATH] = -np.inf  # the next update scans
+                del em._deaths, em._free_slots
+            else:
+                base = int(self.ei[em.row, I_BASE])
+                slots = em.slots
+                live = np.flatnonzero(slots >= 0)
+                em._deaths = list(zip(self.slot_death[base + live].tolist(), live.tolist(),
+                                      slots[live].tolist()))
+                heapq.heapify(em._deaths)
+                em._free_slots = np.flatnonzero(slots < 0).tolist()  # ascending: a heap
+
+    def update_rows(self, rows: np.ndarray, rng, physics_time: float, timer_now: float,
+                    marks: int, result: np.ndarray, destroy: bool) -> int:
+        """The compiled UpdateParticles of the emitters in ``rows`` (in that order): each
+        one's answer into ``result``; returns how many answered false. ``marks``: at least
+        the rows plus their slots. ``destroy``: an emitter answering false has its particles
+        freed at once (the manager's walk)."""
+        if self.free_n < len(rows):
+            self.reserve(len(rows))  # at most one birth per emitter update
+        dirty = self._dirty_buf
+        if len(dirty) < marks:
+            dirty = self.dirty_buffer(marks)
+        self.free_n, n_dirty, births, deaths, finished = kernel().update_rows(
+            rows, physics_time, timer_now, rng.kernel_state(), self.ef, self.ei,
+            self.em_time, self.em_origin, self.em_quat, self.row_origin, self.row_drawn,
+            self.slot_idx, self.slot_death, self.state, self.alive, self.emitter, self.slot,
+            self.ptype, self.orientation, self.free_stack, self.free_n, dirty, result, destroy)
+        self.live_count += births - deaths
+        self.version += 1
+        if n_dirty:
+            self.dirty.mark_many(dirty[:n_dirty].copy())
+        return finished
+
+    def dirty_buffer(self, n: int) -> np.ndarray:
+        """Scratch room for ``n`` slot marks of one compiled call."""
+        if len(self._dirty_buf) < n:
+            self._dirty_buf = np.zeros(max(n, 2 * len(self._dirty_buf)), dtype=np.int64)
+        return self._dirty_buf
 
     @property
     def emitter_count(self) -> int:
@@ -434,11 +666,53 @@ def _vec(v) -> tuple[float, float, float]:
     return (float(v[0]), float(v[1]), float(v[2]))
 
 
+class _Column:
+    """A ParticleEmitter attribute kept in its row of the pool's emitter table (so the
+    compiled update reads and writes it); after the emitter is destroyed (row -1) it reads
+    the values it had then."""
+
+    def __init__(self, table: str, col: int, kind) -> None:
+        self.table, self.col, self.kind = table, col, kind
+
+    def __set_name__(self, owner, name: str) -> None:
+        self.name = name
+
+    def __get__(self, em, owner=None):
+        if em is None:
+            return self
+        row = em.row
+        if row < 0:
+            return em._detached[self.name]
+        return self.kind(getattr(em.pool, self.table)[row, self.col])
+
+    def __set__(self, em, value) -> None:
+        if em.row < 0:
+            em._detached[self.name] = self.kind(value)
+        else:
+            getattr(em.pool, self.table)[em.row, self.col] = value
+
+
 class ParticleEmitter:
     """ParticleEmitter. ``frame`` is the emitter object's world frame
     (the parent frame combined with the hook offset): it decides BirthratePerMeter distance
     and the viewer distance ``cypt``. ``parent_frame`` is the owner root (part -1) or the
-    part's current world frame; particles are born in it."""
+    part's current world frame; particles are born in it.
+
+    The mutable state (times, counts, flags, cypt, slots) lives in the pool's emitter table
+    row ``row``; the attributes below read and write it."""
+
+    # ParticleEmitter::ParticleEmitter 0x0051C7E0 sets these (ParticlePool.add_row)
+    last_update_time = _Column("ef", F_LAST_UPDATE, float)
+    last_emit_time = _Column("ef", F_LAST_EMIT, float)
+    creation_time = _Column("ef", F_CREATION, float)
+    cypt = _Column("ef", F_CYPT, float)
+    degrade_distance = _Column("ef", F_DEGRADE, float)
+    num_particles = _Column("ei", I_NUM, int)
+    total_emitted = _Column("ei", I_TOTAL_EMITTED, int)
+    stopped = _Column("ei", I_STOPPED, bool)
+    _DETACHED = ("last_update_time", "last_emit_time", "creation_time", "cypt",
+                 "degrade_distance", "num_particles", "total_emitted", "stopped",
+                 "degraded_out", "last_emit_offset")
 
     def __init__(self, pool: ParticlePool, info, info_did: int, owner_id: int,
                  part_index: int, offset: Frame, logical_id: int, handle: int,
@@ -454,36 +728,33 @@ class ParticleEmitter:
         self.persistent = (int(info.total_particles) == 0 and float(info.total_seconds) == 0.0)
         self.max_particles = max(0, int(info.max_particles))
         self.ptype = int(info.particle_type)
-        self.slots: list[int] = [-1] * self.max_particles  # slot -> pool index
-        self._free_slots: list[int] = list(range(self.max_particles))
-        self._deaths: list[tuple[float, int, int]] = []  # (death time, slot, pool index)
-        # ParticleEmitter::ParticleEmitter 0x0051C7E0
-        self.last_update_time = timer_now
-        self.last_emit_time = timer_now
-        self.creation_time = timer_now
-        self.num_particles = 0
-        self.total_emitted = 0
-        self.stopped = False
-        self.degraded_out = False
-        # SetInfo 0x0051CE90: the emitter object's origin before parenting is (0,0,0)
-        self.last_emit_offset = (0.0, 0.0, 0.0)
-        self.degrade_distance = degrade_distance
-        self.cypt = FLT_MAX  # CPhysicsObj::CPhysicsObj 0x005123F0
-        self.frame = Frame()
-        self.parent_frame = Frame()
+        self.row = -1
+        self._detached: dict = {"degraded_out": False}  # until it has its row
+        self._frame = Frame()
+        self._parent_frame = Frame()
         self._placed = False
-        self.row = pool.add_row(self)
+        if not pool.kernel:  # the Python reference path's heaps
+            self._free_slots: list[int] = list(range(self.max_particles))
+            self._deaths: list[tuple[float, int, int]] = []  # (death time, slot, pool index)
+        # the table row: the constructor's times (timer_now), no particles, not stopped,
+        # cypt FLT_MAX (CPhysicsObj::CPhysicsObj 0x005123F0), the emitter
+        # object's origin before parenting (0,0,0) as the last emission offset (SetInfo
+        # 0x0051CE90)
+        row = pool.add_row(self)
+        pool.init_emitter_row(row, self, timer_now, degrade_distance)
+        self.row = row
 
     # -- attachment (CPhysicsObj::UpdateChild 0x00512D50) --------------------------------
     def set_parent_frame(self, parent: Frame) -> None:
-        if parent == self.parent_frame and self._placed:
+        if parent == self._parent_frame and self._placed:
             return  # unchanged pose: the emitter frame is still valid
         self._placed = True
         self.parent_frame = parent
         self.frame = parent.combine(self.parent_offset)
 
-    # The emitter object's origin and its NoDraw-while-culled flag are mirrored into the
-    # pool's row table as they change, so the renderer never walks the emitters.
+    # The emitter object's origin, its NoDraw-while-culled flag and the parent frame are
+    # mirrored into the pool's row tables as they change, so neither the renderer nor the
+    # compiled update walks the emitters.
     @property
     def frame(self) -> Frame:
         return self._frame
@@ -491,20 +762,55 @@ class ParticleEmitter:
     @frame.setter
     def frame(self, value: Frame) -> None:
         self._frame = value
-        row = getattr(self, "row", None)
-        if row is not None:
-            self.pool.row_origin[row] = value.origin
+        if self.row >= 0:
+            self.pool.row_origin[self.row] = value.origin
+
+    @property
+    def parent_frame(self) -> Frame:
+        return self._parent_frame
+
+    @parent_frame.setter
+    def parent_frame(self, value: Frame) -> None:
+        self._parent_frame = value
+        if self.row >= 0:
+            ef = self.pool.ef[self.row]
+            ef[F_PO:F_PO + 3] = value.origin
+            ef[F_PQ:F_PQ + 4] = value.orientation
 
     @property
     def degraded_out(self) -> bool:
-        return self._degraded_out
+        if self.row < 0:
+            return self._detached["degraded_out"]
+        return bool(self.pool.ei[self.row, I_DEGRADED])
 
     @degraded_out.setter
     def degraded_out(self, value: bool) -> None:
-        self._degraded_out = bool(value)
-        row = getattr(self, "row", None)
-        if row is not None:
-            self.pool.row_drawn[row] = not value
+        if self.row < 0:
+            self._detached["degraded_out"] = bool(value)
+            return
+        self.pool.ei[self.row, I_DEGRADED] = bool(value)
+        self.pool.row_drawn[self.row] = not value
+
+    @property
+    def last_emit_offset(self) -> tuple[float, float, float]:
+        if self.row < 0:
+            return self._detached["last_emit_offset"]
+        return tuple(self.pool.ef[self.row, F_LEO:F_LEO + 3].tolist())
+
+    @last_emit_offset.setter
+    def last_emit_offset(self, value) -> None:
+        if self.row < 0:
+            self._detached["last_emit_offset"] = tuple(value)
+        else:
+            self.pool.ef[self.row, F_LEO:F_LEO + 3] = value
+
+    @property
+    def slots(self):
+        """slot -> pool index (-1: free): a view of the emitter's slot table."""
+        if self.row < 0:
+            return np.full(self.max_particles, -1, dtype=np.int64)
+        base = int(self.pool.ei[self.row, I_BASE])
+        return self.pool.slot_idx[base:base + self.max_particles]
 
     @property
     def nodraw(self) -> bool:
@@ -684,6 +990,12 @@ class ParticleEmitter:
     def update(self, rng, physics_time: float, timer_now: float) -> bool:
         if self.info is None:
             return False
+        if self.pool.kernel:
+            rows = np.array([self.row], dtype=np.int64)
+            result = np.empty(1, dtype=np.bool_)
+            self.pool.update_rows(rows, rng, float(physics_time), float(timer_now),
+                                  self.max_particles + 1, result, destroy=False)
+            return bool(result[0])
         if not self.should_draw():
             if not self.degraded_out:
                 self.degraded_out = True  # SetNoDraw(1) on the live parts
@@ -725,23 +1037,49 @@ class ParticleEmitter:
         pool.em_time[self.row] = physics_time
         pool.em_origin[self.row] = self.parent_frame.origin
         pool.em_quat[self.row] = self.parent_frame.orientation
-        for _ in range(max(0, int(self.info.initial_particles))):
-            self.emit(rng, physics_time)
+        count = max(0, int(self.info.initial_particles))
+        if not count:
+            return
+        if not pool.kernel:
+            for _ in range(count):
+                self.emit(rng, physics_time)
+            return
+        k = min(count, self.max_particles)  # no birth without a free slot
+        pool.reserve(k)
+        dirty = pool.dirty_buffer(k)
+        pool.free_n, births = kernel().emit_n(
+            self.row, count, float(physics_time), rng.kernel_state(), pool.ef, pool.ei,
+            pool.row_origin, pool.slot_idx, pool.slot_death, pool.state, pool.alive,
+            pool.emitter, pool.slot, pool.ptype, pool.orientation, pool.free_stack,
+            pool.free_n, dirty)
+        if births:
+            pool.live_count += births
+            pool.version += 1
+            pool.dirty.mark_many(dirty[:births].copy())
 
     def destroy(self) -> None:
         """ParticleEmitter::Destroy 0x0051CDB0: every live particle goes at once."""
-        live = [i for i in self.slots if i >= 0]
-        self.pool.release_many(live)
-        self.slots = [-1] * self.max_particles
-        self._deaths.clear()
+        if self.row < 0:
+            return
+        slots = self.slots
+        self.pool.release_many(slots[slots >= 0])  # in slot order
+        slots[:] = -1
+        if not self.pool.kernel:
+            self._deaths.clear()
         self.num_particles = 0
-        if self.row >= 0:
-            self.pool.remove_row(self.row)
-            self.row = -1
+        self._retire()
+
+    def _retire(self) -> None:
+        """Leave the table: the last values stay readable, the row is freed."""
+        self._detached = {name: getattr(self, name) for name in self._DETACHED}
+        row, self.row = self.row, -1
+        self.pool.remove_row(row)
 
     def live_slots(self) -> list[tuple[int, int]]:
         """(slot, pool index) of the live particles in slot order."""
-        return [(s, i) for s, i in enumerate(self.slots) if i >= 0]
+        slots = self.slots
+        live = np.flatnonzero(slots >= 0)
+        return list(zip(live.tolist(), slots[live].tolist()))
 
 
 # ---------------------------------------------------------------------------------------
@@ -757,6 +1095,8 @@ class ParticleManager:
         self.emit_event = emit
         self.buckets: tuple[list, list] = ([], [])
         self.next_emitter_id = FIRST_AUTO_EMITTER_ID
+        self._order = None  # (emitters in update order, their rows, dirty-buffer size)
+        self._placed_in = None  # (root, part frames) of the last set_parent_frames
 
     @staticmethod
     def _bucket(emitter_id: int) -> int:
@@ -779,6 +1119,7 @@ class ParticleManager:
         for i, (eid, em) in enumerate(bucket):
             if eid == emitter_id:
                 del bucket[i]
+                self._order = None
                 return em
         return None
 
@@ -796,6 +1137,7 @@ class ParticleManager:
             self.next_emitter_id = (self.next_emitter_id + 1) & 0xFFFFFFFF
         emitter.logical_id = emitter_id
         self.buckets[self._bucket(emitter_id)].insert(0, (emitter_id, emitter))
+        self._order = self._placed_in = None
         return emitter_id
 
     def replace_existing(self, emitter_id: int) -> None:
@@ -831,7 +1173,18 @@ class ParticleManager:
         return True
 
     def update_particles(self, rng, physics_time: float, timer_now: float) -> None:
-        """ParticleManager::UpdateParticles 0x0051B800."""
+        """ParticleManager::UpdateParticles 0x0051B800: every emitter's UpdateParticles,
+        bucket 0 then 1, newest first; one that answers false is removed, reported
+        ("finished") and destroyed."""
+        if not (self.buckets[0] or self.buckets[1]):
+            return
+        pool = (self.buckets[0] or self.buckets[1])[0][1].pool
+        if pool.auto_kernel and not pool.kernel and pool.emitter_count >= KERNEL_MIN_EMITTERS:
+            pool.use_kernel(True)
+        if pool.kernel:
+            self._update_compiled(pool, rng, physics_time, timer_now)
+            return
+        # the Python reference path (viewer.sim.particle_kernel does the same compiled)
         for b in (0, 1):
             for eid, em in list(self.buckets[b]):
                 if not em.update(rng, physics_time, timer_now):
@@ -839,9 +1192,33 @@ class ParticleManager:
                     self._event("finished", em, eid, em.info_did, em.part_index)
                     em.destroy()
 
+    def _update_compiled(self, pool: ParticlePool, rng, physics_time: float,
+                         timer_now: float) -> None:
+        """The same walk as one compiled call over the emitters' table rows; the events
+        and row releases of finished emitters follow in the same order (nothing in between
+        reads them: the kernel frees their particles where the Python path would)."""
+        if self._order is None:
+            order = self.emitters()
+            rows = np.array([em.row for _, em in order], dtype=np.int64)
+            marks = len(order) + sum(em.max_particles for _, em in order)
+            self._order = (order, rows, marks, np.empty(len(order), dtype=np.bool_))
+        order, rows, marks, result = self._order
+        if pool.update_rows(rows, rng, float(physics_time), float(timer_now), marks, result,
+                            destroy=True):
+            for k in np.flatnonzero(~result).tolist():
+                eid, em = order[k]
+                self._remove(eid)
+                self._event("finished", em, eid, em.info_did, em.part_index)
+                em._retire()  # its particles are already freed
+
     def set_parent_frames(self, root: Frame, part_frames: list[Frame]) -> None:
+        # the same root and part frames as last time, and no emitter added since: every
+        # emitter already has its parent frame (set_parent_frame would return at once)
+        if self._placed_in is not None and self._placed_in == (root, part_frames):
+            return
         for _, em in self.emitters():
             em.set_parent_frame(parent_frame_for(em.part_index, root, part_frames))
+        self._placed_in = (root, list(part_frames))
 
     def destroy_all(self) -> None:
         """The owner's teardown (CPhysicsObj::destroy_particle_manager 0x00510D50)."""
@@ -849,6 +1226,7 @@ class ParticleManager:
             self._event("destroyed", em, eid, em.info_did, em.part_index, reason="owner")
             em.destroy()
         self.buckets = ([], [])
+        self._order = None
 
 
 def parent_frame_for(part_index: int, root: Frame, part_frames: list[Frame]) -> Frame:

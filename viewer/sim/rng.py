@@ -7,6 +7,8 @@ so the same seed gives the same run.
 
 from __future__ import annotations
 
+import numpy as np
+
 _IM1 = 2147483563
 _IM2 = 2147483399
 _IA1 = 40014
@@ -31,7 +33,38 @@ class RetailRandom:
     def __init__(self, seed: int = 0) -> None:
         self.seed(seed)
 
+    # The compiled particle update (viewer.sim.particle_kernel) draws from the same stream
+    # through an int64 array [seed, idum2, iy, draws, iv[32]]: ``kernel_state()`` moves the
+    # state into it (and keeps it there across kernel calls); the next Python draw moves it
+    # back. Either way there is one state and one draw order.
+    _karr = None
+
+    def kernel_state(self) -> np.ndarray:
+        if self._karr is None:
+            self._karr = np.array([self._seed, self._idum2, self._iy,
+                                   self.__dict__["_draws"], *self._iv], dtype=np.int64)
+        return self._karr
+
+    def _sync(self) -> None:
+        a = self._karr
+        if a is not None:
+            self._karr = None
+            v = a.tolist()
+            self._seed, self._idum2, self._iy, self.__dict__["_draws"] = v[:4]
+            self._iv = v[4:]
+
+    @property
+    def draws(self) -> int:
+        self._sync()
+        return self.__dict__["_draws"]
+
+    @draws.setter
+    def draws(self, value: int) -> None:
+        self._sync()
+        self.__dict__["_draws"] = value
+
     def seed(self, seed: int) -> None:
+        self._karr = None
         # Random::Seed 0x0042C450: 0 -> 1; 8 warm-up steps, then fill the 32-entry table
         s = int(seed) % _IM1
         if s == 0:
@@ -51,6 +84,8 @@ class RetailRandom:
         # Schrage steps written as the client does (no 32-bit overflow); the state is never
         # negative here, so s // IQ equals the client's int(s / IQ). Literals, not module
         # constants: this is the hottest function of a busy tick.
+        if self._karr is not None:
+            self._sync()
         s = self._seed
         s = 40014 * s - 2147483563 * (s // 53668)          # _IA1, _IM1, _IQ1
         if s < 0:
@@ -68,7 +103,7 @@ class RetailRandom:
         if iy < 1:
             iy += 2147483562                               # _IM1 - 1
         self._iy = iy
-        self.draws += 1
+        self.__dict__["_draws"] += 1
         r = iy * 4.656613057391769e-10                     # _AM
         return r if r < 0.99999988 else 0.99999988         # RNMX
 
@@ -81,6 +116,7 @@ class RetailRandom:
         return self.rand() * (upper - lower) + lower
 
     def state(self) -> tuple:
+        self._sync()
         return (self._seed, self._idum2, self._iy, tuple(self._iv), self.draws)
 
 

@@ -49,6 +49,8 @@ import math
 from collections.abc import Callable
 from fractions import Fraction
 
+import numpy as np
+
 from viewer.errors import ScenarioError, ViewerError
 from viewer.sim import collision, physics
 from viewer.sim import hooks as hooks_mod
@@ -62,6 +64,8 @@ from viewer.sim.clock import (
 from viewer.sim.frame import Frame
 from viewer.sim.particles import (
     DEFAULT_DEGRADE_DISTANCE,
+    F_CYPT,
+    F_DEGRADE,
     ParticleEmitter,
     ParticleManager,
     ParticlePool,
@@ -722,15 +726,19 @@ class World:
 
     def render_pass(self) -> None:
         """The viewer distance (CYpt) of every emitter object, as a drawn frame refreshes
-        it (CPhysicsObj::UpdateViewerDistance 0x00510B30)."""
-        vx, vy, vz = self.viewer_position
-        margin = self._cull_margin
-        for em in self.pool.row_emitter:
-            if em is not None:
-                o = em.frame.origin
-                em.cypt = math.sqrt((o[0] - vx) ** 2 + (o[1] - vy) ** 2 + (o[2] - vz) ** 2)
-                margin = min(margin, abs(em.cypt - em.degrade_distance))
-        self._cull_margin = margin
+        it (CPhysicsObj::UpdateViewerDistance 0x00510B30): one numpy pass over the pool's
+        emitter rows (a free row's value is never read; a new emitter starts at FLT_MAX)."""
+        pool = self.pool
+        n = len(pool.row_emitter)
+        if n:
+            d = pool.row_origin[:n] - np.asarray(self.viewer_position, dtype=np.float64)
+            cypt = np.sqrt(d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1] + d[:, 2] * d[:, 2])
+            pool.ef[:n, F_CYPT] = cypt
+            live = pool.row_live[:n]
+            gap = np.abs(cypt[live] - pool.ef[:n, F_DEGRADE][live])
+            gap = gap[gap == gap]  # a NaN distance never lowered the margin
+            if gap.size:
+                self._cull_margin = min(self._cull_margin, float(gap.min()))
 
     @property
     def viewer_margin(self) -> float:

@@ -1,0 +1,199 @@
+"""The compiled emitter update (viewer.sim.particle_kernel) against the Python reference
+methods of ParticleEmitter: the same scenes and traces through both give the same events,
+the same random draws, the same pool slots and the same birth states, bit for bit."""
+
+from __future__ import annotations
+
+import copy
+import io
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+import sim_builders as B
+
+from viewer.sim import particles
+from viewer.sim.events import to_line
+from viewer.sim.frame import Frame
+from viewer.sim.particles import EMITTER_TABLE_STATE, EXPLODE
+from viewer.sim.rng import RetailRandom
+
+SETUP = 0x02000001
+INFO0 = 0x32000100
+
+
+def _random_info(rng: np.random.Generator, did: int, ptype: int):
+    """Any ParticleEmitterInfo: every ParticleType, per second or per meter, TotalParticles
+    negative / zero / positive, TotalSeconds, InitialParticles, parent-local."""
+    def vec():
+        return tuple(float(x) for x in rng.normal(size=3))
+    return B.emitter_info(
+        did, emitter_type=int(rng.choice([1, 2, 1])), particle_type=ptype,
+        birthrate=float(rng.choice([0.0, 0.02, 0.05, 0.3])),
+        max_particles=int(rng.choice([0, 1, 3, 8, 20])),
+        initial_particles=int(rng.choice([0, 0, 1, 4, 30])),
+        total_particles=int(rng.choice([-1, 0, 0, 3, 12])),
+        total_seconds=float(rng.choice([0.0, 0.0, 0.4, 1.5])),
+        lifespan=float(rng.choice([0.0, 0.1, 0.35, 2.0])),
+        lifespan_rand=float(rng.uniform(0, 0.3)),
+        offset_dir=vec() if rng.random() < 0.7 else (0.0, 0.0, 1.0),
+        min_offset=float(rng.uniform(0, 1)), max_offset=float(rng.uniform(0, 2)),
+        a=vec(), min_a=float(rng.uniform(0, 1)), max_a=float(rng.uniform(1, 2)),
+        b=vec(), min_b=float(rng.uniform(0, 1)), max_b=float(rng.uniform(1, 2)),
+        c=vec(), min_c=float(rng.uniform(0, 1)), max_c=float(rng.uniform(1, 2)),
+        start_scale=float(rng.uniform(0, 3)), final_scale=float(rng.uniform(0, 12)),
+        scale_rand=float(rng.uniform(0, 1)), start_trans=float(rng.uniform(-0.2, 1)),
+        final_trans=float(rng.uniform(0, 1.2)), trans_rand=float(rng.uniform(0, 0.5)),
+        is_parent_local=bool(rng.random() < 0.3))
+
+
+def _small_offset_info(world, did: int):
+    """An info whose first birth (InitialParticles, from the world's next draws) gets an
+    offset direction parallel to its random vector: GetRandomOffset 0x005174A0's small
+    branch, zero offset and no 4th draw."""
+    r = copy.deepcopy(world.rng)
+    for _ in range(8):  # lifespan, trans x2, scale x2, c, b, a
+        r.rand()
+    rz, ry, rx = (r.roll_dice(-1.0, 1.0) for _ in range(3))
+    n = math.sqrt(rx * rx + ry * ry + rz * rz)
+    return B.emitter_info(did, particle_type=EXPLODE, initial_particles=1,
+                          max_particles=2, birthrate=5.0, lifespan=1.0,
+                          offset_dir=(rx / n, ry / n, rz / n), min_offset=3.0, max_offset=4.0,
+                          c=(1.0, 2.0, 0.5))
+
+
+def _state(world) -> list:
+    """Everything the emitter update writes, as bytes (NaN-safe, -0.0 kept)."""
+    pool = world.pool
+    alive = np.flatnonzero(pool.alive)
+    rows = [em.row for em in pool.row_emitter if em is not None]
+    return [world.rng.state(), pool.live_count, pool.free_n,
+            pool.free_stack[:pool.free_n].tobytes(), alive.tobytes(),
+            pool.emitter[alive].tobytes(), pool.slot[alive].tobytes(),
+            pool.ptype[alive].tobytes(), pool.state[alive].tobytes(),
+            pool.em_time[rows].tobytes(), pool.em_origin[rows].tobytes(),
+            pool.em_quat[rows].tobytes(), pool.row_drawn[rows].tobytes(),
+            pool.ef[np.ix_(rows, EMITTER_TABLE_STATE[0])].tobytes(),
+            pool.ei[np.ix_(rows, EMITTER_TABLE_STATE[1])].tobytes(),
+            [(em.handle, em.live_slots()) for em in pool.row_emitter if em is not None]]
+
+
+def _scene_run(mode: str, seed: int, monkeypatch, switch_at=()) -> list:
+    monkeypatch.setattr(particles, "KERNEL", mode)
+    rng = np.random.default_rng(seed)
+    records = {SETUP: B.setup(parts=2)}
+    for k in range(24):  # every ParticleType (and 0 / 13: positions left alone) twice
+        records[INFO0 + k] = _random_info(rng, INFO0 + k, k % 14)
+    records[INFO0 + 99] = B.emitter_info(INFO0 + 99, max_particles=4, birthrate=0.01,
+                                         initial_particles=2, lifespan=0.5)  # persistent
+    w = B.world(records, seed=seed)
+    w.events = []
+    objs = []
+    for i in range(6):  # near and far (culled) owners, moving and turning
+        far = i % 3 == 2
+        o = w.create_object(i + 1, SETUP, position=(300.0 if far else 2.0 * i, 0.0, 1.0),
+                            heading_deg=37.0 * i, velocity=tuple(rng.normal(size=3)),
+                            omega=(0.0, 0.0, 0.5 * i))
+        objs.append(o)
+    handles = []
+    for k in range(40):
+        o = objs[k % len(objs)]
+        did = INFO0 + (99 if k % 10 == 9 else int(rng.integers(0, 24)))
+        part = int(rng.choice([-1, 0, 1]))
+        off = Frame(tuple(float(x) for x in rng.normal(size=3)), (1.0, 0.0, 0.0, 0.0))
+        handles.append((o, w.create_particle_emitter(o, did, part, off, int(k % 7))))
+    w.db.add(INFO0 + 98, _small_offset_info(w, INFO0 + 98))
+    w.create_particle_emitter(objs[0], INFO0 + 98, -1, Frame(), 0)
+    out = []
+    for frame in range(1, 76):
+        if frame in switch_at:
+            w.pool.use_kernel(not w.pool.kernel)
+        if frame == 20:
+            w.viewer_position = (300.0, 0.0, 1.0)  # the far owners come into view
+        if frame == 45:
+            w.viewer_position = (0.0, 0.0, 1.0)
+        if frame in (25, 50):
+            for o in objs[:3]:
+                pm = o.particle_manager
+                for eid, _ in pm.emitters()[:2]:
+                    pm.stop(eid)
+                if pm.emitters():
+                    pm.destroy(pm.emitters()[-1][0])
+        w.tick(Fraction(frame, 30))
+        out.append(_state(w))
+    out.append([to_line(e) for e in w.events])
+    return out
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_kernel_and_python_paths_give_the_same_run(seed, monkeypatch):
+    ref = _scene_run("0", seed, monkeypatch)
+    got = _scene_run("1", seed, monkeypatch)
+    assert len(got) == len(ref)
+    for k, (a, b) in enumerate(zip(ref, got)):
+        assert a == b, f"frame {k + 1}"
+    kinds = {e.split('"action": "')[1].split('"')[0] for e in ref[-1] if '"emitter"' in e}
+    assert {"created", "stopped", "destroyed", "finished"} <= kinds
+
+
+def test_switching_paths_mid_run_changes_nothing(monkeypatch):
+    ref = _scene_run("0", 4, monkeypatch)
+    got = _scene_run("0", 4, monkeypatch, switch_at=(10, 33, 47, 60))
+    assert got == ref
+
+
+def test_the_scene_covers_what_the_parity_is_about(monkeypatch):
+    monkeypatch.setattr(particles, "KERNEL", "1")
+    _scene_run("1", 1, monkeypatch)
+    # built again to look at it: the small-offset birth drew no 4th value
+    w = B.world({SETUP: B.setup()}, seed=9)
+    info = _small_offset_info(w, INFO0 + 98)
+    w.db.add(INFO0 + 98, info)
+    o = w.create_object(1, SETUP)
+    before = w.rng.draws
+    w.create_particle_emitter(o, INFO0 + 98, -1, Frame(), 0)
+    assert w.rng.draws - before == 8 + 3 + 2  # no magnitude draw; EXPLODE's two
+    em = o.particle_manager.emitters()[0][1]
+    assert w.pool.offset[em.live_slots()[0][1]].tolist() == [0.0, 0.0, 0.0]
+
+
+@pytest.mark.parametrize("name", ["default", "gallery", "projectiles", "named_projectiles"])
+def test_the_synthetic_scenarios_trace_the_same_on_both_paths(name, monkeypatch):
+    from viewer.commands.trace import trace_lines
+    from viewer.dat.database import AssetDatabase
+    from viewer.sim.scenario import Scenario
+    from viewer.synthetic import ASSETS_DIR
+    sc = Scenario.load(ASSETS_DIR / f"{name}.scenario.json")
+    db = AssetDatabase([str(p) for p in sc.dat_paths()])
+    traces = []
+    for mode in ("0", "1"):
+        monkeypatch.setattr(particles, "KERNEL", mode)
+        buf = io.StringIO()
+        trace_lines(sc, db, particles=True, out=lambda s, b=buf: b.write(s + "\n"))
+        traces.append(buf.getvalue())
+    assert traces[0] == traces[1] and traces[0].count('"particles"') > 10
+
+
+def test_kernel_rng_state_round_trips_through_python_draws():
+    a, b = RetailRandom(5), RetailRandom(5)
+    a.kernel_state()
+    assert a.state() == b.state()
+    arr = a.kernel_state()
+    from viewer.sim.particle_kernel import _rand
+    x = [_rand(arr) for _ in range(100)]
+    assert x == [b.rand() for _ in range(100)]
+    assert a.draws == b.draws == 100 and a.rand() == b.rand() and a.state() == b.state()
+
+
+def test_no_writable_cache_folder_compiles_in_memory(monkeypatch):
+    from viewer.sim import particle_kernel as K
+    calls = []
+
+    def njit(cache=False):
+        calls.append(cache)
+        if cache:
+            raise RuntimeError("cannot cache function: no locator available")
+        return lambda fn: fn
+    monkeypatch.setattr(K.numba, "njit", njit)
+    assert K._jit(len) is len and calls == [True, False]
