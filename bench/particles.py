@@ -42,6 +42,7 @@ from viewer.dat.records.common import SetupFlags, Sphere
 from viewer.dat.records.particle_emitter import ParticleEmitterInfo
 from viewer.dat.records.setup import Setup
 from viewer.sim.frame import Frame
+from viewer.sim.particles import KERNEL_MIN_EMITTERS
 from viewer.sim.world import World
 
 GFX = 0x01000001
@@ -100,9 +101,9 @@ def _fill(world, em, n, t):
     pool.dirty.mark_many(idx)
     em.slots[:n] = idx
     deaths = pool.birth[idx] + 1e6
+    base = int(pool.ei[em.row, I_BASE])
+    pool.slot_death[base:base + n] = deaths
     if pool.kernel:
-        base = int(pool.ei[em.row, I_BASE])
-        pool.slot_death[base:base + n] = deaths
         pool.ef[em.row, F_NEXT_DEATH] = deaths.min()
         pool.ei[em.row, I_HINT] = n
     else:
@@ -125,9 +126,18 @@ def build_world(live, emitters, ticks):
     for e in range(emitters):
         o = objs[e % owners]
         world.create_particle_emitter(o, 0x32000001 + (e % 2), -1, Frame(), 0)
+    # a scene switches its pool to the compiled update (KERNEL "auto") at the first update
+    # with that many emitters, long before they hold particles; the bench fills them
+    # directly, so it switches before filling (else the first tick would pay for dropping
+    # the Python path's per-particle heaps)
+    if world.pool.auto_kernel and emitters >= KERNEL_MIN_EMITTERS:
+        world.pool.use_kernel(True)
     for o in objs:
         for _, em in o.particle_manager.emitters():
             _fill(world, em, per, 0.0)
+    # room for the run's births (one per emitter per tick): the pool doubling on the first
+    # birth (a copy of every live row, on either update path) is setup, not a tick's cost
+    world.pool.reserve(emitters * (ticks + 2))
     world.tick(Fraction(0))  # render pass: emitters visible from the first update
     return world
 

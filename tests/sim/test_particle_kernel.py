@@ -76,7 +76,15 @@ def _state(world) -> list:
             pool.em_quat[rows].tobytes(), pool.row_drawn[rows].tobytes(),
             pool.ef[np.ix_(rows, EMITTER_TABLE_STATE[0])].tobytes(),
             pool.ei[np.ix_(rows, EMITTER_TABLE_STATE[1])].tobytes(),
-            [(em.handle, em.live_slots()) for em in pool.row_emitter if em is not None]]
+            [(em.handle, em.live_slots(), _deaths(em)) for em in pool.row_emitter
+             if em is not None]]
+
+
+def _deaths(em) -> bytes:
+    """The live slots' death times (both paths keep them in the slot table)."""
+    slots = em.slots
+    base = int(em.pool.ei[em.row, particles.I_BASE])
+    return em.pool.slot_death[base + np.flatnonzero(slots >= 0)].tobytes()
 
 
 def _scene_run(mode: str, seed: int, monkeypatch, switch_at=()) -> list:

@@ -536,10 +536,10 @@ class ParticlePool:
         self.version += 1
 
     def use_kernel(self, on: bool) -> None:
-        """Switch the emitter update path. The two keep a live slot's death time apart:
-        the Python path in each emitter's heaps (free slots, deaths), the kernel in
-        slot_death (plus a first-free-slot hint and the next death time); a switch moves it
-        across, the same slots and times either way."""
+        """Switch the emitter update path. Both keep each live slot's death time in
+        slot_death; the Python path also has each emitter's heaps (free slots, deaths), the
+        kernel a first-free-slot hint and the next death time per emitter. A switch builds
+        the other side's from the slot table: the same slots and times either way."""
         on = bool(on)
         if on == self.kernel:
             return
@@ -548,9 +548,6 @@ class ParticlePool:
             if not isinstance(em, ParticleEmitter):
                 continue
             if on:
-                base = int(self.ei[em.row, I_BASE])
-                for key, slot, _idx in em._deaths:
-                    self.slot_death[base + slot] = key
                 self.ei[em.row, I_HINT] = 0
                 self.ef[em.row, F_NEXT_DEATH] = -np.inf  # the next update scans
                 del em._deaths, em._free_slots
@@ -919,7 +916,9 @@ class ParticleEmitter:
         pool.slot[idx] = slot
         pool.ptype[idx] = t
         self.slots[slot] = idx
-        heapq.heappush(self._deaths, (physics_time + lifespan, slot, idx))
+        key = physics_time + lifespan
+        heapq.heappush(self._deaths, (key, slot, idx))
+        pool.slot_death[pool.ei[self.row, I_BASE] + slot] = key  # for a switch to the kernel
         self.num_particles += 1
         self.total_emitted += 1
         self.last_emit_offset = self.frame.origin
@@ -978,6 +977,7 @@ class ParticleEmitter:
         pool.birth[idx] = physics_time
         death = physics_time - pool.acc[idx] + pool.lifespan[idx]
         self._deaths = list(zip(death.tolist(), live_slots.tolist(), idx.tolist()))
+        pool.slot_death[pool.ei[self.row, I_BASE] + live_slots] = death
         heapq.heapify(self._deaths)
         pool.dirty.mark_many(idx)  # re-stamped birth states
         pool.mark_dirty()
