@@ -174,6 +174,7 @@ class ViewerApp:
         self.only_panel: str | None = None   # draw one panel filling the display (tests)
         self._focus_defaults = 0
         self.frame_count = 0
+        self._emitters_memo = None   # (key, live_emitters) of this frame (_live_emitters)
         self._want_viewport = self.viewport.size
         self._layout_done = False
         self._reset_layout = False
@@ -791,6 +792,16 @@ class ViewerApp:
                 if em is not None and em.handle == handle]
         return rows[0] if rows else None
 
+    def _live_emitters(self, handle):
+        """``inspect.live_emitters`` with one emitter's particle rows, built once per frame
+        for the rings and the Emitters panel alike (per-emitter Python: a scene of hundreds
+        of emitters paid it twice); a seek, an edit or another world builds it again."""
+        s = self.session
+        key = (self.frame_count, id(s.world), s.playback.frame, s.generation, handle)
+        if self._emitters_memo is None or self._emitters_memo[0] != key:
+            self._emitters_memo = (key, live_emitters(s.world, with_particles=handle))
+        return self._emitters_memo[1]
+
     def _selected_velocities(self):
         """Velocity segments of the selected emitter's particles (None: no emitter)."""
         row = self._selected_row()
@@ -815,7 +826,7 @@ class ViewerApp:
             if xy is not None:
                 rings.append((xy, 7.0, SELECTED_PARTICLE))
         elif sel is not None and sel[0] == "emitter":
-            for em in live_emitters(s.world, with_particles=sel[1]):
+            for em in self._live_emitters(sel[1]):
                 if em.handle == sel[1]:
                     xy = project(cam, size, em.origin)
                     if xy is not None:
@@ -839,7 +850,7 @@ class ViewerApp:
         if self.session is None or sel is None or sel[0] != "particle":
             return None
         handle, slot = sel[1]
-        for em in live_emitters(self.session.world, with_particles=handle):
+        for em in self._live_emitters(handle):
             if em.handle == handle:
                 for p in em.particles:
                     if p.slot == slot:
@@ -884,7 +895,7 @@ class ViewerApp:
             handle = selection[1]
         elif selection is not None and selection[0] == "particle":
             handle = selection[1][0]
-        live = [] if s is None else live_emitters(s.world, with_particles=handle)
+        live = [] if s is None else self._live_emitters(handle)
         if s is None:
             return draw_emitters_panel(emitters_view(live, None, selection))
         pb = s.playback

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 import ui_fixtures as F
 
+from viewer import app as app_mod
 from viewer.render import particles as particles_mod
 from viewer.render import particles_gpu
 from viewer.render import renderer as renderer_mod
@@ -37,6 +38,8 @@ class Counts:
         wrap(renderer_mod, "prepare", lambda *a: self._add("prepared"))
         wrap(particles_mod.ParticlePass, "upload", lambda *a: self._add("uploaded"))
         wrap(particles_gpu.GpuParticlePass, "_write_rows", lambda *a: self._add("written"))
+        self.inspected = 0      # inspect.live_emitters calls (per-emitter Python)
+        wrap(app_mod, "live_emitters", lambda *a: self._add("inspected"))
 
     def _add(self, name):
         setattr(self, name, getattr(self, name) + 1)
@@ -73,5 +76,6 @@ def test_paused_frame_with_a_selection_does_not_evaluate_or_upload_the_pool(
         # only the selected emitter's rows may be evaluated (the inspector), never the pool
         assert all(n <= em.alive < live for n in counts.evaluated), counts.evaluated
         assert (counts.prepared, counts.uploaded, counts.written) == (0, 0, 0)
+        assert counts.inspected <= 6     # the rings and the Emitters panel share one a frame
         assert session.playback.frames_simulated == simulated
         assert renderer.last_stats["particles_drawn"] > 0 and app.errors.entries == []

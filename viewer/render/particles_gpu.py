@@ -333,12 +333,16 @@ class GpuParticlePass:
 
     # -- the frame ----------------------------------------------------------------------
     def _uniforms(self, prog, **values) -> None:
+        """Set uniforms, skipping those already at that value (a program keeps them)."""
         cache = self._uniform_cache.setdefault(prog.glo, {})
         for name, value in values.items():
-            u = cache.get(name)
-            if u is None:
-                u = cache[name] = prog[name]
-            u.value = value
+            held = cache.get(name)
+            if held is None:
+                held = cache[name] = [prog[name], None]
+            elif held[1] == value:
+                continue
+            held[0].value = value
+            held[1] = value
 
     def prepare(self, snap: ParticleSnapshot, eye, *, m: float = DEGRADE_MUL,
                 degrade_distance: float = DEGRADE_DISTANCE) -> PreparedParticles:
