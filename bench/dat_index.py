@@ -1,7 +1,8 @@
 """DAT container and record-decode figures (issue 3).
 
 Builds a 100,000-entry retail-layout file with our writer (mixed record types, block size
-1024 as in client_portal.dat), then prints: write time, open + full enumeration time,
+1024 as in client_portal.dat), then prints: write time, open + full enumeration time, the
+viewer's directory read in a worker thread (and how long the frame loop waited at a time),
 random lookups per second (cold and warm node cache), record reads per second, the time
 to open a 1 GiB (sparse) file and read one record, and the decode rate per record type.
 Run: ``.venv/bin/python bench/dat_index.py [--entries N]``.
@@ -22,6 +23,7 @@ from viewer.dat import records as R
 from viewer.dat import samples
 from viewer.dat.container import DatFile
 from viewer.dat.writer import write_dat
+from viewer.ui.progress import ThreadJob
 
 
 def main() -> int:
@@ -59,6 +61,22 @@ def main() -> int:
         t_enum = time.perf_counter() - t0
         assert n == args.entries
         print(f"open + enumerate   {t_enum:>12.3f} s  ({n / t_enum:,.0f} entries/s)")
+
+        # the viewer's open (issue 19): the directory read in a worker thread with a progress
+        # step per leaf node, while the frame loop's thread waits 5 ms at a time
+        with DatFile(path) as d:
+            t0 = time.perf_counter()
+            job = ThreadJob("index", lambda report: d.read_index(
+                lambda f, n: report(round(f * 1000), 1000)))
+            waits, last = [], t0
+            while not job.step(0.005):
+                now = time.perf_counter()
+                waits.append(now - last)
+                last = now
+            t_index = time.perf_counter() - t0
+        longest = max(waits, default=0.0) * 1000
+        print(f"index in a worker  {t_index:>12.3f} s  (the frame loop waited at most "
+              f"{longest:.1f} ms at a time, {len(waits)} waits)")
 
         rng = random.Random(0)
         keys = list(recs)
