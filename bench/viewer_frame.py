@@ -8,7 +8,8 @@ worker add to the wall only). Prints figures only.
 2. The default scenario paused with a particle selected (and with an emitter selected, its
    velocity lines and bounds on) against playing.
 3. Where the wall time goes: the same frame with the 3D view drawn at 1x1 (no scene
-   rasterisation; the panels unchanged) and the scene renderer alone at 1280x720 and 1x1.
+   rasterisation; the panels unchanged), with the panels built but ImGui's draw data not
+   rasterised, and the scene renderer alone at 1280x720 and 1x1.
 4. ``--stress``: ``assets_synthetic/stress.scenario.json`` (500 emitters, 100k+ live):
    time to open, frames playing and paused, and the 3D view at 1x1.
 
@@ -62,6 +63,17 @@ def tiny_view(app):
         app._resize_viewport = real
 
 
+@contextmanager
+def no_ui_draw(app):
+    """The panels built as usual but ImGui's draw data not rasterised."""
+    real = app.renderer.render
+    app.renderer.render = lambda *args, **kwargs: None
+    try:
+        yield
+    finally:
+        app.renderer.render = real
+
+
 def line(label: str, cpu: float, wall: float, other: float | None = None,
          base: tuple | None = None) -> None:
     ratio = "" if base is None else f"  ({cpu / base[0]:4.2f}x CPU, {wall / base[1]:4.2f}x wall)"
@@ -108,6 +120,9 @@ def bench_default(ctx, frames: int, rec: Path) -> None:
         with tiny_view(app):
             per_frame(app, target, 2)
             line("playing, comparison off, 3D view 1x1", *per_frame(app, target, frames),
+                 base=base)
+        with no_ui_draw(app):
+            line("playing, comparison off, panels not drawn", *per_frame(app, target, frames),
                  base=base)
         app.controller.apply(c.Pause())
         ems = live_emitters(s.world, with_particles=True)
