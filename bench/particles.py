@@ -9,8 +9,11 @@ so the live count stays at the target. Two figures per case:
   rotation, scale and translucency: what the renderer reads each frame).
 
 The figure that matters is how the per-tick cost scales with the live count: the sim tick
-should not grow with live particles (Python work scales with emitters and births), only the
-vectorised evaluate does.
+should not grow with live particles (its work scales with emitters and births), only the
+vectorised evaluate does. With 1,000 emitters the pool runs the compiled emitter update
+(``viewer.sim.particle_kernel``; compiled or loaded from numba's cache before the figures);
+``VIEWER_PARTICLE_KERNEL=0`` measures the Python reference path instead. The 1,000-emitter
+cases have 100 owner objects, whose own update (frames, physics, hooks) is part of the tick.
 
 ``--pass``: the particle render pass instead, main-thread CPU (``time.thread_time``) and wall
 time per frame at 10 emitters with 10k / 100k / 1M live, CPU path (``ParticlePool.evaluate``

@@ -49,7 +49,7 @@ IDENTITY_Q = (1.0, 0.0, 0.0, 0.0)
 # pool is made (the environment variable VIEWER_PARTICLE_KERNEL sets it); without numba the
 # Python path runs.
 KERNEL = os.environ.get("VIEWER_PARTICLE_KERNEL", "auto")
-KERNEL_MIN_EMITTERS = 48
+KERNEL_MIN_EMITTERS = 32
 _KERNEL = None
 
 
