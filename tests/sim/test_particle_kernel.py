@@ -205,3 +205,26 @@ def test_no_writable_cache_folder_compiles_in_memory(monkeypatch):
         return lambda fn: fn
     monkeypatch.setattr(K.numba, "njit", njit)
     assert K._jit(len) is len and calls == [True, False]
+
+
+def test_a_snapshot_taken_on_the_kernel_path_continues_the_same(monkeypatch):
+    monkeypatch.setattr(particles, "KERNEL", "1")
+    rng = np.random.default_rng(5)
+    records = {SETUP: B.setup()}
+    for k in range(12):
+        records[INFO0 + k] = _random_info(rng, INFO0 + k, k + 1)
+    w = B.world(records, seed=5)
+    for i in range(4):
+        o = w.create_object(i + 1, SETUP, velocity=(1.0, 0.5 * i, 0.0))
+        for k in range(8):
+            w.create_particle_emitter(o, INFO0 + (i * 8 + k) % 12, -1, Frame(), 0)
+    for frame in range(1, 11):
+        w.tick(Fraction(frame, 30))
+    copy_ = w.snapshot()
+    a, b = [], []
+    for frame in range(11, 31):
+        w.tick(Fraction(frame, 30))
+        copy_.tick(Fraction(frame, 30))
+        a.append(_state(w))
+        b.append(_state(copy_))
+    assert a == b and w.pool.kernel and copy_.pool.kernel
