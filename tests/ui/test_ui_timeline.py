@@ -97,3 +97,28 @@ def test_state_transitions_get_their_own_row():
     assert rows[-1] == ("state", None)
     text, _ = hit_test(tracks, rows[-1], 1.21, 0.02)
     assert text == "1.200 s  owner 1 state 0x00404C08 (hidden)"
+
+
+# --- hundreds of rows (the stress scene's 500 emitter bars) ------------------------------------
+def test_visible_rows_are_those_overlapping_the_visible_span():
+    from viewer.ui.timeline import visible_rows
+    # rows of 14 px from y = 100; the child window shows y = 128 .. 170
+    assert visible_rows(100.0, 500, 14.0, 128.0, 170.0) == range(2, 5)
+    assert visible_rows(100.0, 500, 14.0, 127.0, 171.0) == range(1, 6)
+    assert visible_rows(100.0, 3, 14.0, 0.0, 1000.0) == range(0, 3)
+    assert visible_rows(100.0, 3, 14.0, 142.0, 1000.0) == range(0)     # all above
+    assert visible_rows(100.0, 3, 14.0, 0.0, 100.0) == range(0)        # all below
+    assert visible_rows(100.0, 0, 14.0, 0.0, 1000.0) == range(0)
+    assert visible_rows(100.0, 4, 14.0, float("-inf"), float("inf")) == range(0, 4)
+
+
+def test_lane_markers_are_kept_until_the_markers_change():
+    tracks = TimelineTracks.from_events(EVENTS)
+    first = tracks.lane_markers()
+    assert tracks.lane_markers() is first
+    assert {k: [m.t for m in v] for k, v in first.items()} == \
+        {(1, 0x33000719): [0.0, 0.5], (2, 0x33000100): [0.75]}
+    tracks.extend([{"t": 2.0, "event": "hook", "owner": 3, "source": 9, "index": 0,
+                    "type": "CallPES"}])
+    assert tracks.lane_markers() is not first
+    assert tracks.lanes() == [(1, 0x33000719), (2, 0x33000100), (3, 9)]

@@ -65,6 +65,9 @@ class TimelineTracks:
     scripts: list[tuple[float, str, int, int]] = field(default_factory=list)
     # (t, owner, state, hidden)
     states: list[tuple[float, int, int, bool]] = field(default_factory=list)
+    # the marker lanes and each lane's markers, kept until the markers change (the
+    # timeline draws them every frame; hundreds of emitters give thousands of markers)
+    _lane_cache: tuple | None = field(default=None, init=False, repr=False, compare=False)
 
     @classmethod
     def from_events(cls, events) -> TimelineTracks:
@@ -127,10 +130,21 @@ class TimelineTracks:
 
     def lanes(self) -> list[tuple[int, int]]:
         """(owner, source) pairs with markers, in first-seen order: one row each."""
-        seen: dict[tuple[int, int], None] = {}
-        for m in self.markers:
-            seen.setdefault((m.owner, m.source), None)
-        return list(seen)
+        return list(self.lane_markers())
+
+    def lane_markers(self) -> dict[tuple[int, int], list[Marker]]:
+        """Each lane's markers (in marker order), lanes in first-seen order; rebuilt only
+        when the marker list changed (``extend`` appends; the key is its length and last
+        marker)."""
+        markers = self.markers
+        key = (len(markers), id(markers), markers[-1] if markers else None)
+        if self._lane_cache is not None and self._lane_cache[0] == key:
+            return self._lane_cache[1]
+        by_lane: dict[tuple[int, int], list[Marker]] = {}
+        for m in markers:
+            by_lane.setdefault((m.owner, m.source), []).append(m)
+        self._lane_cache = (key, by_lane)
+        return by_lane
 
 
 def _did(value) -> int:
@@ -422,13 +436,17 @@ def hit_test(tracks: TimelineTracks, row: tuple[str, object], t: float, toleranc
 
 @dataclass
 class _TrackCanvas:
-    """Where the track rows are drawn: a label column, then time across ``width``."""
+    """Where the track rows are drawn: a label column, then time across ``width``; rows
+    outside ``top``..``bottom`` (the child window's visible span, screen y) are skipped,
+    which looks the same (the window clips them) and keeps hundreds of emitter rows cheap."""
 
     imgui: object
     dl: object
     origin: object
     width: float
     dur: float
+    top: float = float("-inf")
+    bottom: float = float("inf")
     label_w: float = 150.0
     row_h: float = 14.0
 
@@ -446,24 +464,39 @@ class _TrackCanvas:
         self.dl.add_rect_filled(self.imgui.ImVec2(x0, y0), self.imgui.ImVec2(x1, y1),
                                 self.col(rgba))
 
+    def visible(self, y: float, n: int) -> range:
+        """The indices of ``n`` rows starting at ``y`` that overlap the visible span."""
+        return visible_rows(y, n, self.row_h, self.top, self.bottom)
+
+
+def visible_rows(y: float, n: int, row_h: float, top: float, bottom: float) -> range:
+    """Rows ``k`` of ``n`` (row ``k`` spans ``y + k * row_h`` .. ``+ row_h``) that overlap
+    the span ``top``..``bottom``."""
+    if n <= 0 or bottom <= y or top >= y + n * row_h:
+        return range(0)
+    first = 0 if top <= y else int((top - y) // row_h)
+    last = n if bottom == float("inf") else int(-(-(bottom - y) // row_h))
+    return range(max(first, 0), min(last, n))
+
 
 def _draw_tracks(imgui, view: TimelineView) -> tuple[float | None, list[c.Command]]:
     """Marker lanes (one per owner and script), emitter bars, CallPES windows and the
     playhead. Clicking in the track area scrubs there (and selects a clicked emitter bar);
     hovering names what is under the mouse."""
     tracks = view.tracks
-    lanes = tracks.lanes()
+    lanes = tracks.lane_markers()
     avail = imgui.get_content_region_avail()
     rows = len(lanes) + len(tracks.bars) + (1 if tracks.pes_windows else 0) + \
         (1 if tracks.states else 0) + (1 if view.sounds else 0)
     height = max(_TrackCanvas.row_h * max(rows, 1) + 6, 24.0)
     imgui.begin_child("tracks", imgui.ImVec2(0, min(height, max(avail.y, 24.0))))
     try:
+        top = imgui.get_window_pos().y
         cv = _TrackCanvas(imgui, imgui.get_window_draw_list(), imgui.get_cursor_screen_pos(),
                           max(imgui.get_content_region_avail().x - _TrackCanvas.label_w, 10.0),
-                          max(view.duration, 1e-6))
-        y = _draw_marker_lanes(cv, lanes, tracks.markers, cv.origin.y)
-        y = _draw_emitter_bars(cv, list(tracks.bars.values()), y)
+                          max(view.duration, 1e-6), top, top + imgui.get_window_height())
+        y = _draw_marker_lanes(cv, lanes, cv.origin.y)
+        y = _draw_emitter_bars(cv, tracks.bars, y)
         y = _draw_pes_and_states(cv, tracks, y)
         y = _draw_sound_lane(cv, view.sounds or (), y)
         xp = cv.x_of(view.time)
@@ -474,31 +507,37 @@ def _draw_tracks(imgui, view: TimelineView) -> tuple[float | None, list[c.Comman
         imgui.end_child()
 
 
-def _draw_marker_lanes(cv: _TrackCanvas, lanes, markers, y: float) -> float:
-    """One row per (owner, script): a tick per hook, coloured by hook type."""
-    for owner, source in lanes:
-        cv.label(y, f"{owner}: 0x{source:08X}")
-        for m in markers:
-            if (m.owner, m.source) == (owner, source):
-                x = cv.x_of(m.t)
-                cv.dl.add_line(cv.imgui.ImVec2(x, y + 1), cv.imgui.ImVec2(x, y + cv.row_h - 1),
-                               cv.col(_HOOK_COLOURS.get(m.type, _DEFAULT_HOOK_COLOUR)), 2.0)
-        y += cv.row_h
-    return y
+def _draw_marker_lanes(cv: _TrackCanvas, lanes: dict, y: float) -> float:
+    """One row per (owner, script): a tick per hook, coloured by hook type. ``lanes``:
+    ``TimelineTracks.lane_markers()``."""
+    keys = list(lanes)
+    ImVec2 = cv.imgui.ImVec2
+    for k in cv.visible(y, len(keys)):
+        owner, source = keys[k]
+        yk = y + k * cv.row_h
+        cv.label(yk, f"{owner}: 0x{source:08X}")
+        for m in lanes[keys[k]]:
+            x = cv.x_of(m.t)
+            cv.dl.add_line(ImVec2(x, yk + 1), ImVec2(x, yk + cv.row_h - 1),
+                           cv.col(_HOOK_COLOURS.get(m.type, _DEFAULT_HOOK_COLOUR)), 2.0)
+    return y + len(keys) * cv.row_h
 
 
-def _draw_emitter_bars(cv: _TrackCanvas, bars, y: float) -> float:
+def _draw_emitter_bars(cv: _TrackCanvas, bars: dict, y: float) -> float:
     """One row per emitter: created to stopped, then stopped to its last particle dead."""
-    for bar in bars:
-        cv.label(y, f"em {bar.handle} 0x{bar.info:08X}")
-        x0 = cv.x_of(bar.created)
-        x1 = cv.x_of(bar.stopped if bar.stopped is not None else cv.dur)
-        x2 = cv.x_of(bar.end(cv.dur))
-        cv.rect(x0, y + 2, max(x1, x0 + 1), y + cv.row_h - 2, (0.3, 0.7, 0.35, 1))
-        if x2 > x1:
-            cv.rect(x1, y + 4, x2, y + cv.row_h - 4, (0.3, 0.5, 0.35, 0.8))
-        y += cv.row_h
-    return y
+    rows = cv.visible(y, len(bars))
+    if rows:
+        shown = list(itertools.islice(bars.values(), rows.start, rows.stop))
+        for k, bar in zip(rows, shown):
+            yk = y + k * cv.row_h
+            cv.label(yk, f"em {bar.handle} 0x{bar.info:08X}")
+            x0 = cv.x_of(bar.created)
+            x1 = cv.x_of(bar.stopped if bar.stopped is not None else cv.dur)
+            x2 = cv.x_of(bar.end(cv.dur))
+            cv.rect(x0, yk + 2, max(x1, x0 + 1), yk + cv.row_h - 2, (0.3, 0.7, 0.35, 1))
+            if x2 > x1:
+                cv.rect(x1, yk + 4, x2, yk + cv.row_h - 4, (0.3, 0.5, 0.35, 0.8))
+    return y + len(bars) * cv.row_h
 
 
 def _draw_pes_and_states(cv: _TrackCanvas, tracks, y: float) -> float:
