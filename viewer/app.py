@@ -176,6 +176,11 @@ class ViewerApp:
         self.frame_count = 0
         self._emitters_memo = None   # (key, live_emitters) of this frame (_live_emitters)
         self._want_viewport = self.viewport.size
+        # Fold the dockspace host's full-screen background into the clear (_clear_colour):
+        # the same pixels, one blended full-screen layer fewer (False: draw it, for tests)
+        self.fold_backgrounds = True
+        self._dock_host_bg: int | None = None   # packed ImU32 folded into the clear
+        self._folded_bg: dict[int, tuple] = {}    # _clear_colour's cache
         self._layout_done = False
         self._reset_layout = False
         self.show_demo = False
@@ -234,7 +239,7 @@ class ViewerApp:
                              int(self.display_size[1] * framebuffer_scale))
         self.ctx.scissor = None
         fbo = target if target is not None else self.ctx.screen
-        fbo.clear(*BACKGROUND)
+        fbo.clear(*self._clear_colour())
         self.renderer.render(imgui.get_draw_data())
         self.frame_count += 1
         requests = self.controller.view.screenshot_requests
@@ -242,6 +247,19 @@ class ViewerApp:
             self._guard("screenshot", self._save_screenshot, fbo, requests.pop(0))
         if not self._stepping:
             self._guard("long work", self._run_jobs)
+
+    def _clear_colour(self) -> tuple:
+        """BACKGROUND, or (when the dockspace's host window drew no background this frame)
+        the exact colour its background drawn over BACKGROUND gave: one full-screen blended
+        layer fewer for the rasteriser (on llvmpipe ~3 ms a frame at 1280x720), the same
+        pixels (the menu bar above it is opaque)."""
+        col = self._dock_host_bg
+        if col is None:
+            return BACKGROUND
+        folded = self._folded_bg.get(col)
+        if folded is None:
+            folded = self._folded_bg[col] = self.renderer.blended(col, BACKGROUND)
+        return folded
 
     def _run_jobs(self) -> None:
         """Start queued Capture / Find offset work as a progress.Job and step it for
@@ -525,6 +543,7 @@ class ViewerApp:
 
     # --- UI ---------------------------------------------------------------------------------
     def _build_ui(self) -> None:
+        self._dock_host_bg = None
         if self.only_panel is not None:
             for name, panel in self.panels():
                 if name == self.only_panel:
@@ -533,6 +552,11 @@ class ViewerApp:
                     self._run_panel(name, panel)
             return
         self._main_menu()
+        # The dockspace's host window covers the display below the menu bar: its
+        # background is folded into the frame's clear (_clear_colour) instead of drawn.
+        if self.fold_backgrounds:
+            self._dock_host_bg = imgui.get_color_u32(imgui.Col_.window_bg)
+            imgui.set_next_window_bg_alpha(0.0)
         dock_id = imgui.dock_space_over_viewport()
         if not self._layout_done:
             node = imgui.internal.dock_builder_get_node(dock_id)

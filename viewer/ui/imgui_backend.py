@@ -25,6 +25,7 @@ import ctypes
 import warnings
 
 import moderngl
+import numpy as np
 from imgui_bundle import imgui
 
 from viewer.ui.shortcuts import KeyPress
@@ -191,6 +192,50 @@ class ImGuiRenderer(ModernGLRenderer):
             self._prog, [(self._vertex_buffer, "2f 2f 4f1", "Position", "UV", "Color")],
             index_buffer=self._index_buffer, index_element_size=imgui.INDEX_SIZE)
 
+    def _set_blending(self) -> None:
+        self.ctx.enable_only(moderngl.BLEND)
+        self.ctx.blend_equation = moderngl.FUNC_ADD
+        # Colour blends by alpha; destination alpha accumulates coverage, so an opaque
+        # background stays opaque and PNG captures have alpha 255.
+        self.ctx.blend_func = (moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA,
+                               moderngl.ONE, moderngl.ONE_MINUS_SRC_ALPHA)
+
+    def blended(self, col: int, under: tuple[float, float, float, float]) -> tuple:
+        """The RGBA (0..1, each an exact 8-bit level) that drawing a solid ImGui colour
+        ``col`` (packed ImU32) over a framebuffer cleared to ``under`` leaves, drawn by
+        this renderer's own shader and blending on this context: a clear to it gives the
+        very pixels the drawn layer would (the app folds the dockspace's full-screen
+        background into its clear this way)."""
+        ctx = self.ctx
+        bound, viewport, scissor = ctx.fbo, ctx.viewport, ctx.scissor
+        u, v = self.io.fonts.tex_uv_white_pixel
+        vtx = np.zeros(4, np.dtype([("pos", "<f4", 2), ("uv", "<f4", 2), ("col", "<u4")]))
+        vtx["pos"] = [(0, 0), (1, 0), (1, 1), (0, 1)]
+        vtx["uv"] = (u, v)
+        vtx["col"] = col
+        idx = np.array([0, 1, 2, 0, 2, 3], np.uint16 if imgui.INDEX_SIZE == 2 else np.uint32)
+        tex = ctx.texture((1, 1), 4)
+        fbo = ctx.framebuffer(color_attachments=[tex])
+        vbo, ibo = ctx.buffer(vtx.tobytes()), ctx.buffer(idx.tobytes())
+        vao = ctx.vertex_array(self._prog, [(vbo, "2f 2f 4f1", "Position", "UV", "Color")],
+                               index_buffer=ibo, index_element_size=imgui.INDEX_SIZE)
+        try:
+            fbo.use()
+            ctx.viewport, ctx.scissor = (0, 0, 1, 1), None
+            fbo.clear(*under)
+            self.projMat.value = (2.0, 0.0, 0.0, 0.0, 0.0, -2.0, 0.0, 0.0,
+                                  0.0, 0.0, -1.0, 0.0, -1.0, 1.0, 0.0, 1.0)
+            self._set_blending()
+            self._font_texture.use(0)
+            vao.render(moderngl.TRIANGLES)
+            rgba = fbo.read(components=4, alignment=1)
+        finally:
+            for obj in (vao, vbo, ibo, fbo, tex):
+                obj.release()
+            bound.use()
+            ctx.viewport, ctx.scissor = viewport, scissor
+        return tuple(b / 255.0 for b in rgba)
+
     def render(self, draw_data) -> None:
         io = self.io
         display_w, display_h = io.display_size
@@ -203,12 +248,7 @@ class ImGuiRenderer(ModernGLRenderer):
                               0.0, 0.0, -1.0, 0.0,
                               -1.0, 1.0, 0.0, 1.0)
         draw_data.scale_clip_rects(imgui.ImVec2(scale_x, scale_y))
-        self.ctx.enable_only(moderngl.BLEND)
-        self.ctx.blend_equation = moderngl.FUNC_ADD
-        # Colour blends by alpha; destination alpha accumulates coverage, so an opaque
-        # background stays opaque and PNG captures have alpha 255.
-        self.ctx.blend_func = (moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA,
-                               moderngl.ONE, moderngl.ONE_MINUS_SRC_ALPHA)
+        self._set_blending()
         for cmd_list in draw_data.cmd_lists:
             vtx_bytes = cmd_list.vtx_buffer.size() * imgui.VERTEX_SIZE
             idx_bytes = cmd_list.idx_buffer.size() * imgui.INDEX_SIZE
