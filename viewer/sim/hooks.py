@@ -91,16 +91,21 @@ def process_fp_hook(world: World, obj: PhysicsObj, fp: FPHook, value: float) -> 
 def process_hooks(world: World, obj: PhysicsObj) -> None:
     """CPhysicsObj::process_hooks 0x005114E0: tweens newest first (removing finished ones),
     then the animation hooks in queue order."""
-    for fp in list(obj.fp_hooks):
-        value, done = fp.value_at(world.physics_time)
-        process_fp_hook(world, obj, fp, value)
-        if done and fp in obj.fp_hooks:
-            obj.fp_hooks.remove(fp)
+    if obj.fp_hooks:
+        _process_fp_hooks(world, obj)
     if obj.anim_hooks:
         queued = obj.anim_hooks
         obj.anim_hooks = []
         for hook, source, index in queued:
             execute_hook(world, obj, hook, source, index)
+
+
+def _process_fp_hooks(world: World, obj: PhysicsObj) -> None:
+    for fp in list(obj.fp_hooks):
+        value, done = fp.value_at(world.physics_time)
+        process_fp_hook(world, obj, fp, value)
+        if done and fp in obj.fp_hooks:
+            obj.fp_hooks.remove(fp)
 
 
 # -- timed setters -----------------------------------------------------------------------

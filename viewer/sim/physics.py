@@ -187,8 +187,10 @@ def update_physics_internal(body: PhysicsBody, quantum: float, frame: Frame) -> 
         if velocity_mag2 - SMALL_VELOCITY_SQUARED < EPS:
             body.velocity = ZERO
         a = body.acceleration
-        step = tuple(body.velocity[i] * quantum + a[i] * 0.5 * quantum * quantum
-                     for i in range(3))
+        v = body.velocity
+        step = (v[0] * quantum + a[0] * 0.5 * quantum * quantum,
+                v[1] * quantum + a[1] * 0.5 * quantum * quantum,
+                v[2] * quantum + a[2] * 0.5 * quantum * quantum)
         frame = frame.with_origin(vec_add(frame.origin, step))
     body.velocity = vec_add(body.velocity, vec_scale(body.acceleration, quantum))
     return frame.grotate(vec_scale(body.omega, quantum))

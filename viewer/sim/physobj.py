@@ -18,6 +18,11 @@ from viewer.sim.physics import sphere_list
 from viewer.sim.state import DEFAULT_STATE, PhysicsState, TransientState
 
 
+_HIDDEN = int(PhysicsState.Hidden)
+_NODRAW = int(PhysicsState.NoDraw)
+_ACTIVE = int(TransientState.Active)
+
+
 def to_sim_frame(f) -> Frame:
     """A record Frame (or any object with origin/orientation) as a sim Frame."""
     if f is None:
@@ -167,20 +172,39 @@ class PhysicsObj:
             self.placement_frames = _placement_frames(setup)
 
     # -- state bits ------------------------------------------------------------------------
+    # Both words are kept as plain ints whatever is assigned (``obj.state |= PhysicsState.X``
+    # gives an IntFlag): a test of an IntFlag builds a new enum value each time (~1 us),
+    # an int one costs nothing. The value is the same either way.
+    @property
+    def state(self) -> int:
+        return self._state
+
+    @state.setter
+    def state(self, value: int) -> None:
+        self._state = int(value)
+
+    @property
+    def transient_state(self) -> int:
+        return self._transient_state
+
+    @transient_state.setter
+    def transient_state(self, value: int) -> None:
+        self._transient_state = int(value)
+
     def has(self, bit: int) -> bool:
-        return bool(self.state & bit)
+        return bool(self._state & bit)
 
     @property
     def hidden(self) -> bool:
-        return self.has(PhysicsState.Hidden)
+        return bool(self._state & _HIDDEN)
 
     @property
     def nodraw(self) -> bool:
-        return self.has(PhysicsState.NoDraw)
+        return bool(self._state & _NODRAW)
 
     @property
     def active(self) -> bool:
-        return bool(self.transient_state & TransientState.Active)
+        return bool(self._transient_state & _ACTIVE)
 
     @property
     def has_movement_manager(self) -> bool:

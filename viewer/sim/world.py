@@ -85,6 +85,15 @@ _SHAPE = {"Setup": "parts", "PhysicsScript": "script_data",
           "SoundTable": "root"}
 PS_UNHIDE = 0x75
 PS_HIDDEN = 0x76
+# the bits the per-tick object update tests, as ints (a test against an IntFlag member
+# builds a new enum value each time)
+_FROZEN = int(PhysicsState.Frozen)
+_STATIC = int(PhysicsState.Static)
+_PARTICLE_EMITTER = int(PhysicsState.ParticleEmitter)
+_HIDDEN = int(PhysicsState.Hidden)
+_ACTIVE = int(TransientState.Active)
+_ON_WALKABLE = int(TransientState.OnWalkable)
+_NO_OFFSET = Frame()  # the root-motion offset of an object without one (Frames are values)
 GRAVITY = physics.GRAVITY  # PhysicsGlobals::gravity, the float -9.8 (one constant)
 MAX_VELOCITY = 50.0
 
@@ -103,6 +112,7 @@ class World:
         self.timer_now = 0.0             # Timer.cur_time as a float
         self.physics_time = 0.0          # PhysicsTimer.curr_time
         self.gate = UseTimeGate(Fraction(0))
+        self._steps_cache = None  # World._steps_from
         self.viewer_position = tuple(float(c) for c in viewer_position)
         # how far every viewer-dependent decision so far was from flipping (render_pass)
         self._cull_margin = math.inf
@@ -502,11 +512,12 @@ class World:
     def _set_active(self, obj: PhysicsObj) -> None:
         """CPhysicsObj::set_active 0x0050FC40: Static objects never activate; activating
         an inactive object stamps update_time (so that call resyncs)."""
-        if obj.state & PhysicsState.Static:
+        if obj.state & _STATIC:
             return
-        if not obj.transient_state & TransientState.Active:
+        ts = obj.transient_state
+        if not ts & _ACTIVE:
             obj.update_time = self.time
-        obj.transient_state |= TransientState.Active
+            obj.transient_state = ts | _ACTIVE
 
     def _calc_acceleration(self, obj: PhysicsObj) -> None:
         """CPhysicsObj::calc_acceleration 0x00510950."""
@@ -791,30 +802,44 @@ class World:
 
     def update_object(self, obj: PhysicsObj) -> None:
         """CPhysicsObj::update_object 0x00515D10."""
-        if obj.parent is not None or not obj.in_cell or obj.state & PhysicsState.Frozen:
-            obj.transient_state &= ~TransientState.Active
+        if obj.parent is not None or not obj.in_cell or obj.state & _FROZEN:
+            obj.transient_state &= ~_ACTIVE
             return
         self._set_active(obj)  # inside the 96 m player range: the viewer is the player
-        steps, new_time = update_object_steps(self.time, obj.update_time)
-        self.physics_time = float(obj.update_time)
+        start, steps, new_time = self._steps_from(obj.update_time)
+        self.physics_time = start
         for t, dt in steps:
-            self.physics_time = float(t)
-            self.update_object_internal(obj, float(dt))
+            self.physics_time = t
+            self.update_object_internal(obj, dt)
             if obj.id not in self.objects:
                 return
         obj.update_time = new_time
 
+    def _steps_from(self, update_time: Fraction) -> tuple[float, list, Fraction]:
+        """update_object_steps(now, update_time) with its times as floats: (the update time,
+        [(physics time after, dt)], the new update time). The objects of a scene mostly
+        share one update time (each update gives them the same new one), so the last answer
+        is kept for the same ``now`` and the same update time object (an exact function
+        of the two: the same answer)."""
+        cached = self._steps_cache
+        if cached is not None and cached[0] is self.time and cached[1] is update_time:
+            return cached[2]
+        steps, new_time = update_object_steps(self.time, update_time)
+        answer = (float(update_time), [(float(t), float(dt)) for t, dt in steps], new_time)
+        self._steps_cache = (self.time, update_time, answer)
+        return answer
+
     def update_object_internal(self, obj: PhysicsObj, dt: float) -> None:
         """CPhysicsObj::UpdateObjectInternal 0x005156B0."""
-        if obj.active and obj.in_cell:
+        if obj.transient_state & _ACTIVE and obj.in_cell:
             new_frame = self.update_position_internal(obj, dt)
             if obj.num_spheres:
                 self._commit_with_spheres(obj, new_frame, dt)  # [physics] [collision]
             else:
                 # no spheres: no transition; the frame is committed with the OLD origin
-                if (not obj.has_movement_manager
-                        and obj.transient_state & TransientState.OnWalkable):
-                    obj.transient_state &= ~TransientState.Active
+                if (obj.transient_state & _ON_WALKABLE
+                        and not obj.has_movement_manager):
+                    obj.transient_state &= ~_ACTIVE
                 self._set_frame(obj, Frame(obj.frame.origin, new_frame.orientation))
                 obj.cached_velocity = (0.0, 0.0, 0.0)
         if obj.particle_manager is not None:
@@ -825,12 +850,12 @@ class World:
     def update_position_internal(self, obj: PhysicsObj, dt: float) -> Frame:
         """CPhysicsObj::UpdatePositionInternal 0x00512C30: Hidden skips the animation and
         the body integration, but timed hooks are still processed (a narrow tick)."""
-        offset = Frame()
-        if not obj.hidden:
+        offset = _NO_OFFSET
+        if not obj.state & _HIDDEN:
             # root origin times m_scale when ON_WALKABLE, else zeroed (rotation kept)
             offset = self._advance_animation(obj, dt)  # [animation]
         new_frame = obj.frame.combine(offset)
-        if not obj.hidden:
+        if not obj.state & _HIDDEN:
             new_frame = self._update_physics(obj, dt, new_frame)  # [physics]
         hooks_mod.process_hooks(self, obj)
         return new_frame
@@ -839,13 +864,12 @@ class World:
         """[animation] CPartArray::Update 0x00517DB0: advance the sequence, queue its hooks (run by
         process_hooks this tick), return the root-motion offset (object-local)."""
         if obj.motion is None:
-            return Frame()
+            return _NO_OFFSET
         root, fired = obj.motion.advance(
-            dt, on_walkable=bool(obj.transient_state & TransientState.OnWalkable),
-            scale=obj.scale)
+            dt, on_walkable=bool(obj.transient_state & _ON_WALKABLE), scale=obj.scale)
         for hook, anim_did, index in fired:
             obj.anim_hooks.append((hook, anim_did, index))
-        return root if root is not None else Frame()
+        return root if root is not None else _NO_OFFSET
 
     def _update_physics(self, obj: PhysicsObj, dt: float, frame: Frame) -> Frame:
         """[physics] CPhysicsObj::UpdatePhysicsInternal 0x00510700 (viewer/sim/physics.py)."""
@@ -882,6 +906,9 @@ class World:
         (a child's whole subtree, then its particles and scripts, before the next sibling),
         so a chain of any depth is placed without Python recursion."""
         self._set_own_frame(obj, frame)
+        if not obj.children:  # the walk below, for a node without children
+            self._finish_set_frame(obj, frame)
+            return
         stack = [(obj, frame, iter(obj.children))]
         while stack:
             node, node_frame, links = stack[-1]
@@ -906,7 +933,7 @@ class World:
     def _set_own_frame(self, obj: PhysicsObj, frame: Frame) -> None:
         """set_frame's head: the root frame and the part poses."""
         obj.frame = frame
-        if not obj.state & PhysicsState.ParticleEmitter:
+        if not obj.state & _PARTICLE_EMITTER:
             local = self._local_part_frames(obj)
             if local:
                 s = (obj.scale, obj.scale, obj.scale)
