@@ -176,11 +176,14 @@ class ViewerApp:
         self.frame_count = 0
         self._emitters_memo = None   # (key, live_emitters) of this frame (_live_emitters)
         self._want_viewport = self.viewport.size
-        # Fold the dockspace host's full-screen background into the clear (_clear_colour):
-        # the same pixels, one blended full-screen layer fewer (False: draw it, for tests)
+        # Fold the dockspace host's full-screen background into the clear (_clear_colour),
+        # draw the docked windows' backgrounds and the 3D view's image without blending:
+        # the same pixels, less llvmpipe fill (False: all drawn as ImGui gives it, tests)
         self.fold_backgrounds = True
         self._dock_host_bg: int | None = None   # packed ImU32 folded into the clear
-        self._folded_bg: dict[int, tuple] = {}    # _clear_colour's cache
+        self._dock_node = None                  # the dockspace's root node this frame
+        self._view_opaque = False   # the 3D view's texture has alpha 255 everywhere
+        self._folded_bg: dict = {}    # _clear_colour's and _docked_recolour's cache
         self._layout_done = False
         self._reset_layout = False
         self.show_demo = False
@@ -240,7 +243,14 @@ class ViewerApp:
         self.ctx.scissor = None
         fbo = target if target is not None else self.ctx.screen
         fbo.clear(*self._clear_colour())
-        self.renderer.render(imgui.get_draw_data())
+        # images with alpha 255 everywhere: the 3D view (its alpha cleared to 1) and the
+        # comparison composite (both composers write alpha 1)
+        opaque = {self.viewport.color.glo} if self._view_opaque else set()
+        if not self.fold_backgrounds:
+            opaque.clear()
+        elif self._compare_shown and self.compare_texture is not None:
+            opaque.add(self.compare_texture.glo)
+        self.renderer.render(imgui.get_draw_data(), self._docked_recolour(), opaque)
         self.frame_count += 1
         requests = self.controller.view.screenshot_requests
         while requests:
@@ -260,6 +270,23 @@ class ViewerApp:
         if folded is None:
             folded = self._folded_bg[col] = self.renderer.blended(col, BACKGROUND)
         return folded
+
+    def _docked_recolour(self) -> tuple | None:
+        """(the dockspace host's draw list, WindowBg, the opaque colour WindowBg gives over
+        the folded clear) for ``ImGuiRenderer.render``: the docked windows' backgrounds go
+        into the host's draw list first, straight over the clear, so drawing them in the
+        colour they blend to at alpha 255 leaves the same pixels, and the renderer draws
+        them without blending (llvmpipe: no framebuffer read, covered tiles dropped)."""
+        col, node = self._dock_host_bg, self._dock_node
+        if col is None or node is None or node.host_window is None:
+            return None
+        key = (col, "docked")
+        packed = self._folded_bg.get(key)
+        if packed is None:
+            rgba = self.renderer.blended(col, self._clear_colour())
+            r, g, b, a = (round(v * 255) for v in rgba)
+            packed = self._folded_bg[key] = r | g << 8 | b << 16 | a << 24
+        return node.host_window.draw_list, col, packed
 
     def _run_jobs(self) -> None:
         """Start queued Capture / Find offset work as a progress.Job and step it for
@@ -343,6 +370,8 @@ class ViewerApp:
     def _draw_view(self, target: OffscreenTarget, transparent: bool = False) -> None:
         """The 3D view into ``target``. ``transparent``: no grid, and alpha stays 0 where
         nothing is drawn (exports); otherwise the view is opaque."""
+        if target is self.viewport:
+            self._view_opaque = False   # until the alpha clear below makes it so
         camera = self.controller.view.camera
         session = self.session
         renderer = self._scene_renderer_for(session)
@@ -375,6 +404,7 @@ class ViewerApp:
                 target.fbo.color_mask = (False, False, False, True)
                 target.fbo.clear(0.0, 0.0, 0.0, 1.0)
                 target.fbo.color_mask = (True, True, True, True)
+                self._view_opaque = target is self.viewport
             return
         target.use()
         if transparent:
@@ -543,7 +573,7 @@ class ViewerApp:
 
     # --- UI ---------------------------------------------------------------------------------
     def _build_ui(self) -> None:
-        self._dock_host_bg = None
+        self._dock_host_bg = self._dock_node = None
         if self.only_panel is not None:
             for name, panel in self.panels():
                 if name == self.only_panel:
@@ -558,6 +588,8 @@ class ViewerApp:
             self._dock_host_bg = imgui.get_color_u32(imgui.Col_.window_bg)
             imgui.set_next_window_bg_alpha(0.0)
         dock_id = imgui.dock_space_over_viewport()
+        self._dock_node = (imgui.internal.dock_builder_get_node(dock_id)
+                           if self.fold_backgrounds else None)
         if not self._layout_done:
             node = imgui.internal.dock_builder_get_node(dock_id)
             self._front = layout.SAVED_FRONT   # a saved layout: the Timeline in front

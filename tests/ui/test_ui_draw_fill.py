@@ -53,6 +53,26 @@ def test_dockspace_background_folded_into_the_clear_gives_the_same_pixels(gl_ctx
     assert area_drawn - area_folded >= 0.9 * SIZE[0] * SIZE[1]
 
 
+def test_docked_backgrounds_and_the_view_drawn_without_blending_give_the_same_pixels(
+        gl_ctx, monkeypatch):
+    from viewer.synthetic import DEFAULT_SCENARIO
+    from viewer.ui import commands as c
+    from viewer.ui import imgui_backend
+    session = open_session(None, str(DEFAULT_SCENARIO))
+    with headless_app(gl_ctx, session, SIZE) as (app, target):
+        app.controller.apply(c.Seek(1.0))
+        with monkeypatch.context() as m:
+            m.setattr(imgui_backend, "OPAQUE_MIN_AREA", float("inf"))
+            app.fold_backgrounds = False
+            blended, _ = frames(app, target)
+            assert app.renderer.opaque_draws == 0
+        app.fold_backgrounds = True
+        opaque, _ = frames(app, target)
+        # the docked windows' backgrounds (adjacent ones share a draw) and the 3D view
+        assert app.renderer.opaque_draws >= 2
+    assert np.array_equal(opaque, blended)
+
+
 def test_blended_is_the_colour_the_renderer_draws(gl_ctx):
     with headless_app(gl_ctx, None, SIZE) as (app, target):
         frames(app, target, 1)

@@ -164,12 +164,44 @@ class ImGuiInput:
         imgui.get_io().add_focus_event(bool(focused))
 
 
+_VERTEX = np.dtype([("pos", "<f4", 2), ("uv", "<f4", 2), ("col", "<u4")])   # ImDrawVert
+_INDEX = np.uint16 if imgui.INDEX_SIZE == 2 else np.uint32
+OPAQUE_MIN_AREA = 4096.0   # px: a solid triangle this large is drawn without blending
+
+
+def _opaque_triangles(vtx: np.ndarray, idx: np.ndarray, white: np.ndarray):
+    """Per triangle of a draw list: a solid fill (every vertex at the atlas's white texel)
+    of alpha 255 at least OPAQUE_MIN_AREA large; None when there is none."""
+    solid = (vtx["col"] >> 24 == 255) & (vtx["uv"] == white).all(axis=1)
+    if not solid.any():
+        return None
+    tri = idx[: len(idx) // 3 * 3].reshape(-1, 3)
+    mask = solid[tri].all(axis=1)
+    if not mask.any():
+        return None
+    p = vtx["pos"][tri[mask]]
+    area = 0.5 * np.abs((p[:, 1, 0] - p[:, 0, 0]) * (p[:, 2, 1] - p[:, 0, 1])
+                        - (p[:, 2, 0] - p[:, 0, 0]) * (p[:, 1, 1] - p[:, 0, 1]))
+    mask[mask] = area >= OPAQUE_MIN_AREA
+    return mask if mask.any() else None
+
+
+def _runs(opaque: np.ndarray):
+    """(start, stop, opaque) runs of a command's triangles; None when none is opaque."""
+    if not opaque.any():
+        return None
+    edges = np.flatnonzero(np.diff(opaque.view(np.int8))) + 1
+    bounds = [0, *edges.tolist(), len(opaque)]
+    return [(a, b, bool(opaque[a])) for a, b in zip(bounds[:-1], bounds[1:])]
+
+
 class ImGuiRenderer(ModernGLRenderer):
     """Draws ImGui draw data into whatever framebuffer is bound, growing its buffers."""
 
     def __init__(self, ctx: moderngl.Context, display_size=(1280, 720)) -> None:
         super().__init__(ctx=ctx, display_size=display_size)
         self._vtx_capacity = self._vertex_buffer.size
+        self.opaque_draws = 0
         self._idx_capacity = self._index_buffer.size
 
     def unregister_texture(self, texture: moderngl.Texture) -> None:
@@ -236,7 +268,17 @@ class ImGuiRenderer(ModernGLRenderer):
             ctx.viewport, ctx.scissor = viewport, scissor
         return tuple(b / 255.0 for b in rgba)
 
-    def render(self, draw_data) -> None:
+    def render(self, draw_data, recolour: tuple | None = None,
+               opaque_textures: set | frozenset = frozenset()) -> None:
+        """Draw ``draw_data`` into the bound framebuffer. ``recolour``: (the draw list
+        whose vertices to change, packed colour from, packed colour to), applied before
+        the upload (the app makes the docked windows' translucent backgrounds the opaque
+        colour they blend to). Large solid triangles of alpha 255 (window backgrounds)
+        are drawn without blending: an alpha-255 blend replaces the pixel exactly, so
+        the result is the same, and llvmpipe shades them without reading the framebuffer
+        and drops what they cover in each whole tile. ``opaque_textures``: GL names of
+        textures whose alpha is 255 everywhere (the 3D view): an image of one drawn with
+        an alpha-255 tint is drawn without blending too."""
         io = self.io
         display_w, display_h = io.display_size
         scale_x, scale_y = io.display_framebuffer_scale
@@ -249,14 +291,23 @@ class ImGuiRenderer(ModernGLRenderer):
                               -1.0, 1.0, 0.0, 1.0)
         draw_data.scale_clip_rects(imgui.ImVec2(scale_x, scale_y))
         self._set_blending()
+        self.opaque_draws = 0   # draw calls made without blending (tests)
+        white = np.array(io.fonts.tex_uv_white_pixel, np.float32)
+        font = self._font_texture.glo
         for cmd_list in draw_data.cmd_lists:
             vtx_bytes = cmd_list.vtx_buffer.size() * imgui.VERTEX_SIZE
             idx_bytes = cmd_list.idx_buffer.size() * imgui.INDEX_SIZE
             self._ensure_capacity(vtx_bytes, idx_bytes)
-            self._vertex_buffer.write(
-                (ctypes.c_byte * vtx_bytes).from_address(cmd_list.vtx_buffer.data_address()))
-            self._index_buffer.write(
-                (ctypes.c_byte * idx_bytes).from_address(cmd_list.idx_buffer.data_address()))
+            vtx_mem = (ctypes.c_byte * vtx_bytes).from_address(cmd_list.vtx_buffer.data_address())
+            idx_mem = (ctypes.c_byte * idx_bytes).from_address(cmd_list.idx_buffer.data_address())
+            vtx = np.frombuffer(vtx_mem, _VERTEX)
+            if recolour is not None and recolour[0] is not None \
+                    and recolour[0].vtx_buffer.data_address() == cmd_list.vtx_buffer.data_address():
+                cols = vtx["col"]
+                cols[cols == recolour[1]] = recolour[2]
+            self._vertex_buffer.write(vtx_mem)
+            self._index_buffer.write(idx_mem)
+            opaque = _opaque_triangles(vtx, np.frombuffer(idx_mem, _INDEX), white)
             for cmd in cmd_list.cmd_buffer:
                 texture = self._textures.get(cmd.texture_id)
                 if texture is None:
@@ -266,6 +317,23 @@ class ImGuiRenderer(ModernGLRenderer):
                 if x1 <= x0 or y1 <= y0:
                     continue
                 self.ctx.scissor = (int(x0), int(fb_h - y1), int(x1 - x0), int(y1 - y0))
-                self._vao.render(moderngl.TRIANGLES, vertices=cmd.elem_count,
-                                 first=cmd.idx_offset)
+                first, count = cmd.idx_offset, cmd.elem_count
+                runs = None
+                if opaque is not None and cmd.texture_id == font:
+                    runs = _runs(opaque[first // 3:(first + count) // 3])
+                elif cmd.texture_id in opaque_textures and (
+                        vtx["col"][np.frombuffer(idx_mem, _INDEX)[first:first + count]]
+                        >> 24 == 255).all():
+                    runs = [(0, count // 3, True)]
+                if runs is None:
+                    self._vao.render(moderngl.TRIANGLES, vertices=count, first=first)
+                    continue
+                for start, stop, solid in runs:
+                    if solid:
+                        self.opaque_draws += 1
+                        self.ctx.disable(moderngl.BLEND)
+                    self._vao.render(moderngl.TRIANGLES, vertices=3 * (stop - start),
+                                     first=first + 3 * start)
+                    if solid:
+                        self.ctx.enable(moderngl.BLEND)
         self.ctx.scissor = None
