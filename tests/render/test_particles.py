@@ -212,3 +212,26 @@ def test_one_draw_call_per_batch_and_one_upload(monkeypatch):
 def test_tiny_inputs(n):
     p = P.prepare(arrays(np.zeros((n, 3))), (0, -1, 0), _Meshes())
     assert len(p.instances) == n
+
+
+@pytest.mark.parametrize("values", [[], [7], [3, 3, 3, 1, 1, 3, 2, 2, 2, 2, 1],
+                                    list(np.random.default_rng(5).integers(0, 4, 200)),
+                                    list(np.repeat([9, 4, 9, 6], [50, 30, 20, 1]))])
+def test_unique_runs_is_np_unique_with_inverse(values):
+    values = np.asarray(values, np.int64)
+    ids, inv = P.unique_runs(values)
+    want_ids, want_inv = np.unique(values, return_inverse=True)
+    assert ids.tolist() == want_ids.tolist()
+    assert inv.tolist() == want_inv.reshape(-1).tolist()
+
+
+def test_degrade_entries_not_drawn_this_frame_make_no_batches():
+    # every particle near: entry 0 (GfxObj 0x11) drawn; entry 1 (0x22) in the table only
+    near = GfxObjInfo(0x11, degrade_mode=1, min_dist=0, ideal_dist=5, max_dist=10)
+    far = GfxObjInfo(0x22, degrade_mode=2, min_dist=0, ideal_dist=1e6, max_dist=1e6)
+    meshes = _Meshes({0x01000001: _Mesh(degrade=[near, far]),
+                      0x01000002: _Mesh()})
+    p = P.prepare(arrays(np.zeros((4, 3)), gfx=[0x01000001, 0x01000002] * 2),
+                  (0, -1, 0), meshes)
+    assert sorted((b.gfxobj, b.mode, b.count) for b in p.batches) == \
+        [(0x11, 1, 2), (0x01000002, 1, 2)]

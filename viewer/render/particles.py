@@ -86,6 +86,18 @@ def degrade_tables(meshes, gfx_ids):
     return sort_center, ideal, min_d, max_d, valid, modes, drawn, count
 
 
+def unique_runs(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(values, return_inverse=True)`` for arrays made of long runs of equal
+    values (a GfxObj per emitter, particles emitter by emitter): the unique over the runs'
+    values only, so its cost is O(len) plus a sort of the runs, not of every value."""
+    values = np.asarray(values)
+    if values.size == 0:
+        return np.unique(values, return_inverse=True)
+    starts = np.flatnonzero(np.r_[True, values[1:] != values[:-1]])
+    ids, run_inv = np.unique(values[starts], return_inverse=True)
+    return ids, np.repeat(run_inv.reshape(-1), np.diff(np.r_[starts, values.size]))
+
+
 def degrade_thresholds(ideal, min_d, max_d, m: float) -> np.ndarray:
     """GfxObjDegradeInfo::get_degrade 0x0051E4B0: an entry's distance threshold under the
     degrade multiplier m (towards max_dist for m >= 0, towards min_dist below)."""
@@ -107,14 +119,16 @@ def prepare(arrays: ParticleArrays, eye, meshes, *, m: float = DEGRADE_MUL,
     vis = np.flatnonzero(trans != 1.0)
     if vis.size == 0:
         return PreparedParticles()
-    pos = np.asarray(arrays.positions, np.float64)[vis]
-    scale = np.asarray(arrays.scales, np.float64)[vis]
-    trans = trans[vis]
-    gfx = np.asarray(arrays.gfxobj, np.int64)[vis]
+    every = vis.size == n   # the usual case: no copies through an index of every row
+    take = slice(None) if every else vis
+    pos = np.asarray(arrays.positions, np.float64)[take]
+    scale = np.asarray(arrays.scales, np.float64)[take]
+    trans = trans[take]
+    gfx = np.asarray(arrays.gfxobj, np.int64)[take]
     emitter_origin = np.asarray(arrays.emitter_origins, np.float64)[
-        np.asarray(arrays.emitter, np.int64)[vis]]
+        np.asarray(arrays.emitter, np.int64)[take]]
 
-    gfx_ids, inv = np.unique(gfx, return_inverse=True)
+    gfx_ids, inv = unique_runs(gfx)
     (sort_center, ideal, min_d, max_d, valid, modes, drawn,
      n_entries) = degrade_tables(meshes, gfx_ids)
 
@@ -133,11 +147,13 @@ def prepare(arrays: ParticleArrays, eye, meshes, *, m: float = DEGRADE_MUL,
     thr = degrade_thresholds(ideal, min_d, max_d, m)[inv]
     ok = (d[:, None] < thr) & valid[inv]  # none -> last entry
     level = np.where(ok.any(axis=1), ok.argmax(axis=1), n_entries[inv] - 1)
-    drawn_gfx = drawn[inv, level]
     mode = np.clip(modes[inv, level], 0, 7)
     translucent = trans > 0.0
 
-    drawn_ids, drawn_inv = np.unique(drawn_gfx, return_inverse=True)
+    # the drawn GfxObj's rank among the table's (a superset of those drawn: the same
+    # key order as ranking the drawn ones alone, without a sort of every particle)
+    drawn_ids = np.unique(drawn)
+    drawn_inv = np.searchsorted(drawn_ids, drawn)[inv, level]
     key = (drawn_inv.astype(np.int64) * 8 + mode) * 2 + translucent
     # Far to near, then grouped by batch key; both sorts are stable, so inside a batch equal
     # CYpt keep emitter/slot order (retail's stable insertion sort, CShadowPart 0x006B5130).
@@ -149,21 +165,25 @@ def prepare(arrays: ParticleArrays, eye, meshes, *, m: float = DEGRADE_MUL,
     skey = key[order]
     inst = np.empty((order.size, INSTANCE_FLOATS), np.float32)
     inst[:, 0:3] = np.take(pos, order, axis=0)
-    inst[:, 3:7] = np.take(np.asarray(arrays.orientations), np.take(vis, order), axis=0)
+    inst[:, 3:7] = np.take(np.asarray(arrays.orientations), order if every else
+                           np.take(vis, order), axis=0)
     inst[:, 7] = np.take(scale, order)
     # CPhysicsPart::SetTranslucency 0x0050E670: t != 0 gives the part a private material
     # whose alpha 1 - t replaces the vertex alpha (D3D clamps it); t == 0: -1 = vertex alpha
     t_o = np.take(trans, order)
     inst[:, 8] = np.where(t_o != 0.0, np.clip(1.0 - t_o, 0.0, 1.0), -1.0)
     inst[:, 9:12] = np.take(head, order, axis=0)
-    ukeys, starts, counts = np.unique(skey, return_index=True, return_counts=True)
+    # skey is sorted: each batch is one run of it
+    starts = np.flatnonzero(np.r_[True, skey[1:] != skey[:-1]])
+    ukeys = skey[starts]
+    counts = np.diff(np.r_[starts, skey.size])
     far_depth = cypt[order][starts]
     batches = [Batch(int(drawn_ids[k // 16]), int((k // 2) % 8), bool(k % 2), int(s), int(c),
                      float(fd))
                for k, s, c, fd in zip(ukeys.tolist(), starts.tolist(), counts.tolist(),
                                       far_depth.tolist())]
     tints = None if arrays.tints is None else np.take(
-        np.asarray(arrays.tints, np.float32)[vis], order, axis=0)
+        np.asarray(arrays.tints, np.float32)[take], order, axis=0)
     return PreparedParticles(inst, batches, tints=tints)
 
 
