@@ -164,6 +164,15 @@ class ImGuiInput:
         imgui.get_io().add_focus_event(bool(focused))
 
 
+SOLID_FRAGMENT_SHADER = """
+    #version 330
+    in vec2 Frag_UV;
+    in vec4 Frag_Color;
+    out vec4 Out_Color;
+    void main() {
+        Out_Color = Frag_Color;
+    }
+"""
 _VERTEX = np.dtype([("pos", "<f4", 2), ("uv", "<f4", 2), ("col", "<u4")])   # ImDrawVert
 _INDEX = np.uint16 if imgui.INDEX_SIZE == 2 else np.uint32
 OPAQUE_MIN_AREA = 4096.0   # px: a solid triangle this large is drawn without blending
@@ -201,8 +210,26 @@ class ImGuiRenderer(ModernGLRenderer):
     def __init__(self, ctx: moderngl.Context, display_size=(1280, 720)) -> None:
         super().__init__(ctx=ctx, display_size=display_size)
         self._vtx_capacity = self._vertex_buffer.size
-        self.opaque_draws = 0
         self._idx_capacity = self._index_buffer.size
+        self.opaque_draws = 0
+        # Solid fills (every vertex at the atlas's white texel, which samples as exactly
+        # 1.0) leave Frag_Color unchanged: the same vertex shader with a fragment shader
+        # that does not sample gives the same pixels for less llvmpipe work per pixel.
+        self._solid_prog = ctx.program(vertex_shader=self.VERTEX_SHADER_SRC,
+                                       fragment_shader=SOLID_FRAGMENT_SHADER)
+        self._solid_vao = self._solid_vertex_array()
+
+    def _solid_vertex_array(self) -> moderngl.VertexArray:
+        return self.ctx.vertex_array(
+            self._solid_prog, [(self._vertex_buffer, "2f 8x 4f1", "Position", "Color")],
+            index_buffer=self._index_buffer, index_element_size=imgui.INDEX_SIZE)
+
+    def _invalidate_device_objects(self) -> None:
+        for obj in (getattr(self, "_solid_vao", None), getattr(self, "_solid_prog", None)):
+            if obj is not None:
+                obj.release()
+        self._solid_vao = self._solid_prog = None
+        super()._invalidate_device_objects()
 
     def unregister_texture(self, texture: moderngl.Texture) -> None:
         """Forget a texture given to ``register_texture`` (nothing when it was not)."""
@@ -223,6 +250,8 @@ class ImGuiRenderer(ModernGLRenderer):
         self._vao = self.ctx.vertex_array(
             self._prog, [(self._vertex_buffer, "2f 2f 4f1", "Position", "UV", "Color")],
             index_buffer=self._index_buffer, index_element_size=imgui.INDEX_SIZE)
+        self._solid_vao.release()
+        self._solid_vao = self._solid_vertex_array()
 
     def _set_blending(self) -> None:
         self.ctx.enable_only(moderngl.BLEND)
@@ -285,10 +314,9 @@ class ImGuiRenderer(ModernGLRenderer):
         fb_w, fb_h = int(display_w * scale_x), int(display_h * scale_y)
         if fb_w <= 0 or fb_h <= 0:
             return
-        self.projMat.value = (2.0 / display_w, 0.0, 0.0, 0.0,
-                              0.0, -2.0 / display_h, 0.0, 0.0,
-                              0.0, 0.0, -1.0, 0.0,
-                              -1.0, 1.0, 0.0, 1.0)
+        self.projMat.value = self._solid_prog["ProjMtx"].value = (
+            2.0 / display_w, 0.0, 0.0, 0.0, 0.0, -2.0 / display_h, 0.0, 0.0,
+            0.0, 0.0, -1.0, 0.0, -1.0, 1.0, 0.0, 1.0)
         draw_data.scale_clip_rects(imgui.ImVec2(scale_x, scale_y))
         self._set_blending()
         self.opaque_draws = 0   # draw calls made without blending (tests)
@@ -318,9 +346,10 @@ class ImGuiRenderer(ModernGLRenderer):
                     continue
                 self.ctx.scissor = (int(x0), int(fb_h - y1), int(x1 - x0), int(y1 - y0))
                 first, count = cmd.idx_offset, cmd.elem_count
-                runs = None
+                runs, vao = None, self._vao
                 if opaque is not None and cmd.texture_id == font:
                     runs = _runs(opaque[first // 3:(first + count) // 3])
+                    vao = self._solid_vao
                 elif cmd.texture_id in opaque_textures and (
                         vtx["col"][np.frombuffer(idx_mem, _INDEX)[first:first + count]]
                         >> 24 == 255).all():
@@ -332,8 +361,8 @@ class ImGuiRenderer(ModernGLRenderer):
                     if solid:
                         self.opaque_draws += 1
                         self.ctx.disable(moderngl.BLEND)
-                    self._vao.render(moderngl.TRIANGLES, vertices=3 * (stop - start),
-                                     first=first + 3 * start)
+                    (vao if solid else self._vao).render(
+                        moderngl.TRIANGLES, vertices=3 * (stop - start), first=first + 3 * start)
                     if solid:
                         self.ctx.enable(moderngl.BLEND)
         self.ctx.scissor = None
