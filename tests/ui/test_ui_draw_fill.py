@@ -65,11 +65,12 @@ def test_docked_backgrounds_and_the_view_drawn_without_blending_give_the_same_pi
             m.setattr(imgui_backend, "OPAQUE_MIN_AREA", float("inf"))
             app.fold_backgrounds = False
             blended, _ = frames(app, target)
-            assert app.renderer.opaque_draws == 0
+            assert app.renderer.opaque_draws == app.renderer.nearest_draws == 0
         app.fold_backgrounds = True
         opaque, _ = frames(app, target)
         # the docked windows' backgrounds (adjacent ones share a draw) and the 3D view
         assert app.renderer.opaque_draws >= 2
+        assert app.renderer.nearest_draws == 1   # the 3D view, texel for pixel
     assert np.array_equal(opaque, blended)
 
 
@@ -88,3 +89,20 @@ def test_blended_is_the_colour_the_renderer_draws(gl_ctx):
             levels = [round(v * 255) for v in rgba]
             assert all(abs(v * 255 - lv) < 1e-9 for v, lv in zip(rgba, levels))
             assert (drawn == np.array(levels, np.uint8)).all(), (hex(col), levels)
+
+
+def test_an_image_is_sampled_nearest_only_texel_for_pixel():
+    from types import SimpleNamespace
+
+    from viewer.ui.imgui_backend import _VERTEX, _texel_aligned
+    tex = SimpleNamespace(size=(4, 2))
+
+    def quad(x0, y0, x1, y1):
+        v = np.zeros(4, _VERTEX)
+        v["pos"] = [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
+        v["uv"] = [(0, 1), (1, 1), (1, 0), (0, 0)]   # flipped rows, as the view is shown
+        return v
+
+    assert _texel_aligned(quad(10, 20, 14, 22), tex)
+    assert not _texel_aligned(quad(10.5, 20, 14.5, 22), tex)   # between pixel centres
+    assert not _texel_aligned(quad(10, 20, 18, 24), tex)       # magnified

@@ -195,6 +195,17 @@ def _opaque_triangles(vtx: np.ndarray, idx: np.ndarray, white: np.ndarray):
     return mask if mask.any() else None
 
 
+def _texel_aligned(used: np.ndarray, texture) -> bool:
+    """Whether the vertices of an image (an axis-aligned quad) put every pixel centre on a
+    texel centre: integer corners, one texel per pixel."""
+    pos, uv = used["pos"], used["uv"]
+    if not (pos == np.round(pos)).all():
+        return False
+    span = pos.max(axis=0) - pos.min(axis=0)
+    texels = (uv.max(axis=0) - uv.min(axis=0)) * np.array(texture.size, np.float32)
+    return bool((span > 0).all() and (np.abs(texels - span) < 1e-3).all())
+
+
 def _runs(opaque: np.ndarray):
     """(start, stop, opaque) runs of a command's triangles; None when none is opaque."""
     if not opaque.any():
@@ -211,13 +222,15 @@ class ImGuiRenderer(ModernGLRenderer):
         super().__init__(ctx=ctx, display_size=display_size)
         self._vtx_capacity = self._vertex_buffer.size
         self._idx_capacity = self._index_buffer.size
-        self.opaque_draws = 0
+        self.opaque_draws = self.nearest_draws = 0
         # Solid fills (every vertex at the atlas's white texel, which samples as exactly
         # 1.0) leave Frag_Color unchanged: the same vertex shader with a fragment shader
         # that does not sample gives the same pixels for less llvmpipe work per pixel.
         self._solid_prog = ctx.program(vertex_shader=self.VERTEX_SHADER_SRC,
                                        fragment_shader=SOLID_FRAGMENT_SHADER)
         self._solid_vao = self._solid_vertex_array()
+        self._nearest = ctx.sampler(filter=(moderngl.NEAREST, moderngl.NEAREST),
+                                    repeat_x=False, repeat_y=False)
 
     def _solid_vertex_array(self) -> moderngl.VertexArray:
         return self.ctx.vertex_array(
@@ -225,10 +238,11 @@ class ImGuiRenderer(ModernGLRenderer):
             index_buffer=self._index_buffer, index_element_size=imgui.INDEX_SIZE)
 
     def _invalidate_device_objects(self) -> None:
-        for obj in (getattr(self, "_solid_vao", None), getattr(self, "_solid_prog", None)):
+        for obj in (getattr(self, "_solid_vao", None), getattr(self, "_solid_prog", None),
+                    getattr(self, "_nearest", None)):
             if obj is not None:
                 obj.release()
-        self._solid_vao = self._solid_prog = None
+        self._solid_vao = self._solid_prog = self._nearest = None
         super()._invalidate_device_objects()
 
     def unregister_texture(self, texture: moderngl.Texture) -> None:
@@ -320,6 +334,7 @@ class ImGuiRenderer(ModernGLRenderer):
         draw_data.scale_clip_rects(imgui.ImVec2(scale_x, scale_y))
         self._set_blending()
         self.opaque_draws = 0   # draw calls made without blending (tests)
+        self.nearest_draws = 0   # images drawn texel for pixel with NEAREST (tests)
         white = np.array(io.fonts.tex_uv_white_pixel, np.float32)
         font = self._font_texture.glo
         for cmd_list in draw_data.cmd_lists:
@@ -346,14 +361,20 @@ class ImGuiRenderer(ModernGLRenderer):
                     continue
                 self.ctx.scissor = (int(x0), int(fb_h - y1), int(x1 - x0), int(y1 - y0))
                 first, count = cmd.idx_offset, cmd.elem_count
-                runs, vao = None, self._vao
+                runs, vao, nearest = None, self._vao, False
                 if opaque is not None and cmd.texture_id == font:
                     runs = _runs(opaque[first // 3:(first + count) // 3])
                     vao = self._solid_vao
-                elif cmd.texture_id in opaque_textures and (
-                        vtx["col"][np.frombuffer(idx_mem, _INDEX)[first:first + count]]
-                        >> 24 == 255).all():
-                    runs = [(0, count // 3, True)]
+                elif cmd.texture_id in opaque_textures:
+                    used = vtx[np.frombuffer(idx_mem, _INDEX)[first:first + count]]
+                    if (used["col"] >> 24 == 255).all():
+                        runs = [(0, count // 3, True)]
+                        if (scale_x, scale_y) == (1.0, 1.0) and _texel_aligned(used, texture):
+                            # each pixel centre on a texel centre: LINEAR samples exactly
+                            # that texel, as NEAREST does with less work
+                            self._nearest.use(0)
+                            nearest = True
+                            self.nearest_draws += 1
                 if runs is None:
                     self._vao.render(moderngl.TRIANGLES, vertices=count, first=first)
                     continue
@@ -365,4 +386,6 @@ class ImGuiRenderer(ModernGLRenderer):
                         moderngl.TRIANGLES, vertices=3 * (stop - start), first=first + 3 * start)
                     if solid:
                         self.ctx.enable(moderngl.BLEND)
+                if nearest:
+                    self._nearest.clear(0)
         self.ctx.scissor = None
