@@ -23,7 +23,10 @@ the changed slots only, + ``GpuParticlePass.prepare``: evaluate, sort, gather on
 ``--stress``: ``assets_synthetic/stress.scenario.json`` (500 emitters, 100k+ live) at 1280x720,
 sim tick and scene + render per frame, CPU path against GPU path.
 
-Run: ``.venv/bin/python bench/particles.py [--quick] [--pass | --stress]``
+``--snapshot``: CPU time of one ``ScenarioRunner.snapshot()`` (what Playback stores every
+15 frames) on the default scenario and on the stress scenario, 20 frames in.
+
+Run: ``.venv/bin/python bench/particles.py [--quick] [--pass | --stress | --snapshot]``
 """
 
 from __future__ import annotations
@@ -260,6 +263,29 @@ def main_stress(frames: int) -> int:
     return 0
 
 
+def main_snapshot(repeats: int) -> int:
+    """CPU ms of one ScenarioRunner.snapshot() (the world copy Playback keeps), best of
+    ``repeats``, on the default and the stress scenario 20 frames in."""
+    from viewer.dat.database import AssetDatabase
+    from viewer.sim.scenario import Scenario, ScenarioRunner
+    from viewer.synthetic import DEFAULT_SCENARIO, STRESS_SCENARIO
+    for path in (DEFAULT_SCENARIO, STRESS_SCENARIO):
+        sc = Scenario.load(path)
+        runner = ScenarioRunner(sc, AssetDatabase([str(p) for p in sc.dat_paths()]))
+        frames = runner.frames()
+        for _ in range(20):
+            next(frames)
+        best = float("inf")
+        for _ in range(repeats):
+            c0 = time.process_time()
+            runner.snapshot()
+            best = min(best, time.process_time() - c0)
+        pool = runner.world.pool
+        print(f"{path.name}: {pool.live_count} live, {pool.emitter_count} emitters | "
+              f"snapshot {1000 * best:.1f} ms CPU", flush=True)
+    return 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="fewer ticks, skip 1M")
@@ -267,7 +293,11 @@ def main(argv=None) -> int:
                     help="the particle render pass, CPU path against GPU path")
     ap.add_argument("--stress", action="store_true",
                     help="the stress scenario (500 emitters, 100k+ live) at 1280x720")
+    ap.add_argument("--snapshot", action="store_true",
+                    help="one world snapshot (Playback's), default and stress scenario")
     args = ap.parse_args(argv)
+    if args.snapshot:
+        return main_snapshot(3 if args.quick else 5)
     if args.stress:
         return main_stress(4 if args.quick else 10)
     if args.render_pass:

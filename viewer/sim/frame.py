@@ -128,6 +128,19 @@ class Frame:
     orientation: Quat = IDENTITY_QUAT
 
     # -- construction -------------------------------------------------------------------
+    def __init__(self, origin: Vec3 = (0.0, 0.0, 0.0),
+                 orientation: Quat = IDENTITY_QUAT) -> None:
+        # the dataclass' frozen __init__ goes through object.__setattr__ (~3x slower); the
+        # slots' own setters store the same two fields (Frames are made per object per tick)
+        _SET_ORIGIN(self, origin)
+        _SET_ORIENTATION(self, orientation)
+
+    def __deepcopy__(self, memo) -> Frame:
+        return self  # a value: frozen, two tuples of floats (a world snapshot shares it)
+
+    def __copy__(self) -> Frame:
+        return self
+
     @staticmethod
     def from_heading(origin: Vec3, heading_deg: float) -> Frame:
         """A frame at ``origin`` whose local +Y points along the compass heading."""
@@ -208,5 +221,8 @@ class Frame:
     def get_heading(self) -> float:
         return heading_of(self.get_vector_heading())
 
+
+_SET_ORIGIN = Frame.__dict__["origin"].__set__
+_SET_ORIENTATION = Frame.__dict__["orientation"].__set__
 
 IDENTITY = Frame()

@@ -180,8 +180,8 @@ class DirtySlots:
         self.tick_end = 0
         self.ticks = 0          # end_tick() calls: what a reader caching per tick keys on
         if initial is not None and len(initial):
-            self.mark_many(initial)
-            self.seal()
+            # ascending, no repeats (np.flatnonzero's): already what seal() makes of marks
+            self._append_chunk(np.asarray(initial, dtype=np.int64).ravel())
 
     def mark(self, idx: int) -> None:
         pending = self._pending
@@ -205,6 +205,10 @@ class DirtySlots:
         parts = self._pending_arrays + [np.asarray(self._pending, dtype=np.int64)]
         chunk = np.unique(np.concatenate(parts))
         self._pending, self._pending_arrays = [], []
+        return self._append_chunk(chunk)
+
+    def _append_chunk(self, chunk: np.ndarray) -> int:
+        """Chunk ``seq + 1`` (sorted, unique slots); older chunks past ``limit`` go."""
         self.seq += 1
         self._chunks.append((self.seq, chunk))
         self._logged += chunk.size
@@ -1214,8 +1218,15 @@ class ParticleManager:
     def set_parent_frames(self, root: Frame, part_frames: list[Frame]) -> None:
         # the same root and part frames as last time, and no emitter added since: every
         # emitter already has its parent frame (set_parent_frame would return at once)
-        if self._placed_in is not None and self._placed_in == (root, part_frames):
-            return
+        placed = self._placed_in
+        if placed is not None and _same_frame(root, placed[0]):
+            old = placed[1]
+            if len(old) == len(part_frames):
+                for a, b in zip(part_frames, old):
+                    if not _same_frame(a, b):
+                        break
+                else:
+                    return
         for _, em in self.emitters():
             em.set_parent_frame(parent_frame_for(em.part_index, root, part_frames))
         self._placed_in = (root, list(part_frames))
@@ -1227,6 +1238,11 @@ class ParticleManager:
             em.destroy()
         self.buckets = ([], [])
         self._order = None
+
+
+def _same_frame(a: Frame, b: Frame) -> bool:
+    """``a == b`` for two Frames (the dataclass' comparison, without its tuples)."""
+    return a is b or (a.origin == b.origin and a.orientation == b.orientation)
 
 
 def parent_frame_for(part_index: int, root: Frame, part_frames: list[Frame]) -> Frame:

@@ -61,7 +61,7 @@ from viewer.sim.clock import (
     UseTimeGate,
     update_object_steps,
 )
-from viewer.sim.frame import Frame
+from viewer.sim.frame import IDENTITY, Frame
 from viewer.sim.particles import (
     DEFAULT_DEGRADE_DISTANCE,
     F_CYPT,
@@ -93,7 +93,6 @@ _PARTICLE_EMITTER = int(PhysicsState.ParticleEmitter)
 _HIDDEN = int(PhysicsState.Hidden)
 _ACTIVE = int(TransientState.Active)
 _ON_WALKABLE = int(TransientState.OnWalkable)
-_NO_OFFSET = Frame()  # the root-motion offset of an object without one (Frames are values)
 GRAVITY = physics.GRAVITY  # PhysicsGlobals::gravity, the float -9.8 (one constant)
 MAX_VELOCITY = 50.0
 
@@ -850,7 +849,7 @@ class World:
     def update_position_internal(self, obj: PhysicsObj, dt: float) -> Frame:
         """CPhysicsObj::UpdatePositionInternal 0x00512C30: Hidden skips the animation and
         the body integration, but timed hooks are still processed (a narrow tick)."""
-        offset = _NO_OFFSET
+        offset = IDENTITY
         if not obj.state & _HIDDEN:
             # root origin times m_scale when ON_WALKABLE, else zeroed (rotation kept)
             offset = self._advance_animation(obj, dt)  # [animation]
@@ -864,12 +863,12 @@ class World:
         """[animation] CPartArray::Update 0x00517DB0: advance the sequence, queue its hooks (run by
         process_hooks this tick), return the root-motion offset (object-local)."""
         if obj.motion is None:
-            return _NO_OFFSET
+            return IDENTITY
         root, fired = obj.motion.advance(
             dt, on_walkable=bool(obj.transient_state & _ON_WALKABLE), scale=obj.scale)
         for hook, anim_did, index in fired:
             obj.anim_hooks.append((hook, anim_did, index))
-        return root if root is not None else _NO_OFFSET
+        return root if root is not None else IDENTITY
 
     def _update_physics(self, obj: PhysicsObj, dt: float, frame: Frame) -> Frame:
         """[physics] CPhysicsObj::UpdatePhysicsInternal 0x00510700 (viewer/sim/physics.py)."""
