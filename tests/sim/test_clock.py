@@ -96,3 +96,18 @@ def test_update_object_0x00515D10_elapsed_at_or_below_eps_resyncs():
 def test_FrameClock_rejects_nonpositive_fps():
     with pytest.raises(ValueError):
         FrameClock(0)
+
+
+@pytest.mark.parametrize("start", [Fraction(0), Fraction(1, 30), Fraction(7, 60)])
+def test_world_steps_from_is_update_object_steps_as_floats_reused_for_a_shared_time(start):
+    # CPhysicsObj::update_object 0x00515D10 stepping, kept per (now, update time object)
+    from viewer.sim.world import World
+    w = World(db=None)
+    for now in (start + Fraction(1, 30), start + Fraction(1, 3), start + Fraction(21, 10),
+                start + Fraction(1, 10000)):
+        w.time = now
+        steps, new_time = update_object_steps(now, start)
+        want = (float(start), [(float(t), float(dt)) for t, dt in steps], new_time)
+        assert w._steps_from(start) == want
+        assert w._steps_from(start) == want  # the kept answer
+        assert w._steps_from(Fraction(start)) == want  # an equal time, another object

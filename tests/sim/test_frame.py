@@ -64,3 +64,16 @@ def test_rotate_many_matches_single_and_matrix():
     for i in range(2):
         assert close(many[i], quat_rotate(q, tuple(v[i])))
         assert close(many[i], quat_to_matrix(q) @ v[i])
+
+
+def test_a_frame_is_a_value_copies_share_it_and_it_stays_frozen():
+    import copy
+    import dataclasses
+    f = Frame((1.0, -0.0, 2.5), (0.5, 0.5, -0.5, 0.5))
+    assert copy.deepcopy(f) is f and copy.copy(f) is f  # a world snapshot shares Frames
+    assert Frame((1.0, -0.0, 2.5), (0.5, 0.5, -0.5, 0.5)) == f
+    assert Frame() == Frame((0.0, 0.0, 0.0), (1.0, 0.0, 0.0, 0.0))
+    assert Frame(origin=(1.0, 2.0, 3.0)).orientation == (1.0, 0.0, 0.0, 0.0)
+    assert dataclasses.replace(f, origin=(0.0, 0.0, 0.0)).orientation == f.orientation
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        f.origin = (0.0, 0.0, 0.0)

@@ -208,3 +208,17 @@ def test_wrong_record_type_named_by_the_user_is_an_input_error():
     o = w.create_object(1, 0x02000001)
     with pytest.raises(ScenarioError, match="not a PhysicsScript"):
         w.play_script(o, TABLE)
+
+
+def test_state_words_are_stored_as_plain_ints_with_the_same_value():
+    # the per-tick update tests them with int bits (an IntFlag test builds enum values)
+    from viewer.sim.state import TransientState as TS
+    w = B.world(_records())
+    o = w.create_object(1, 0x02000001)
+    o.state |= PS.Hidden
+    o.transient_state |= TS.OnWalkable
+    assert type(o.state) is int and type(o.transient_state) is int
+    assert o.state & PS.Hidden and o.hidden
+    assert o.transient_state & TS.OnWalkable and o.active
+    o.transient_state &= ~TS.Active
+    assert type(o.transient_state) is int and not o.active
