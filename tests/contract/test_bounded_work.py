@@ -156,3 +156,19 @@ def test_screenshot_of_a_600_s_scenario_is_quick_and_small(tmp_path):
     assert out.stat().st_size > 0
     # simulating 600 s to load (18000 frames, a snapshot every 15) took 470 MB more
     assert r.maxrss < 320 * (1 << 20), r
+
+
+def test_a_heavy_first_frame_loads_fewer_frames_ahead(monkeypatch):
+    """About LOAD_PARTICLE_FRAMES live particles summed over the frames simulated at load
+    (the 100k-particle stress scene: 20 frames, not its whole 6 s), counted, not timed."""
+    import viewer.ui.session as session
+    from viewer.synthetic import DEFAULT_SCENARIO
+    assert session.load_frames(0) == session.LOAD_FRAMES
+    assert session.load_frames(1_000) == session.LOAD_FRAMES
+    assert session.load_frames(100_000) == 20
+    assert session.load_frames(10**9) == 1
+    asked = []
+    monkeypatch.setattr(session, "load_frames", lambda live: asked.append(live) or 2)
+    s = session.open_session(scenario=str(DEFAULT_SCENARIO))
+    assert asked == [s.stats()["particles"]]      # frame 0's live count
+    assert s.playback.frames_simulated == 2
