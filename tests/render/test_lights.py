@@ -66,3 +66,29 @@ def test_pack_lights_range_is_falloff_times_1_5_and_spot_cone_cosine():
     assert dirs[0, 3] == pytest.approx(6.0)
     assert cols[0, :3].tolist() == pytest.approx([2.0, 1.0, 0.0])
     assert cols[0, 3] == pytest.approx(math.cos(math.pi / 4))
+
+
+def test_apply_lights_sets_the_uniforms_once_while_the_lights_stay_the_same():
+    from viewer.render import lights as L
+
+    class Member:
+        def __init__(self):
+            self.writes = 0
+
+        def write(self, data):
+            self.writes += 1
+
+    class Prog(dict):
+        pass
+
+    prog = Prog(u_light_pos=Member(), u_light_dir=Member(), u_light_color=Member())
+    sun = SceneLight(1, (0.0, 0.0, 0.0), (0.0, 0.0, -1.0), (1.0, 1.0, 1.0), 1.0, 0.0)
+    lamp = SceneLight(0, (1.0, 2.0, 3.0), (0.0, 1.0, 0.0), (1.0, 0.5, 0.0), 2.0, 4.0)
+    for lights, lighting, ambient, writes in (([sun], True, (0.4,) * 3, 1),
+                                              ([sun], True, (0.4,) * 3, 1),   # unchanged
+                                              ([sun, lamp], True, (0.4,) * 3, 2),
+                                              ([sun, lamp], False, (0.4,) * 3, 3),
+                                              ([sun, lamp], False, (0.5,) * 3, 4),
+                                              ([sun, lamp], False, (0.5,) * 3, 4)):
+        L.apply_lights(prog, lights, lighting=lighting, ambient=ambient)
+        assert prog["u_light_pos"].writes == writes

@@ -102,7 +102,13 @@ def pack_lights(lights):
 
 
 def apply_lights(prog, lights, *, lighting: bool, ambient) -> None:
+    """Set the lighting uniforms of ``prog``; nothing when the same lights, switch and
+    ambient were the last applied to it (a program keeps its uniforms: the 50 objects of a
+    scene lit by the same sun set them once a frame, not once a draw)."""
     from viewer.render.programs import set_uniform
+    key = (tuple(lights), bool(lighting), tuple(float(a) for a in ambient))
+    if getattr(prog, "_applied_lights", None) == key:
+        return
     n, pos, dirs, cols = pack_lights(lights)
     set_uniform(prog, "u_lighting", bool(lighting))
     set_uniform(prog, "u_ambient", tuple(float(a) for a in ambient))
@@ -111,3 +117,4 @@ def apply_lights(prog, lights, *, lighting: bool, ambient) -> None:
         member = prog.get(name, None)
         if member is not None:
             member.write(arr.tobytes())
+    prog._applied_lights = key
