@@ -3,8 +3,8 @@
 A ``Session`` holds the asset database, the scenario (docs/cli.md section 4) and a
 ``Playback`` of ``viewer.sim.scenario.ScenarioRunner`` (frame 0 is the state after the
 runner's first frame, t = 0). Loading shows frame 0 at once: it simulates at most
-``LOAD_FRAMES`` frames ahead (all of a short scenario; fewer when frame 0 is heavy:
-``load_frames``, about ``LOAD_PARTICLE_FRAMES`` live particles summed over the frames),
+``LOAD_FRAMES`` frames ahead (all of a short scenario; fewer in a heavy one: it stops
+once the frames simulated held ``LOAD_PARTICLE_FRAMES`` live particles summed over them),
 and each ``tick`` explores up to
 ``EXPLORE_PER_TICK`` more (``Playback.explore``: the world shown does not move) within
 ``EXPLORE_SHARE`` of the viewer's frame time on average (a frame that costs more is paid
@@ -38,8 +38,8 @@ from viewer.ui.timeline import TimelineTracks, TimelineView
 DEFAULT_SECONDS = 5.0
 #: Frames simulated ahead when a scenario is loaded (the rest: on demand and per tick).
 LOAD_FRAMES = 300
-#: The live particles summed over the frames simulated ahead at load at most (estimated
-#: from frame 0): a heavy scene (the 100k-particle stress scene) opens after a few frames
+#: The live particles summed over the frames simulated ahead at load at most (counted,
+#: never timed: what a load simulates does not depend on the machine): a heavy scene (the 100k-particle stress scene) opens after a few frames
 #: instead of seconds of simulation and snapshot copies; the rest fills in per tick.
 LOAD_PARTICLE_FRAMES = 2_000_000
 #: Frames explored ahead per viewer frame at most (Session.tick).
@@ -49,16 +49,6 @@ EXPLORE_PER_TICK = 8
 EXPLORE_SHARE = 0.2
 EXPLORE_SAVED_MAX = 0.05
 PS_LAUNCH = 0x04   # PlayScript.Launch
-
-
-def load_frames(live: int) -> int:
-    """Frames simulated ahead at load when frame 0 has ``live`` particles: ``LOAD_FRAMES``,
-    or as many as keep about ``LOAD_PARTICLE_FRAMES`` live particles summed over them
-    (at least 1). A count, not a clock: what a load simulates never depends on the
-    machine's speed."""
-    if live <= 0:
-        return LOAD_FRAMES
-    return max(1, min(LOAD_FRAMES, LOAD_PARTICLE_FRAMES // live))
 
 
 class EyeLabels(ViewLabels):
@@ -132,6 +122,7 @@ class Session:
         handle.step()
         self._view_from_camera(world)
         events, world.events = world.events, []
+        self._live_advanced = int(inspect.particle_pool(world).live_count)
         return events
 
     def _view_from_camera(self, world) -> None:
@@ -182,8 +173,19 @@ class Session:
         self._record(0, self._frame0_events)
         self.playback.loop = bool(self.scenario.extra.get("loop", False))
         if prepass:
-            self.playback.explore(load_frames(int(inspect.totals(self.world)["particles"])))
+            self._load_ahead()
         self.generation += 1
+
+    def _load_ahead(self) -> None:
+        """Simulate up to ``LOAD_FRAMES`` frames ahead, stopping once they held
+        ``LOAD_PARTICLE_FRAMES`` live particles summed over them."""
+        held = 0
+        for _ in range(LOAD_FRAMES):
+            if not self.playback.explore(1):
+                return
+            held += self._live_advanced
+            if held >= LOAD_PARTICLE_FRAMES:
+                return
 
     def rebuild(self) -> None:
         """The scenario changed: re-simulate it and come back to the same time."""
