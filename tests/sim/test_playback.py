@@ -242,3 +242,26 @@ def test_explore_leaves_the_frontier_to_a_world_playing_there():
     assert pb.frame == pb.horizon == 1 and pb.explore(5) == 0
     pb.pause()
     assert pb.explore(5) == 5 and pb.horizon == 5 and pb.frame == 1   # from frame 0
+
+
+def test_a_runner_snapshot_shares_the_decoded_records_and_continues_the_same():
+    # the records the database decoded are shared values; the runtime state is copied
+    from viewer.dat.database import AssetDatabase
+    from viewer.synthetic import DEFAULT_SCENARIO
+    sc = Scenario.load(DEFAULT_SCENARIO)
+    db = AssetDatabase([str(p) for p in sc.dat_paths()])
+    runner = ScenarioRunner(sc, db)
+    frames = runner.frames()
+    for _ in range(20):
+        next(frames)
+    snap = runner.snapshot()
+    for oid, obj in runner.world.objects.items():
+        copied = snap.world.objects[oid]
+        assert copied is not obj and copied.setup is obj.setup
+    assert snap.world.db is db and snap.world.pool is not runner.world.pool
+    runner.world.events, snap.world.events = [], []
+    for r in (runner, snap):
+        it = r.frames()
+        for _ in range(10):
+            next(it)
+    assert snap.world.events == runner.world.events and runner.world.events

@@ -91,6 +91,10 @@ class AssetDatabase:
         self._cache[did] = rec
         return rec
 
+    def cached_records(self) -> list:
+        """Every record decoded so far (what ``get`` hands out: shared, never modified)."""
+        return list(self._cache.values())
+
     def try_get(self, did: int):
         """The record, or None when the DID is 0 or absent (malformed records still raise)."""
         if not did or did not in self:

@@ -190,8 +190,13 @@ class DirtySlots:
             self.seal()
 
     def mark_many(self, idxs) -> None:
-        self._pending_arrays.append(np.asarray(idxs, dtype=np.int64).ravel())
-        if len(self._pending_arrays) >= 64:
+        self.mark_array(np.asarray(idxs, dtype=np.int64).ravel())
+
+    def mark_array(self, arr: np.ndarray) -> None:
+        """``mark_many`` for a 1-D int64 array the log may keep (not written later)."""
+        pending = self._pending_arrays
+        pending.append(arr)
+        if len(pending) >= 64:
             self.seal()
 
     @property
@@ -575,7 +580,7 @@ class ParticlePool:
         dirty = self._dirty_buf
         if len(dirty) < marks:
             dirty = self.dirty_buffer(marks)
-        self.free_n, n_dirty, births, deaths, finished = kernel().update_rows(
+        self.free_n, n_dirty, births, deaths, finished = (_KERNEL or kernel()).update_rows(
             rows, physics_time, timer_now, rng.kernel_state(), self.ef, self.ei,
             self.em_time, self.em_origin, self.em_quat, self.row_origin, self.row_drawn,
             self.slot_idx, self.slot_death, self.state, self.alive, self.emitter, self.slot,
@@ -583,7 +588,7 @@ class ParticlePool:
         self.live_count += births - deaths
         self.version += 1
         if n_dirty:
-            self.dirty.mark_many(dirty[:n_dirty].copy())
+            self.dirty.mark_array(dirty[:n_dirty].copy())
         return finished
 
     def dirty_buffer(self, n: int) -> np.ndarray:

@@ -608,9 +608,9 @@ class ScenarioRunner:
     def snapshot(self) -> ScenarioRunner:
         """An independent copy (database and listeners shared) to restore or scrub from."""
         import copy
-        w = self.world
-        return copy.deepcopy(self, {id(self.db): self.db, id(w.db): w.db,
-                                    id(w.listeners): w.listeners})
+        memo = self.world.snapshot_memo()
+        memo[id(self.db)] = self.db
+        return copy.deepcopy(self, memo)
 
     @property
     def frame(self) -> int:

@@ -140,7 +140,18 @@ class World:
     def snapshot(self) -> World:
         """An independent copy of the whole runtime state (the database and the listeners
         are shared, not copied); continuing it gives the same run as continuing this."""
-        return copy.deepcopy(self, {id(self.db): self.db, id(self.listeners): self.listeners})
+        return copy.deepcopy(self, self.snapshot_memo())
+
+    def snapshot_memo(self) -> dict:
+        """What a snapshot shares instead of copying (a deepcopy memo): the database, the
+        listeners and the records the database decoded (every world made from it already
+        shares those; nothing changes a record)."""
+        memo = {id(self.db): self.db, id(self.listeners): self.listeners}
+        cached = getattr(self.db, "cached_records", None)
+        if cached is not None:
+            for record in cached():
+                memo[id(record)] = record
+        return memo
 
     def __deepcopy__(self, memo) -> World:
         """A deep copy that does not follow parent / child links object to object (a chain
