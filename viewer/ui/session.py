@@ -39,8 +39,9 @@ DEFAULT_SECONDS = 5.0
 #: Frames simulated ahead when a scenario is loaded (the rest: on demand and per tick).
 LOAD_FRAMES = 300
 #: The live particles summed over the frames simulated ahead at load at most (counted,
-#: never timed: what a load simulates does not depend on the machine): a heavy scene (the 100k-particle stress scene) opens after a few frames
-#: instead of seconds of simulation and snapshot copies; the rest fills in per tick.
+#: never timed: what a load simulates does not depend on the machine): a heavy scene (the
+#: 100k-particle stress scene) opens after a few frames instead of seconds of simulation
+#: and snapshot copies; the rest fills in per tick.
 LOAD_PARTICLE_FRAMES = 2_000_000
 #: Frames explored ahead per viewer frame at most (Session.tick).
 EXPLORE_PER_TICK = 8
