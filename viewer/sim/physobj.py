@@ -17,7 +17,6 @@ from viewer.sim.frame import Frame
 from viewer.sim.physics import sphere_list
 from viewer.sim.state import DEFAULT_STATE, PhysicsState, TransientState
 
-
 _HIDDEN = int(PhysicsState.Hidden)
 _NODRAW = int(PhysicsState.NoDraw)
 _ACTIVE = int(TransientState.Active)
