@@ -175,6 +175,7 @@ class ViewerApp:
         self._focus_defaults = 0
         self.frame_count = 0
         self._emitters_memo = None   # (key, live_emitters) of this frame (_live_emitters)
+        self._summaries_memo = None  # (key, object_summaries) of this frame (_summaries)
         self._want_viewport = self.viewport.size
         # Fold the dockspace host's full-screen background into the clear (_clear_colour),
         # draw the docked windows' backgrounds and the 3D view's image without blending:
@@ -858,6 +859,15 @@ class ViewerApp:
             self._emitters_memo = (key, live_emitters(s.world, with_particles=handle))
         return self._emitters_memo[1]
 
+    def _summaries(self):
+        """``inspect.object_summaries`` built once per frame for the Object and Hidden
+        panels alike (per-object Python: the stress scene's 50 objects paid it twice)."""
+        s = self.session
+        key = (self.frame_count, id(s.world), s.playback.frame, s.generation)
+        if self._summaries_memo is None or self._summaries_memo[0] != key:
+            self._summaries_memo = (key, object_summaries(s.world))
+        return self._summaries_memo[1]
+
     def _selected_velocities(self):
         """Velocity segments of the selected emitter's particles (None: no emitter)."""
         row = self._selected_row()
@@ -925,7 +935,7 @@ class ViewerApp:
 
     def _object_panel(self):
         s = self.session
-        objs = [] if s is None else object_summaries(s.world)
+        objs = [] if s is None else self._summaries()
         return draw_object_panel(objs, None if s is None else s.selected_object,
                                  self.object_state)
 
@@ -966,8 +976,7 @@ class ViewerApp:
         s = self.session
         if s is None:
             return draw_hidden_panel(None, [])
-        objs = {o.id: o for o in object_summaries(s.world)}
-        obj = objs.get(s.selected_object)
+        obj = next((o for o in self._summaries() if o.id == s.selected_object), None)
         return draw_hidden_panel(obj, state_transitions(s.events(), s.selected_object))
 
     def _open(self, kind: str, value):

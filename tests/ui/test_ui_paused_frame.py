@@ -40,6 +40,8 @@ class Counts:
         wrap(particles_gpu.GpuParticlePass, "_write_rows", lambda *a: self._add("written"))
         self.inspected = 0      # inspect.live_emitters calls (per-emitter Python)
         wrap(app_mod, "live_emitters", lambda *a: self._add("inspected"))
+        self.summarised = 0     # inspect.object_summaries calls (per-object Python)
+        wrap(app_mod, "object_summaries", lambda *a: self._add("summarised"))
 
     def _add(self, name):
         setattr(self, name, getattr(self, name) + 1)
@@ -77,5 +79,6 @@ def test_paused_frame_with_a_selection_does_not_evaluate_or_upload_the_pool(
         assert all(n <= em.alive < live for n in counts.evaluated), counts.evaluated
         assert (counts.prepared, counts.uploaded, counts.written) == (0, 0, 0)
         assert counts.inspected <= 6     # the rings and the Emitters panel share one a frame
+        assert 0 < counts.summarised <= 6   # the Object and Hidden panels share one a frame
         assert session.playback.frames_simulated == simulated
         assert renderer.last_stats["particles_drawn"] > 0 and app.errors.entries == []
