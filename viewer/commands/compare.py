@@ -240,8 +240,8 @@ def run(args) -> int:
             thumbs: list[np.ndarray] = []
             n = render((lambda rgba: thumbs.append(thumbnail(rgba)))
                        if args.align == "motion" else (lambda rgba: None), capture)
-            sound = capture.track(db, fps) if capture and n else None
             if args.align == "audio":
+                sound = capture.track(db, fps) if n else None
                 track.offset = align_audio(track.path,
                                            sound if sound is not None else np.zeros(0),
                                            SAMPLE_RATE, rate=track.rate)
@@ -249,7 +249,12 @@ def run(args) -> int:
                 track.offset, _ = estimate_offset_of_thumbnails(
                     [k / fps for k in range(n)], thumbs, track)
             thumbs.clear()
-            capture = None                      # the sound is known: render only pictures
+            # the sounds are known: render only pictures; a track not needed to align is
+            # mixed after them (decoding its Waves while the second render runs would raise
+            # the peak memory with every distinct Wave the scenario plays)
+            heard, capture = (capture if sound is None else None), None
+        else:
+            heard = None
         if args.out:
             with writing(args.out, "--out"):
                 writer = FrameWriter(args.out, fps=fps)
@@ -262,8 +267,9 @@ def run(args) -> int:
                     writer.write(composed)
 
         n = render(on_frame, capture)
-        if capture is not None and n:
-            sound = capture.track(db, fps)
+        heard = capture if capture is not None else heard
+        if heard is not None and n:
+            sound = heard.track(db, fps)
         write_figures(comparer.rows, args.csv, args.json_out, offset=track.offset,
                       rate=track.rate)
         if writer is not None:
