@@ -36,7 +36,7 @@ from viewer.errors import ScenarioError
 from viewer.inputs import ACTIONS_MAX_BYTES, read_text_capped
 from viewer.media import FrameWriter
 from viewer.render.composite import reference_texels
-from viewer.render.framebuffer import OffscreenTarget
+from viewer.render.framebuffer import OffscreenTarget, PixelReadback
 from viewer.render.grid import GridPass
 from viewer.render.particle_debug import PARTICLE_COLOURS, particle_bounds, velocity_lines
 from viewer.render.renderer import SceneRenderer
@@ -157,6 +157,8 @@ class ViewerApp:
         self.launch_state = LaunchPanelState()
         self.compare_texture: moderngl.Texture | None = None   # the comparison composite
         self._compare_shown = False
+        self._read_back = None         # (frame, t, fbo): the 3D view to read back this frame
+        self._readback = PixelReadback(ctx)
         self._composer = None          # viewer.render.composite.CompositePass (GPU views)
         self._composer_tried = False
         self.file_dialog: tuple[str, str] | None = None   # (kind, path text) while open
@@ -236,6 +238,7 @@ class ViewerApp:
         imgui.new_frame()
         self._build_ui()
         imgui.render()
+        self._guard("comparison figures", self._read_view_back)
 
         if target is not None:
             target.use()
@@ -432,8 +435,10 @@ class ViewerApp:
             self._upload_composite(cmp.compose(rendered, t, frame))
             self._compare_shown = True
             return
-        if cmp.wants_measure(frame):   # read back only a frame not measured yet
-            cmp.measure_later(frame, t, self.viewport.read_rgba())
+        # read back only a frame not measured yet (playing: one at a time), once the
+        # panels are built (_read_view_back): the rasteriser has drawn it by then
+        if cmp.wants_measure(frame, playing=s.playback.playing):
+            self._read_back = (frame, t, self.viewport.fbo)
         size = self.viewport.size
         # the recording frame shown, at this size and these settings: cropped and resized
         # (Pillow) and uploaded only when that changes (paused, or a slower recording)
@@ -448,6 +453,21 @@ class ViewerApp:
                                generation=cmp.generation)
         self._show_composite(tex)
         self._compare_shown = True
+
+    def _read_view_back(self) -> None:
+        """Queue the read-back of the 3D view _composite asked for into a pixel buffer;
+        the figures worker gets it at the next frame's collect (CompareModel.measure_after),
+        as the frame it was rendered for."""
+        want, self._read_back = self._read_back, None
+        if want is None:
+            return
+        frame, t, fbo = want
+        if fbo is not self.viewport.fbo:   # reallocated since (never within a frame)
+            return
+        cmp = self.controller.view.compare
+        cmp.collect()                     # fetches an earlier read-back still waiting
+        self._readback.issue(fbo, self.viewport.size)
+        cmp.measure_after(frame, t, self._readback.fetch)
 
     def _composite_pass(self):
         if not self._composer_tried:
@@ -1173,6 +1193,8 @@ class ViewerApp:
         if self.ini_path is not None:
             imgui.save_ini_settings_to_disk(str(self.ini_path))
         self.grid.release()
+        self.controller.view.compare.forget_reading()
+        self._readback.release()
         self.viewport.release()
         if self._composer is not None:
             self._composer.release()   # owns the composite texture it shows

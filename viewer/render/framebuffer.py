@@ -70,3 +70,44 @@ class OffscreenTarget:
 
     def release(self) -> None:
         self._release()
+
+
+class PixelReadback:
+    """A read of a framebuffer's colour into a GL pixel buffer: ``issue`` queues the copy
+    (no CPU copy, and on a GPU no wait for the frame to finish), ``fetch`` maps it later
+    (a frame on, when the copy is long done). What ``fetch`` gives is exactly what
+    ``OffscreenTarget.read_rgba`` would have given when ``issue`` ran, whatever was drawn
+    into the framebuffer since. One read at a time: issue again only after fetching."""
+
+    def __init__(self, ctx: moderngl.Context) -> None:
+        self.ctx = ctx
+        self._buffer: moderngl.Buffer | None = None
+        self._size: tuple[int, int] | None = None   # of the read in the buffer
+
+    @property
+    def pending(self) -> bool:
+        return self._size is not None
+
+    def issue(self, fbo: moderngl.Framebuffer, size: tuple[int, int]) -> None:
+        w, h = size
+        need = w * h * 4
+        if self._buffer is None or self._buffer.size < need:
+            if self._buffer is not None:
+                self._buffer.release()
+            self._buffer = self.ctx.buffer(reserve=need)
+        fbo.read_into(self._buffer, viewport=(0, 0, w, h), components=4, alignment=1)
+        self._size = (w, h)
+
+    def fetch(self) -> np.ndarray:
+        """The issued read as an HxWx4 uint8 array, top row first (a read-only view)."""
+        if self._size is None:
+            raise RuntimeError("PixelReadback.fetch without an issued read")
+        w, h = self._size
+        self._size = None
+        data = self._buffer.read(size=w * h * 4)
+        return np.frombuffer(data, np.uint8).reshape(h, w, 4)[::-1]
+
+    def release(self) -> None:
+        if self._buffer is not None:
+            self._buffer.release()
+        self._buffer = self._size = None

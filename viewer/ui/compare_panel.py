@@ -13,6 +13,10 @@ timeline time, cropped and resized to the view: the same function and inputs as 
 from __future__ import annotations
 
 import math
+import os
+import sys
+import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -35,6 +39,7 @@ MODE_LABELS = {"off": "Off", "side_by_side": "Side by side", "overlay": "Overlay
                "wipe": "Wipe", "onion": "Onion skin", "difference": "Difference"}
 ONION_DEPTH = 3              # earlier rendered frames ghosted in (as vfxviewer compare)
 MEASURE_WIDTH = 256          # figures of wider views are measured at this width (SSIM cost)
+PLAYING_SHARE = 0.25         # of one core, at most, the figures worker takes while playing
 
 
 @dataclass(frozen=True)
@@ -104,6 +109,9 @@ class CompareModel:
     # measure_later: frame -> (generation, t, Future) in the one worker thread
     _jobs: dict = field(default_factory=dict, repr=False)
     _worker: object | None = field(default=None, repr=False)
+    _rest_until: float = field(default=0.0, repr=False)   # perf_counter (wants_measure)
+    # measure_after: (frame, t, generation, fetch) of a view still being read back
+    _reading: tuple | None = field(default=None, repr=False)
     # reference_soon: reference_key -> Future in a reader thread of its own
     _ahead: dict = field(default_factory=dict, repr=False)
     _reader: object | None = field(default=None, repr=False)
@@ -311,10 +319,44 @@ class CompareModel:
         self.figures[frame] = (float(t), fig["mad"], fig["ssim"])
         return fig["mad"], fig["ssim"]
 
-    def wants_measure(self, frame: int) -> bool:
-        """Whether ``frame`` has no figures yet (nor a job measuring it)."""
+    def wants_measure(self, frame: int, playing: bool = False) -> bool:
+        """Whether ``frame`` has no figures yet (nor a job measuring it). While ``playing``
+        one frame is measured at a time, and after each the worker rests so that it takes
+        at most PLAYING_SHARE of one core: a frame shown meanwhile is left out (measured
+        when shown again: the next loop, a step back, pausing on it), so the figures cost
+        the frame little however fast frames come. Paused or stepping, every frame shown
+        is measured."""
         self.collect()
-        return self.track is not None and frame not in self.figures and frame not in self._jobs
+        if self.track is None or frame in self.figures or frame in self._jobs:
+            return False
+        return not (playing and (self.measuring or time.perf_counter() < self._rest_until))
+
+    @property
+    def measuring(self) -> bool:
+        """A frame is being read back or measured (after ``collect``: unfinished jobs)."""
+        return self._reading is not None or any(not job.done()
+                                                for _, _, job in self._jobs.values())
+
+    def measure_after(self, frame: int, t: float, fetch) -> None:
+        """``measure_later`` of a view still being read back
+        (``viewer.render.framebuffer.PixelReadback``): ``fetch()`` gives the image at the
+        next ``collect`` (on the thread that calls it: the GL one), measured as ``frame``'s;
+        dropped when the settings change meanwhile."""
+        self._take_reading()
+        self._reading = (frame, float(t), self.generation, fetch)
+
+    def _take_reading(self) -> None:
+        if self._reading is None:
+            return
+        frame, t, gen, fetch = self._reading
+        self._reading = None
+        rendered = fetch()
+        if gen == self.generation:
+            self.measure_later(frame, t, rendered)
+
+    def forget_reading(self) -> None:
+        """Drop a read-back not fetched yet (its buffer is going away)."""
+        self._reading = None
 
     def measure_later(self, frame: int, t: float, rendered: np.ndarray) -> None:
         """``measure`` in a worker thread, so the viewer frame never waits on SSIM: the
@@ -328,19 +370,22 @@ class CompareModel:
             return
         if self._worker is None:
             from concurrent.futures import ThreadPoolExecutor
-            self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="figures")
+            self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="figures",
+                                              initializer=_yield_to_the_frame)
         self._jobs[frame] = (self.generation, float(t),
                              self._worker.submit(_measure_job, self.track, float(t), rendered))
 
     def collect(self, wait: bool = False) -> None:
         """Move finished worker figures into ``figures`` (all of them with ``wait``);
         figures measured before a settings change, or before the recording starts, are
-        dropped."""
+        dropped. A read-back handed to ``measure_after`` is fetched and started first."""
+        self._take_reading()
         for frame, (gen, t, job) in list(self._jobs.items()):
             if not (wait or job.done()):
                 continue
             del self._jobs[frame]
-            fig = job.result()
+            fig, cpu, ended = job.result()
+            self._rest_until = max(self._rest_until, ended + cpu * (1 / PLAYING_SHARE - 1))
             if fig is not None and gen == self.generation:
                 self.figures[frame] = (t, fig["mad"], fig["ssim"])
 
@@ -384,6 +429,27 @@ class CompareModel:
                              Path(track.path).name or track.path, figs)
 
 
+WORKER_NICE = 10   # the figures worker's niceness above the viewer's (Linux)
+
+
+def _yield_to_the_frame() -> None:
+    """The figures worker runs at a lower priority than the frame (the UI thread and the
+    GL driver's threads): on a machine with few cores SSIM then takes the time the frame
+    leaves over instead of stretching it. Linux sets the niceness of one thread by its
+    id; elsewhere the worker keeps the process's priority. It also imports what measuring
+    needs, so that the first measure's CPU time (which sizes the rest after it) is the
+    measure's own."""
+    from viewer.compare import metrics
+    metrics.ssim(np.zeros((8, 8, 3), np.uint8), np.zeros((8, 8, 3), np.uint8))
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        tid = threading.get_native_id()
+        os.setpriority(os.PRIO_PROCESS, tid, os.getpriority(os.PRIO_PROCESS, tid) + WORKER_NICE)
+    except OSError:
+        pass
+
+
 def _measure_size(rendered: np.ndarray) -> tuple[int, int]:
     """(w, h) the figures are measured at: the view, or MEASURE_WIDTH wide if wider."""
     h, w = rendered.shape[:2]
@@ -397,11 +463,14 @@ def _read_reference(track, t: float, size, then):
     return ref if then is None else then(ref, size)
 
 
-def _measure_job(track, t: float, rendered: np.ndarray) -> dict[str, float] | None:
+def _measure_job(track, t: float, rendered: np.ndarray) -> tuple[dict | None, float, float]:
     """The worker's measure: the reference frame at the measure size, then the figures
-    (None before the recording starts)."""
+    (None before the recording starts); with the worker's CPU seconds it took and the
+    clock when it ended (what the rest after it is sized by)."""
+    cpu = time.thread_time()
     ref = track.frame_at(t, size=_measure_size(rendered))
-    return None if ref is None else _figures(rendered, ref)
+    fig = None if ref is None else _figures(rendered, ref)
+    return fig, time.thread_time() - cpu, time.perf_counter()
 
 
 def _figures(rendered: np.ndarray, ref: np.ndarray) -> dict[str, float]:
