@@ -1,9 +1,11 @@
 #version 430
 // GPU particle pass, step 1: evaluate every pool slot at its emitter's last visible update
 // (the laws in particle_laws.glsl), pick its degrade entry and batch, and make its sort
-// key (particle_order.glsl); then each workgroup sorts its BLOCK slots by key in shared
-// memory (bitonic) and writes them to keys / vals for particle_sort.comp.glsl to merge, or,
-// when one block is the whole pool (u_final), writes the instance rows at once. Mirrors
+// key (particle_order.glsl); then each workgroup sorts its run of u_run slots: BLOCK at a
+// time by key in shared memory (bitonic), then those blocks merged inside the workgroup
+// (particle_merge.glsl, u_stages merges of up to 16 ways) through keys / vals and keys2 /
+// vals2, ending in keys / vals for particle_sort.comp.glsl to merge across runs, or, when
+// one run is the whole pool (u_final), as the instance rows at once. Mirrors
 // viewer/render/particles.py prepare() and ParticlePool.evaluate() on the CPU.
 layout(local_size_x = 512) in;   // two slots per invocation
 
@@ -13,23 +15,32 @@ layout(std430, binding = 0) readonly buffer Births { Birth births[]; };
 layout(std430, binding = 1) readonly buffer Emitters { Emitter emitters[]; };
 layout(std430, binding = 2) readonly buffer GfxInfo { vec4 gfx_info[]; };    // sort centre, n
 layout(std430, binding = 3) readonly buffer GfxLevel { vec4 gfx_level[]; };  // thr, valid, cand
-layout(std430, binding = 4) buffer Evals { Evaluated evals[]; };
-layout(std430, binding = 5) writeonly buffer Keys { uvec4 keys[]; };
-layout(std430, binding = 6) writeonly buffer Vals { uint vals[]; };
+// coherent: written and read back by other invocations of the workgroup (barriers between)
+layout(std430, binding = 4) coherent buffer Evals { Evaluated evals[]; };
+layout(std430, binding = 5) coherent buffer Keys { uvec4 keys[]; };
+layout(std430, binding = 6) coherent buffer Vals { uint vals[]; };
 layout(std430, binding = 7) buffer Stats { uint stats[]; };   // [count, max CYpt bits] per batch
 layout(std430, binding = 8) writeonly buffer Instances { float inst[]; };
+layout(std430, binding = 11) coherent buffer Keys2 { uvec4 keys2[]; };
+layout(std430, binding = 12) coherent buffer Vals2 { uint vals2[]; };
 
 uniform uint u_capacity;
 uniform int u_levels;          // degrade entries per GfxObj row of gfx_level
 uniform vec3 u_eye;
 uniform float u_distance_2dsq; // particle_distance_2dsq(m)
 uniform float u_degrade_distance;
-uniform bool u_final;          // one block is the whole sort
+uniform uint u_run;            // slots one workgroup sorts: BLOCK << (sum of u_plan)
+uniform uint u_stages;         // merges inside the workgroup (0: u_run is BLOCK)
+uniform uint u_plan;           // log2 of each merge's ways, 4 bits each, the first lowest
+uniform bool u_final;          // one run is the whole sort
 
 const uint SENTINEL = 0xFFFFFFFFu;
 
 #include "particle_laws.glsl"
 #include "particle_order.glsl"
+bool g_from2;                  // this merge reads keys2 / vals2 (else keys / vals)
+#define MERGE_KEY(i) (g_from2 ? keys2[i] : keys[i])
+#include "particle_merge.glsl"
 
 shared uvec4 s_keys[BLOCK];
 shared uint s_vals[BLOCK];
@@ -102,38 +113,69 @@ uvec4 evaluate(uint i) {
     return uvec4(batch, ~floatBitsToUint(cypt), uint(row), floatBitsToUint(B.a.w));
 }
 
+// a sorted key at place ``pos``: its instance row when ``put``, else into keys2 / vals2
+// when ``to2``, else keys / vals
+void put_sorted(uint pos, uvec4 key, uint val, bool put, bool to2) {
+    if (put) {
+        put_instance(pos, key, val);
+    } else if (to2) {
+        keys2[pos] = key;
+        vals2[pos] = val;
+    } else {
+        keys[pos] = key;
+        vals[pos] = val;
+    }
+}
+
 void main() {
     uint t = gl_LocalInvocationID.x;
-    uint base = gl_WorkGroupID.x * BLOCK;
-    for (uint k = t; k < BLOCK; k += BLOCK / 2u) {
-        s_keys[k] = evaluate(base + k);
-        s_vals[k] = base + k;
-    }
-    memoryBarrierBuffer();   // this block's evaluations, read back below when u_final
-    barrier();
-    for (uint size = 2u; size <= BLOCK; size <<= 1) {
-        for (uint stride = size >> 1; stride > 0u; stride >>= 1) {
-            uint i = 2u * t - (t & (stride - 1u));
-            uint j = i + stride;
-            bool up = (i & size) == 0u;
-            uvec4 a = s_keys[i];
-            uvec4 b = s_keys[j];
-            if (key_less(b, a) == up && a != b) {
-                s_keys[i] = b;
-                s_keys[j] = a;
-                uint v = s_vals[i];
-                s_vals[i] = s_vals[j];
-                s_vals[j] = v;
+    uint base = gl_WorkGroupID.x * u_run;
+    // the blocks go where an even number of merges after them ends in keys / vals
+    bool to2 = (u_stages & 1u) == 1u;
+    for (uint first = base; first < base + u_run; first += BLOCK) {
+        for (uint k = t; k < BLOCK; k += BLOCK / 2u) {
+            s_keys[k] = evaluate(first + k);
+            s_vals[k] = first + k;
+        }
+        memoryBarrierBuffer();   // this block's evaluations, read back when put
+        barrier();
+        for (uint size = 2u; size <= BLOCK; size <<= 1) {
+            for (uint stride = size >> 1; stride > 0u; stride >>= 1) {
+                uint i = 2u * t - (t & (stride - 1u));
+                uint j = i + stride;
+                bool up = (i & size) == 0u;
+                uvec4 a = s_keys[i];
+                uvec4 b = s_keys[j];
+                if (key_less(b, a) == up && a != b) {
+                    s_keys[i] = b;
+                    s_keys[j] = a;
+                    uint v = s_vals[i];
+                    s_vals[i] = s_vals[j];
+                    s_vals[j] = v;
+                }
+                barrier();
             }
-            barrier();
         }
+        bool put = u_final && u_stages == 0u;
+        for (uint k = t; k < BLOCK; k += BLOCK / 2u) {
+            put_sorted(first + k, s_keys[k], s_vals[k], put, to2);
+        }
+        barrier();               // the next block reuses the shared arrays
     }
-    for (uint k = t; k < BLOCK; k += BLOCK / 2u) {
-        if (u_final) {
-            put_instance(base + k, s_keys[k], s_vals[k]);
-        } else {
-            keys[base + k] = s_keys[k];
-            vals[base + k] = s_vals[k];
+    // merge the run's blocks inside the workgroup: every key of the run, each merge
+    uint w = BLOCK;
+    for (uint stage = 0u; stage < u_stages; ++stage) {
+        memoryBarrierBuffer();   // the previous step's keys, read by other invocations
+        barrier();
+        uint ways = 1u << ((u_plan >> (4u * stage)) & 15u);
+        g_from2 = to2;
+        to2 = !to2;
+        bool put = u_final && stage + 1u == u_stages;
+        for (uint i = base + t; i < base + u_run; i += BLOCK / 2u) {
+            uvec4 key = g_from2 ? keys2[i] : keys[i];
+            uint val = g_from2 ? vals2[i] : vals[i];
+            put_sorted(merged_place(i, key, w, ways), key, val, put, to2);
         }
+        w *= ways;
     }
 }

@@ -291,17 +291,86 @@ def test_merge_ways_cover_the_runs_in_few_passes():
     assert GpuParticlePass.merge_ways(1) == []
     assert GpuParticlePass.merge_ways(16) == [16]
     assert GpuParticlePass.merge_ways(32) == [8, 4]
-    assert GpuParticlePass.merge_ways(1024) == [16, 8, 8]       # 1M slots: 3 merges
+    assert GpuParticlePass.merge_ways(1024) == [16, 8, 8]
     for runs in (2 ** k for k in range(1, 15)):
         ways = GpuParticlePass.merge_ways(runs)
         assert int(np.prod(ways)) == runs and max(ways) <= 16
         assert len(ways) == -(-(runs.bit_length() - 1) // 4)
 
 
+def test_sort_plan_is_one_or_two_dispatches_at_any_size():
+    """Each particle_eval workgroup sorts a run (blocks, then merged inside the workgroup)
+    and one particle_sort dispatch merges at most 16 runs: 1M slots sort in two dispatches
+    (runs of 64k, blocks merged 8 then 8 at a time in the workgroup), not four."""
+    plan = GpuParticlePass.sort_plan
+    assert plan(1024) == (1024, [], [])                  # one block: one dispatch
+    assert plan(8192) == (1024, [], [8])
+    assert plan(16384) == (1024, [], [16])
+    assert plan(1 << 17) == (8192, [8], [16])
+    assert plan(1 << 20) == (65536, [8, 8], [16])
+    assert plan(4096, ways=2) == (2048, [2], [2])
+    assert plan(4096, ways=1) == (4096, [4], [])         # the whole sort in one workgroup
+    for k in range(10, 24):
+        run, local, merges = plan(1 << k)
+        assert run * int(np.prod(merges)) == 1 << k and run == 1024 * int(np.prod(local))
+        assert len(merges) <= 1 and max(local + [1]) <= 16
+
+
+def _uneven_pool():
+    """4096 slots (four sort blocks) drawn unevenly: block 0 full, block 1 three particles,
+    block 2 none, block 3 a scattered half; two far emitters whose particles share one CYpt
+    (equal CYpt: row, then slot decide) and a GfxObj with a batch of one."""
+    rng = np.random.default_rng(21)
+    pool = ParticlePool()
+    rows = [_row(pool, rng, S.QUAD) for _ in range(3)]
+    lone = _row(pool, rng, S.QUAD_BB)
+    for r in rows[:2]:
+        pool.row_origin[r] = (60.0, 40.0, 0.0)       # beyond particle_distance_2dsq
+    idx = _births(pool, rng, 4096, rows, ptypes=(2, 3))
+    assert pool.capacity == 4096
+    keep = np.zeros(4096, bool)
+    keep[:1024] = True
+    keep[[1030, 1500, 2047]] = True
+    keep[3072:][rng.random(1024) < 0.5] = True
+    pool.release_many(np.flatnonzero(~keep).tolist())
+    pool.slot[idx] = rng.permutation(4096)
+    pool.emitter[3072 + 7] = lone
+    pool.state[3072 + 7, 24:26] = 0.0               # opaque: its own batch of one
+    return pool
+
+
+@pytest.mark.parametrize("ways", [1, 2, 4, 16])
+def test_merges_in_and_across_workgroups_keep_the_cpu_order(gpu, renderer, ways):
+    """Whatever share of the sort the workgroups do (ways 1: all of it, one dispatch; 16:
+    blocks only, then one 4-way merge), uneven runs, equal CYpt and a batch of one come
+    out exactly in the CPU's order."""
+    pool = _uneven_pool()
+    gpu.sort_ways = ways
+    prep_g = gpu.prepare(particle_snapshot(pool), EYE)
+    prep_c = prepare(WA.particle_arrays(pool), EYE, renderer.meshes)
+    assert gpu.dispatches == (1 if ways == 1 else 2)
+    assert [(b.gfxobj, b.mode, b.translucent, b.start, b.count) for b in prep_g.batches] == \
+        [(b.gfxobj, b.mode, b.translucent, b.start, b.count) for b in prep_c.batches]
+    assert 1 in [b.count for b in prep_g.batches]
+    np.testing.assert_allclose(gpu.read_instances(), prep_c.instances, atol=1e-4, rtol=1e-5)
+
+
+@pytest.mark.parametrize("ways", [1, 2, 16])
+def test_a_sort_with_nothing_drawn_is_empty(gpu, ways):
+    """Live particles that are all hidden (translucency 1: SetTranslucency 0x0050E670):
+    every key is the undrawn one (all equal), no batch, no instance row."""
+    pool = _uneven_pool()
+    pool.state[:, 24:26] = 1.0
+    gpu.sort_ways = ways
+    prep = gpu.prepare(particle_snapshot(pool), EYE)
+    assert prep.batches == [] and gpu.drawn == 0 and len(gpu.read_instances()) == 0
+
+
 @pytest.mark.parametrize("n", [5000, 17000])
 def test_merge_sort_orders_thousands_far_to_near_per_batch(gpu, renderer, n):
-    """Merge passes (capacity 8192: one 8-way; 32768: 8-way then 4-way): every batch is
-    far to near and holds exactly the CPU's rows."""
+    """Capacity 8192: blocks, one 8-way merge; 32768: runs of two blocks merged in the
+    workgroup, then one 16-way merge: every batch is far to near and holds exactly the
+    CPU's rows."""
     rng = np.random.default_rng(13)
     pool, _ = _random_pool(rng, n=n, n_rows=8)
     prep_g = gpu.prepare(particle_snapshot(pool), EYE)

@@ -13,12 +13,13 @@ Here the work per frame on the CPU does not grow with live particles:
   uploads the emitter table, then runs two compute shaders: ``particle_eval`` (the twelve
   laws of ``Particle::Update`` 0x0051C290 from ``particle_laws.glsl``, scale /
   translucency, the shared or own CYpt and heading, the degrade entry and batch, the sort
-  key) and ``particle_sort`` (blocks sorted in shared memory, then up to 16-way merges by
-  batch, CYpt far to near, emitter row, slot: the order the CPU's stable sorts give; its
-  last stage writes the instance rows ``shaders/particle.vert.glsl`` reads, in draw
-  order). The only read back is a count and a largest CYpt per possible batch (a few
-  dozen integers). A frame costs a handful of dispatches (1M slots: 4; 10k: 2; a
-  frame's births go up as plain buffer writes).
+  key; each workgroup then sorts its run of slots: blocks in shared memory, merged inside
+  the workgroup) and ``particle_sort`` (one merge of up to 16 runs) by batch, CYpt far to
+  near, emitter row, slot: the order the CPU's stable sorts give; the last step writes
+  the instance rows ``shaders/particle.vert.glsl`` reads, in draw order. The only read
+  back is a count and a largest CYpt per possible batch (a few dozen integers). A frame
+  costs two dispatches at any size (``sort_plan``; one up to 1024 slots), and a frame's
+  births go up as plain buffer writes.
 
 Compute shaders need OpenGL 4.3; ``GpuParticlePass.create`` returns None without them and
 the renderer keeps the CPU path.
@@ -200,6 +201,7 @@ class GpuParticlePass:
         self._gfx_key = None
         self._gfx = None
         self._uniform_cache: dict = {}
+        self.sort_ways = MAX_WAYS  # runs the merge dispatch joins at most (tests lower it)
         self.row_writes = 0       # uploads of changed birth rows (tests count them)
         self.dispatches = 0
         self.drawn = 0
@@ -369,6 +371,8 @@ class GpuParticlePass:
             7: self._buffer("stats", n_batches * 8),
             # every place a drawn particle can take: no read back before the sort
             8: self._buffer("instances", padded * INSTANCE_FLOATS * 4),
+            11: self._buffer("keys2", padded * 16),
+            12: self._buffer("vals2", padded * 4),
         }
         bufs[1].write(em.tobytes())
         bufs[7].clear()
@@ -377,15 +381,17 @@ class GpuParticlePass:
             buf.bind_to_storage_buffer(binding)
         self._bufs["gfx_info"].bind_to_storage_buffer(2)
         self._bufs["gfx_level"].bind_to_storage_buffer(3)
+        run, local, merges = self.sort_plan(padded, self.sort_ways)
+        plan = sum((w.bit_length() - 1) << (4 * k) for k, w in enumerate(local))
         self._uniforms(self.eval_prog, u_capacity=self.capacity, u_levels=levels,
                        u_eye=tuple(float(c) for c in eye),
                        u_distance_2dsq=particle_distance_2dsq(m),
                        u_degrade_distance=float(degrade_distance),
-                       u_final=padded == SORT_BLOCK)
-        self.eval_prog.run(padded // SORT_BLOCK)
+                       u_run=run, u_stages=len(local), u_plan=plan, u_final=not merges)
+        self.eval_prog.run(padded // run)
         self.dispatches += 1
         self.ctx.memory_barrier()
-        self._merge(padded, bufs[5], bufs[6])
+        self._merge(run, merges, (bufs[5], bufs[6]), (bufs[11], bufs[12]))
         self.instances = bufs[8]
         # the one read back: per batch the count and the largest CYpt (a few dozen ints)
         stats = np.frombuffer(bufs[7].read(size=n_batches * 8), np.uint32).reshape(-1, 2)
@@ -403,9 +409,9 @@ class GpuParticlePass:
 
     @staticmethod
     def merge_ways(runs: int) -> list[int]:
-        """The runs merged at a time by each pass for ``runs`` sorted blocks (a power of
-        two): as few passes as MAX_WAYS allows, the wider merges first (while the runs
-        are short, their binary searches are cheap)."""
+        """The runs merged at a time by each merge for ``runs`` sorted blocks (a power of
+        two): as few merges as MAX_WAYS allows, the wider ones first (while the runs are
+        short, their binary searches are cheap)."""
         bits = max(int(runs).bit_length() - 1, 0)
         if bits == 0:
             return []
@@ -414,24 +420,31 @@ class GpuParticlePass:
         split = [bits // passes + (1 if k < bits % passes else 0) for k in range(passes)]
         return [1 << b for b in split]
 
-    def _merge(self, padded: int, keys, vals) -> None:
-        """Merge the sorted blocks (``merge_ways``), ping-ponging between (keys, vals) and
-        a second pair; the last pass writes the instance rows. Dispatches: 1M slots 3,
-        100k 2, 10k 1."""
+    @classmethod
+    def sort_plan(cls, padded: int, ways: int = MAX_WAYS) -> tuple[int, list[int], list[int]]:
+        """How ``padded`` slots are sorted: ``(run, local, merges)``. Each workgroup of
+        ``particle_eval`` sorts a run of ``run`` slots (blocks of SORT_BLOCK in shared
+        memory, then merged in the workgroup by ``local`` ways), and ``particle_sort``
+        merges the runs by ``merges`` ways, one dispatch each. Runs are as short as leaves
+        at most ``ways`` of them (one merge dispatch: a frame costs two dispatches at any
+        size above SORT_BLOCK, one at or below it)."""
+        blocks = max(padded // SORT_BLOCK, 1)
+        run = SORT_BLOCK * max(blocks // max(ways, 1), 1)
+        return run, cls.merge_ways(run // SORT_BLOCK), cls.merge_ways(padded // run)
+
+    def _merge(self, run: int, merges: list[int], src, dst) -> None:
+        """Merge the sorted runs by ``merges`` ways a dispatch, ping-ponging between
+        ``src`` and ``dst`` (keys, vals); the last dispatch writes the instance rows."""
         p = self.sort_prog
-        barrier = self.ctx.memory_barrier
-        src = (keys, vals)
-        dst = (self._buffer("keys2", padded * 16), self._buffer("vals2", padded * 4))
-        width = SORT_BLOCK
-        plan = self.merge_ways(padded // SORT_BLOCK)
-        for k, ways in enumerate(plan):
+        width = run
+        for k, ways in enumerate(merges):
             src[0].bind_to_storage_buffer(5)
             src[1].bind_to_storage_buffer(6)
             dst[0].bind_to_storage_buffer(11)
             dst[1].bind_to_storage_buffer(12)
-            self._uniforms(p, u_width=width, u_ways=ways, u_final=k == len(plan) - 1)
-            p.run(padded // SORT_LOCAL)
-            barrier()
+            self._uniforms(p, u_width=width, u_ways=ways, u_final=k == len(merges) - 1)
+            p.run(self.padded // SORT_LOCAL)
+            self.ctx.memory_barrier()
             self.dispatches += 1
             src, dst = dst, src
             width *= ways
