@@ -87,7 +87,33 @@ def _deaths(em) -> bytes:
     return em.pool.slot_death[base + np.flatnonzero(slots >= 0)].tobytes()
 
 
-def _scene_run(mode: str, seed: int, monkeypatch, switch_at=()) -> list:
+SCRIPT0 = 0x33000100
+
+
+def _hook_scripts(records: dict, rng: np.random.Generator) -> list[int]:
+    """Scripts whose hooks run mid-tick, after some owners' particle updates and before
+    others': emitters created (InitialParticles births: draws), stopped and destroyed on
+    the owner, CallPES with a pause (a Python draw) playing a script that creates one."""
+    dids = []
+    for k in range(4):
+        did = SCRIPT0 + k
+        info = INFO0 + int(rng.integers(0, 24))
+        records[SCRIPT0 + 10 + k] = B.script(SCRIPT0 + 10 + k,
+                                             (0.05, B.create(INFO0 + 99, -1, 0x200 + k)))
+        records[did] = B.script(
+            did, (0.1 * k, B.create(info, -1, 0x100 + k)),
+            (0.2 + 0.1 * k, B.create(INFO0 + 99, 0, 0x110 + k)),
+            (0.4, B.callpes(SCRIPT0 + 10 + k, 0.3 + 0.1 * k)),
+            (0.6 + 0.05 * k, B.stop(0x100 + k)),
+            (0.9, B.destroy(0x110 + k)),
+            (1.1 + 0.1 * k, B.destroy(0x100 + k)),
+            (1.3, B.create(info, 1, 0x100 + k)),
+            (1.6, B.destroy(0x200 + k)))
+        dids.append(did)
+    return dids
+
+
+def _scene_run(mode: str, seed: int, monkeypatch, switch_at=(), hooks=False) -> list:
     monkeypatch.setattr(particles, "KERNEL", mode)
     rng = np.random.default_rng(seed)
     records = {SETUP: B.setup(parts=2)}
@@ -95,6 +121,7 @@ def _scene_run(mode: str, seed: int, monkeypatch, switch_at=()) -> list:
         records[INFO0 + k] = _random_info(rng, INFO0 + k, k % 14)
     records[INFO0 + 99] = B.emitter_info(INFO0 + 99, max_particles=4, birthrate=0.01,
                                          initial_particles=2, lifespan=0.5)  # persistent
+    scripts = _hook_scripts(records, rng) if hooks else []
     w = B.world(records, seed=seed)
     w.events = []
     objs = []
@@ -113,6 +140,10 @@ def _scene_run(mode: str, seed: int, monkeypatch, switch_at=()) -> list:
         handles.append((o, w.create_particle_emitter(o, did, part, off, int(k % 7))))
     w.db.add(INFO0 + 98, _small_offset_info(w, INFO0 + 98))
     w.create_particle_emitter(objs[0], INFO0 + 98, -1, Frame(), 0)
+    for k, did in enumerate(scripts):  # owners 2..5: after owners 0 and 1 each tick
+        w.play_script(objs[2 + k], did)
+    if hooks:  # a child: its particles update inside its parent's frame walk
+        w.attach_child(objs[5], objs[4], 1, Frame((0.0, 1.0, 0.0), (1.0, 0.0, 0.0, 0.0)))
     out = []
     for frame in range(1, 76):
         if frame in switch_at:
@@ -128,7 +159,10 @@ def _scene_run(mode: str, seed: int, monkeypatch, switch_at=()) -> list:
                     pm.stop(eid)
                 if pm.emitters():
                     pm.destroy(pm.emitters()[-1][0])
-        w.tick(Fraction(frame, 30))
+        # with hooks, two half-second jumps: updates of several quanta (a manager updated
+        # and its frames set again within one tick)
+        jump = Fraction(frame // 30, 2) if hooks else 0
+        w.tick(Fraction(frame, 30) + jump)
         out.append(_state(w))
     out.append([to_line(e) for e in w.events])
     return out
@@ -143,6 +177,80 @@ def test_kernel_and_python_paths_give_the_same_run(seed, monkeypatch):
         assert a == b, f"frame {k + 1}"
     kinds = {e.split('"action": "')[1].split('"')[0] for e in ref[-1] if '"emitter"' in e}
     assert {"created", "stopped", "destroyed", "finished"} <= kinds
+
+
+class _CountingKernel:
+    """The kernel module, counting the emitter rows of each compiled update call."""
+
+    def __init__(self):
+        from viewer.sim import particle_kernel as K
+        self.K = K
+        self.calls: list[int] = []
+
+    def update_rows(self, rows, *args):
+        self.calls.append(len(rows))
+        return self.K.update_rows(rows, *args)
+
+    def __getattr__(self, name):
+        return getattr(self.K, name)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_queued_updates_meet_hooks_mid_tick(seed, monkeypatch):
+    """A tick's managers queued for one compiled call (ParticlePool.flush) while hooks
+    between them create, stop and destroy emitters (births and deaths in one manager while
+    another's update waits), draw in Python (CallPES) and emit events: the reference run."""
+    ref = _scene_run("0", seed, monkeypatch, hooks=True)
+    counting = _CountingKernel()
+    monkeypatch.setattr(particles, "_KERNEL", counting)
+    got = _scene_run("1", seed, monkeypatch, hooks=True)
+    assert len(got) == len(ref)
+    for k, (a, b) in enumerate(zip(ref, got)):
+        assert a == b, f"frame {k + 1}"
+    lines = ref[-1]
+    for action in ('"created"', '"stopped"', '"destroyed"', '"finished"'):
+        assert sum(action in e for e in lines) >= 3
+    assert sum('"callpes"' in e for e in lines) >= 4
+    # several managers ran in one call, and the hooks cut some ticks' queues short
+    assert max(counting.calls) > 40 and min(counting.calls) < 20
+
+
+def test_a_tick_without_hooks_runs_every_manager_in_one_call(monkeypatch):
+    monkeypatch.setattr(particles, "KERNEL", "1")
+    counting = _CountingKernel()
+    monkeypatch.setattr(particles, "_KERNEL", counting)
+    w = B.world({SETUP: B.setup(), INFO0: B.emitter_info(INFO0, birthrate=0.01)}, seed=3)
+    for i in range(5):
+        o = w.create_object(i + 1, SETUP, velocity=(1.0, 0.0, 0.0))
+        for _ in range(3):
+            w.create_particle_emitter(o, INFO0, -1, Frame(), 0)
+    B.run_frames(w, 4)
+    assert counting.calls == [15] * 4 and w.pool.live_count > 0
+    assert not w.pool._queue and w.rng.draws > 0
+
+
+def test_a_python_draw_runs_the_queued_updates_first(monkeypatch):
+    """RetailRandom.set_barrier: a draw between queued updates (no event in between) comes
+    after their births' draws, as when each update ran at once."""
+    monkeypatch.setattr(particles, "KERNEL", "1")
+    runs = []
+    for defer in (False, True):
+        w = B.world({SETUP: B.setup(), INFO0: B.emitter_info(INFO0, birthrate=0.0)}, seed=7)
+        objs = [w.create_object(i + 1, SETUP) for i in range(3)]
+        for o in objs:
+            w.create_particle_emitter(o, INFO0, -1, Frame(), 0)
+        w.render_pass()  # in view
+        w.pool.defer = defer
+        for o in objs[:2]:
+            o.particle_manager.update_particles(w.rng, 0.5, 0.5)
+        queued = len(w.pool._queue)
+        x = w.rng.rand()
+        objs[2].particle_manager.update_particles(w.rng, 0.5, 0.5)
+        w.pool.defer = False
+        w.pool.flush()
+        runs.append((queued, x, _state(w)))
+    assert (runs[0][0], runs[1][0]) == (0, 2)
+    assert runs[0][1:] == runs[1][1:] and runs[1][2][1] == 3  # three births
 
 
 def test_switching_paths_mid_run_changes_nothing(monkeypatch):

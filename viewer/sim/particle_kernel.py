@@ -388,20 +388,24 @@ def _destroy(row, ef, ei, slot_idx, alive, emitter, free_stack, free_n, dirty, n
 
 # -- ParticleManager::UpdateParticles 0x0051B800 --------------------------------------------
 @_jit
-def update_rows(rows, pt, now, r, ef, ei, em_time, em_origin, em_quat, row_origin, row_drawn,
-                slot_idx, slot_death, state, alive, emitter, slot_of, ptype_of, orientation,
-                free_stack, free_n, dirty, result, destroy):
-    """ParticleEmitter::UpdateParticles 0x0051D180 for ``rows`` in the manager's order
-    (bucket 0 then 1, newest first). ``result[k]`` is UpdateParticles' answer; with
-    ``destroy`` an emitter answering false is destroyed here at once (its particles freed in
-    slot order, as the manager's walk does before the next emitter), its event and row left
-    to the caller. Returns (free_n, dirty count, births, deaths, false answers)."""
+def update_rows(rows, pts, nows, r, ef, ei, em_time, em_origin, em_quat, row_origin,
+                row_drawn, slot_idx, slot_death, state, alive, emitter, slot_of, ptype_of,
+                orientation, free_stack, free_n, dirty, result, destroy):
+    """ParticleEmitter::UpdateParticles 0x0051D180 for ``rows`` in order: one manager's
+    walk (bucket 0 then 1, newest first), or several managers' walks one after the other (a
+    tick's deferred updates, ``ParticlePool.flush``), row ``k`` at PhysicsTimer ``pts[k]``
+    and Timer ``nows[k]`` (its manager's update). ``result[k]`` is UpdateParticles' answer;
+    with ``destroy`` an emitter answering false is destroyed here at once (its particles
+    freed in slot order, as the manager's walk does before the next emitter), its event and
+    row left to the caller. Returns (free_n, dirty count, births, deaths, false answers)."""
     nd = 0
     births = 0
     deaths = 0
     finished = 0
     for k in range(rows.shape[0]):
         row = rows[k]
+        pt = pts[k]
+        now = nows[k]
         res = True
         if ef[row, F_CYPT] > ef[row, F_DEGRADE]:  # ShouldDrawParticles 0x0050FE60
             if not ei[row, I_DEGRADED]:

@@ -341,6 +341,7 @@ class ParticlePool:
         self.version = 0
         self._evaluated = -1
         self.dirty = DirtySlots(limit=max(4096, self.capacity))
+        self._queue: list = []
 
     # -- particles ---------------------------------------------------------------------
     # Birth state: one float64 row per particle (a birth is a single row write); the named
@@ -396,6 +397,7 @@ class ParticlePool:
         return d
 
     def __setstate__(self, d: dict) -> None:
+        d.setdefault("_queue", [])
         self.__dict__.update(d)
         self._make_views()
         # a new pool object: a new dirty-log serial whose first chunk is every live slot
@@ -403,10 +405,14 @@ class ParticlePool:
 
     def reserve(self, n: int) -> None:
         """At least ``n`` free indices (grown as ``allocate`` would grow when empty)."""
+        if self._queue:
+            self.flush()
         while self.free_n < n:
             self._alloc_particles(max(256, self.capacity * 2))
 
     def allocate(self) -> int:
+        if self._queue:
+            self.flush()
         if not self.free_n:
             self._alloc_particles(max(256, self.capacity * 2))
         self.free_n -= 1
@@ -421,6 +427,8 @@ class ParticlePool:
         return idx
 
     def release(self, idx: int) -> None:
+        if self._queue:
+            self.flush()
         self.alive[idx] = False
         self.emitter[idx] = -1
         self.free_stack[self.free_n] = idx
@@ -430,6 +438,8 @@ class ParticlePool:
         self.dirty.mark(idx)
 
     def release_many(self, idxs) -> None:
+        if self._queue:
+            self.flush()
         arr = np.asarray(idxs, dtype=np.int64).ravel()
         if not arr.size:
             return
@@ -445,6 +455,8 @@ class ParticlePool:
     def add_row(self, emitter) -> int:
         """A row for a new emitter: what the renderer reads (``init_emitter_row`` then
         fills a ParticleEmitter's table row)."""
+        if self._queue:
+            self.flush()  # a finished emitter's row is free again before the next one
         if self._free_rows:
             row = self._free_rows.pop()
             self.row_emitter[row] = emitter
@@ -534,6 +546,8 @@ class ParticlePool:
         return base
 
     def remove_row(self, row: int) -> None:
+        if self._queue:
+            self.flush()
         self.row_emitter[row] = None
         self.row_drawn[row] = False
         self.row_live[row] = False
@@ -552,6 +566,7 @@ class ParticlePool:
         on = bool(on)
         if on == self.kernel:
             return
+        self.flush()
         self.kernel = on
         for em in self.row_emitter:
             if not isinstance(em, ParticleEmitter):
@@ -569,19 +584,87 @@ class ParticlePool:
                 heapq.heapify(em._deaths)
                 em._free_slots = np.flatnonzero(slots < 0).tolist()  # ascending: a heap
 
-    def update_rows(self, rows: np.ndarray, rng, physics_time: float, timer_now: float,
+    # -- the compiled update: one call per tick ---------------------------------------------
+    # While ``defer`` is set (World.tick's object loops, on the compiled path) a manager's
+    # UpdateParticles is queued (``_queue``: manager, its rows, times), and the queue runs
+    # as ONE compiled call (``flush``) before anything could tell: the next draw of the
+    # random source (``RetailRandom.set_barrier``), the next event (World.emit), any
+    # particle allocated or released, any emitter row added or removed, and any call on a
+    # queued manager (its emitters, frames, stop, destroy, another update). Each queued
+    # update touches only its own emitters' rows, the particle slots and the random
+    # source, so in between nothing else reads what it writes: the same run bit for bit,
+    # as if each had run when queued.
+    defer = False
+
+    def queue_update(self, manager: ParticleManager, entry: tuple, rng,
+                     physics_time: float, timer_now: float) -> None:
+        queue = self._queue
+        if queue and queue[0][2] is not rng:
+            self.flush()
+        if not queue:
+            rng.set_barrier(self.flush)
+        queue.append((manager, entry, rng, physics_time, timer_now))
+        manager._queued = self
+        if not self.defer:
+            self.flush()
+
+    def flush(self) -> None:
+        """Run the queued managers' updates (in queue order, one compiled call), then their
+        finished emitters' removals and events in the same order."""
+        queue = self._queue
+        if not queue:
+            return
+        self._queue = []
+        rng = queue[0][2]
+        rng._barrier = None
+        if len(queue) == 1:
+            manager, entry, _, pt, now = queue[0]
+            manager._queued = None
+            rows, marks = entry[1], entry[2]
+            n = len(rows)
+            pts, nows = np.full(n, pt), np.full(n, now)
+        else:
+            for e in queue:
+                e[0]._queued = None
+            entries = [e[1] for e in queue]
+            counts = [len(e[1]) for e in entries]
+            rows = np.concatenate([e[1] for e in entries])
+            marks = sum(e[2] for e in entries)
+            pts = np.repeat(np.array([e[3] for e in queue]), counts)
+            nows = np.repeat(np.array([e[4] for e in queue]), counts)
+        result = np.empty(len(rows), dtype=np.bool_)
+        if not self.update_rows(rows, rng, pts, nows, marks, result, destroy=True):
+            return
+        # the finished emitters: removed from their manager, reported, their rows freed
+        # (their particles are already freed, where the manager's walk frees them)
+        start = 0
+        for manager, entry, _, _, _ in queue:
+            n = len(entry[1])
+            part = result[start:start + n]
+            start += n
+            if part.all():
+                continue
+            order = entry[0]
+            for k in np.flatnonzero(~part).tolist():
+                eid, em = order[k]
+                manager._remove(eid)
+                manager._event("finished", em, eid, em.info_did, em.part_index)
+                em._retire()
+
+    def update_rows(self, rows: np.ndarray, rng, pts: np.ndarray, nows: np.ndarray,
                     marks: int, result: np.ndarray, destroy: bool) -> int:
-        """The compiled UpdateParticles of the emitters in ``rows`` (in that order): each
-        one's answer into ``result``; returns how many answered false. ``marks``: at least
-        the rows plus their slots. ``destroy``: an emitter answering false has its particles
-        freed at once (the manager's walk)."""
+        """The compiled UpdateParticles of the emitters in ``rows`` (in that order, row
+        ``k`` at PhysicsTimer ``pts[k]`` and Timer ``nows[k]``): each one's answer into
+        ``result``; returns how many answered false. ``marks``: at least the rows plus
+        their slots. ``destroy``: an emitter answering false has its particles freed at
+        once (the manager's walk)."""
         if self.free_n < len(rows):
             self.reserve(len(rows))  # at most one birth per emitter update
         dirty = self._dirty_buf
         if len(dirty) < marks:
             dirty = self.dirty_buffer(marks)
         self.free_n, n_dirty, births, deaths, finished = (_KERNEL or kernel()).update_rows(
-            rows, physics_time, timer_now, rng.kernel_state(), self.ef, self.ei,
+            rows, pts, nows, rng.kernel_state(), self.ef, self.ei,
             self.em_time, self.em_origin, self.em_quat, self.row_origin, self.row_drawn,
             self.slot_idx, self.slot_death, self.state, self.alive, self.emitter, self.slot,
             self.ptype, self.orientation, self.free_stack, self.free_n, dirty, result, destroy)
@@ -605,6 +688,8 @@ class ParticlePool:
     def evaluate(self, force: bool = False) -> np.ndarray:
         """Compute position/orientation/scale/trans/lifetime of every live particle at its
         emitter's last visible update. Returns the live pool indices (ascending)."""
+        if self._queue:
+            self.flush()
         live = np.flatnonzero(self.alive)
         self._live = live
         if not force and self._evaluated == self.version:
@@ -616,6 +701,8 @@ class ParticlePool:
     def evaluate_rows(self, idx) -> None:
         """Evaluate only pool indices ``idx`` (live ones): what an inspector or a picked
         particle needs when the renderer evaluates on the GPU. O(len(idx))."""
+        if self._queue:
+            self.flush()
         idx = np.asarray(idx, dtype=np.int64)
         if self._evaluated != self.version and idx.size:
             self._evaluate(idx)
@@ -1000,10 +1087,12 @@ class ParticleEmitter:
         if self.info is None:
             return False
         if self.pool.kernel:
+            self.pool.flush()
             rows = np.array([self.row], dtype=np.int64)
             result = np.empty(1, dtype=np.bool_)
-            self.pool.update_rows(rows, rng, float(physics_time), float(timer_now),
-                                  self.max_particles + 1, result, destroy=False)
+            self.pool.update_rows(rows, rng, np.array([float(physics_time)]),
+                                  np.array([float(timer_now)]), self.max_particles + 1,
+                                  result, destroy=False)
             return bool(result[0])
         if not self.should_draw():
             if not self.degraded_out:
@@ -1097,33 +1186,48 @@ class ParticleEmitter:
 class ParticleManager:
     """One per owner (created on first use). Storage mirrors retail's LongNIHash with two
     buckets, ``(id ^ id >> 16) % 2``, new entries prepended (LongNIHash::add 0x005198C0);
-    UpdateParticles 0x0051B800 walks bucket 0 then 1, newest first."""
+    UpdateParticles 0x0051B800 walks bucket 0 then 1, newest first.
+
+    On the compiled path an update may be queued (``ParticlePool.queue_update``): while
+    ``_queued`` (the pool) is set, every method that reads or changes the emitters runs the
+    queue first."""
+
+    _queued = None
 
     def __init__(self, owner_id: int, emit: Callable[[dict], None]) -> None:
         self.owner_id = owner_id
         self.emit_event = emit
         self.buckets: tuple[list, list] = ([], [])
         self.next_emitter_id = FIRST_AUTO_EMITTER_ID
-        self._order = None  # (emitters in update order, their rows, dirty-buffer size)
+        self._order = None  # (emitters in update order, rows, dirty marks, pool)
         self._placed_in = None  # (root, part frames) of the last set_parent_frames
 
     @staticmethod
     def _bucket(emitter_id: int) -> int:
         return ((emitter_id ^ (emitter_id >> 16)) & 0xFFFFFFFF) % 2
 
+    def _settle(self) -> None:
+        """Run this manager's queued update (and the rest of the queue) now."""
+        if self._queued is not None:
+            self._queued.flush()
+
     def emitters(self) -> list[tuple[int, ParticleEmitter]]:
+        self._settle()
         return list(self.buckets[0]) + list(self.buckets[1])
 
     def __len__(self) -> int:
+        self._settle()
         return len(self.buckets[0]) + len(self.buckets[1])
 
     def find(self, emitter_id: int) -> ParticleEmitter | None:
+        self._settle()
         for eid, em in self.buckets[self._bucket(emitter_id)]:
             if eid == emitter_id:
                 return em
         return None
 
     def _remove(self, emitter_id: int) -> ParticleEmitter | None:
+        self._settle()
         bucket = self.buckets[self._bucket(emitter_id)]
         for i, (eid, em) in enumerate(bucket):
             if eid == emitter_id:
@@ -1141,6 +1245,7 @@ class ParticleManager:
         self.emit_event(ev)
 
     def add(self, emitter_id: int, emitter: ParticleEmitter) -> int:
+        self._settle()
         if emitter_id == 0:
             emitter_id = self.next_emitter_id  # ParticleManager::CreateParticleEmitter 0x0051B6C0
             self.next_emitter_id = (self.next_emitter_id + 1) & 0xFFFFFFFF
@@ -1152,6 +1257,7 @@ class ParticleManager:
     def replace_existing(self, emitter_id: int) -> None:
         """CreateParticleEmitter: a live emitter with the same nonzero id is destroyed first
         (even if the new one then fails)."""
+        self._settle()
         if emitter_id == 0:
             return
         old = self._remove(emitter_id)
@@ -1161,6 +1267,7 @@ class ParticleManager:
 
     def stop(self, emitter_id: int) -> bool:
         """StopParticleEmitter 0x0051B7B0: 0 or unknown -> no-op."""
+        self._settle()
         if emitter_id == 0:
             return False
         em = self.find(emitter_id)
@@ -1172,6 +1279,7 @@ class ParticleManager:
 
     def destroy(self, emitter_id: int) -> bool:
         """DestroyParticleEmitter 0x0051B770: removed and deleted at once."""
+        self._settle()
         if emitter_id == 0:
             return False
         em = self._remove(emitter_id)
@@ -1185,6 +1293,17 @@ class ParticleManager:
         """ParticleManager::UpdateParticles 0x0051B800: every emitter's UpdateParticles,
         bucket 0 then 1, newest first; one that answers false is removed, reported
         ("finished") and destroyed."""
+        entry = self._order
+        if entry is not None and self._queued is None:
+            pool = entry[3]
+            queue = pool._queue
+            # a busy tick's path: one more update queued behind the others
+            if queue and pool.defer and pool.kernel and queue[-1][2] is rng:
+                queue.append((self, entry, rng, float(physics_time), float(timer_now)))
+                self._queued = pool
+                return
+        if self._queued is not None:  # updated twice before the queue ran
+            self._queued.flush()
         if not (self.buckets[0] or self.buckets[1]):
             return
         pool = (self.buckets[0] or self.buckets[1])[0][1].pool
@@ -1203,24 +1322,20 @@ class ParticleManager:
 
     def _update_compiled(self, pool: ParticlePool, rng, physics_time: float,
                          timer_now: float) -> None:
-        """The same walk as one compiled call over the emitters' table rows; the events
-        and row releases of finished emitters follow in the same order (nothing in between
-        reads them: the kernel frees their particles where the Python path would)."""
-        if self._order is None:
+        """The same walk over the emitters' table rows, queued for the pool's compiled call
+        (run at once unless the pool defers: ``ParticlePool.flush``); the events and row
+        releases of finished emitters follow in the same order (nothing in between reads
+        them: the kernel frees their particles where the Python path would)."""
+        entry = self._order
+        if entry is None:
             order = self.emitters()
             rows = np.array([em.row for _, em in order], dtype=np.int64)
             marks = len(order) + sum(em.max_particles for _, em in order)
-            self._order = (order, rows, marks, np.empty(len(order), dtype=np.bool_))
-        order, rows, marks, result = self._order
-        if pool.update_rows(rows, rng, float(physics_time), float(timer_now), marks, result,
-                            destroy=True):
-            for k in np.flatnonzero(~result).tolist():
-                eid, em = order[k]
-                self._remove(eid)
-                self._event("finished", em, eid, em.info_did, em.part_index)
-                em._retire()  # its particles are already freed
+            entry = self._order = (order, rows, marks, pool)
+        pool.queue_update(self, entry, rng, float(physics_time), float(timer_now))
 
     def set_parent_frames(self, root: Frame, part_frames: list[Frame]) -> None:
+        self._settle()  # a queued update reads the parent frames it was queued with
         # the same root and part frames as last time, and no emitter added since: every
         # emitter already has its parent frame (set_parent_frame would return at once)
         placed = self._placed_in
@@ -1238,6 +1353,7 @@ class ParticleManager:
 
     def destroy_all(self) -> None:
         """The owner's teardown (CPhysicsObj::destroy_particle_manager 0x00510D50)."""
+        self._settle()
         for eid, em in self.emitters():
             self._event("destroyed", em, eid, em.info_did, em.part_index, reason="owner")
             em.destroy()

@@ -38,14 +38,30 @@ class RetailRandom:
     # state into it (and keeps it there across kernel calls); the next Python draw moves it
     # back. Either way there is one state and one draw order.
     _karr = None
+    # A compiled update queued but not run yet (``ParticlePool.flush``) draws before
+    # anything after it: ``set_barrier`` makes the next draw, state read or kernel call run
+    # it first (it moves the state into the array, so a Python draw passes through _sync).
+    _barrier = None
+
+    def set_barrier(self, fn) -> None:
+        self.kernel_state()
+        self._barrier = fn
+
+    def _run_barrier(self) -> None:
+        fn, self._barrier = self._barrier, None
+        fn()
 
     def kernel_state(self) -> np.ndarray:
+        if self._barrier is not None:
+            self._run_barrier()
         if self._karr is None:
             self._karr = np.array([self._seed, self._idum2, self._iy,
                                    self.__dict__["_draws"], *self._iv], dtype=np.int64)
         return self._karr
 
     def _sync(self) -> None:
+        if self._barrier is not None:
+            self._run_barrier()
         a = self._karr
         if a is not None:
             self._karr = None
@@ -64,6 +80,8 @@ class RetailRandom:
         self.__dict__["_draws"] = value
 
     def seed(self, seed: int) -> None:
+        if self._barrier is not None:
+            self._run_barrier()
         self._karr = None
         # Random::Seed 0x0042C450: 0 -> 1; 8 warm-up steps, then fill the 32-entry table
         s = int(seed) % _IM1

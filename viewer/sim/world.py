@@ -178,6 +178,8 @@ class World:
 
     # -- events ------------------------------------------------------------------------------
     def emit(self, event: dict) -> None:
+        if self.pool._queue:  # the queued particle updates came first
+            self.pool.flush()
         ev = {"t": self.timer_now}
         ev.update(event)
         if self.events is not None:
@@ -713,17 +715,25 @@ class World:
         quantum = self.gate.should_update(now)
         updated = quantum is not None
         if updated:
-            for obj in list(self.objects.values()):
-                # static animating objects are landblock statics: not in the CObjectMaint
-                # object table this loop walks, so they never pass through update_object
-                # (no double update; they are animated only below)
-                if obj.id in self.objects and not obj.static_animating:
-                    self.update_object(obj)
-            self.physics_time = self.timer_now
-            for obj_id in list(self.static_animating):
-                obj = self.objects.get(obj_id)
-                if obj is not None:
-                    self.animate_static_object(obj)
+            # the particle managers' compiled updates of these loops run as one call
+            # (ParticlePool.defer: queued, run before anything could tell them apart)
+            pool = self.pool
+            pool.defer = True
+            try:
+                for obj in list(self.objects.values()):
+                    # static animating objects are landblock statics: not in the
+                    # CObjectMaint object table this loop walks, so they never pass through
+                    # update_object (no double update; they are animated only below)
+                    if obj.id in self.objects and not obj.static_animating:
+                        self.update_object(obj)
+                self.physics_time = self.timer_now
+                for obj_id in list(self.static_animating):
+                    obj = self.objects.get(obj_id)
+                    if obj is not None:
+                        self.animate_static_object(obj)
+            finally:
+                pool.defer = False
+            pool.flush()
             self.update_tex_velocity(float(quantum))
             self.updates += 1
             self.last_quantum = float(quantum)
