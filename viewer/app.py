@@ -179,6 +179,8 @@ class ViewerApp:
         self._emitters_memo = None   # (key, live_emitters) of this frame (_live_emitters)
         self._summaries_memo = None  # (key, object_summaries) of this frame (_summaries)
         self._want_viewport = self.viewport.size
+        self._view_drawn = None      # _view_key of the image in the viewport (None: none)
+        self.views_drawn = 0         # 3D views drawn into the viewport (tests count them)
         # Fold the dockspace host's full-screen background into the clear (_clear_colour),
         # draw the docked windows' backgrounds and the 3D view's image without blending:
         # the same pixels, less llvmpipe fill (False: all drawn as ImGui gives it, tests)
@@ -369,7 +371,37 @@ class ViewerApp:
             self.renderer.register_texture(self.viewport.color)
 
     def _render_scene(self) -> None:
+        """The 3D view into the viewport; paused and nothing it is drawn from changed
+        (_view_key), the image drawn last stays as it is."""
+        key = self._view_key()
+        if key is not None and key == self._view_drawn:
+            return
+        self._view_drawn = None
         self._draw_view(self.viewport)
+        self._view_drawn = self._view_key()    # the first view's eye may rebuild the world
+        self.views_drawn += 1
+
+    def _view_key(self) -> tuple | None:
+        """Everything the 3D view's image is drawn from (None: draw it anyway, playing):
+        the renderer and its settings with the overlays and particle colour, the session
+        and its scenario's generation, the world shown and its frame, the camera, the
+        viewport's size and framebuffer, the selection (velocity and bounds overlays),
+        solo / mute, and the count of commands applied (whatever a command changes)."""
+        s = self.session
+        if s is None or s.playback.playing:
+            return None
+        view = self.controller.view
+        renderer = self._scene_renderer_for(s)
+        flt = view.emitter_filter
+        return (_Is(renderer), None if renderer is None else self._view_settings(renderer),
+                None if renderer is None else renderer.gpu_particles,
+                _Is(s), s.generation, _Is(s.playback.world), s.playback.frame,
+                view.camera, self.viewport.size, _Is(self.viewport.fbo), view.selection,
+                flt.solo, frozenset(flt.muted), self.controller.applied)
+
+    def _view_settings(self, renderer):
+        """The renderer's settings with the View menu's overlays and particle colour."""
+        return replace(renderer.settings, **self.overlays, particle_colour=self.particle_colour)
 
     def _draw_view(self, target: OffscreenTarget, transparent: bool = False) -> None:
         """The 3D view into ``target``. ``transparent``: no grid, and alpha stays 0 where
@@ -380,8 +412,7 @@ class ViewerApp:
         session = self.session
         renderer = self._scene_renderer_for(session)
         if renderer is not None:
-            settings = replace(renderer.settings, **self.overlays,
-                               particle_colour=self.particle_colour)
+            settings = self._view_settings(renderer)
             if transparent:
                 settings = replace(settings, background=(*settings.background[:3], 0.0),
                                    show_grid=False)
@@ -1203,6 +1234,21 @@ class ViewerApp:
         self.renderer.shutdown()
         implot.destroy_context(self.implot_context)
         imgui.destroy_context(self.imgui_context)
+
+
+class _Is:
+    """A key part equal only to another for the very same object (a world, a session: no
+    field-by-field comparison), kept alive while the key is."""
+
+    __slots__ = ("obj",)
+
+    def __init__(self, obj) -> None:
+        self.obj = obj
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, _Is) and other.obj is self.obj
+
+    __hash__ = None
 
 
 def _going_on(then) -> str:

@@ -50,6 +50,7 @@ class Controller:
         # the app runs the audit as long work (progress, Cancel); alone it runs at once
         self.audit_later = False
         self._reference_session = None
+        self.applied = 0         # commands applied so far (one more before each)
         self._reference_scenario = None
         self._reference_generation = -1
 
@@ -59,6 +60,7 @@ class Controller:
 
     def apply(self, command: c.Command, context: str = "") -> bool:
         """Apply one command; returns False (and logs) when it failed."""
+        self.applied += 1        # anything a command changes is drawn anew (the app's view)
         try:
             self._apply(command)
         except Exception as err:  # noqa: BLE001 - the viewer keeps running on any failure
