@@ -157,7 +157,7 @@ class ViewerApp:
         self.launch_state = LaunchPanelState()
         self.compare_texture: moderngl.Texture | None = None   # the comparison composite
         self._compare_shown = False
-        self._read_back = None         # (frame, t, fbo): the 3D view to read back this frame
+        self._read_back = None    # (frame, t, view tag, fbo): the 3D view to read back
         self._readback = PixelReadback(ctx)
         self._composer = None          # viewer.render.composite.CompositePass (GPU views)
         self._composer_tried = False
@@ -390,14 +390,25 @@ class ViewerApp:
         s = self.session
         if s is None or s.playback.playing:
             return None
+        renderer = self._scene_renderer_for(s)
+        return (self._view_tag(), _Is(renderer),
+                None if renderer is None else renderer.gpu_particles,
+                _Is(s), _Is(s.playback.world), s.playback.frame, _Is(self.viewport.fbo),
+                self.controller.applied)
+
+    def _view_tag(self) -> tuple:
+        """What the 3D view's image of a frame is drawn with, beside the frame itself: the
+        scenario's generation, the renderer's settings with the overlays and particle
+        colour, the camera, the viewport's size, the selection and solo / mute. A
+        frame's comparison figures hold for its image drawn with the same tag."""
+        s = self.session
         view = self.controller.view
         renderer = self._scene_renderer_for(s)
         flt = view.emitter_filter
-        return (_Is(renderer), None if renderer is None else self._view_settings(renderer),
-                None if renderer is None else renderer.gpu_particles,
-                _Is(s), s.generation, _Is(s.playback.world), s.playback.frame,
-                view.camera, self.viewport.size, _Is(self.viewport.fbo), view.selection,
-                flt.solo, frozenset(flt.muted), self.controller.applied)
+        return (None if s is None else s.generation,
+                None if renderer is None else self._view_settings(renderer),
+                view.camera, self.viewport.size, view.selection, flt.solo,
+                frozenset(flt.muted))
 
     def _view_settings(self, renderer):
         """The renderer's settings with the View menu's overlays and particle colour."""
@@ -459,17 +470,18 @@ class ViewerApp:
         if not cmp.active or s is None:
             return
         t, frame = s.playback.time, s.playback.frame
+        tag = self._view_tag()
         composer = self._composite_pass()
         if composer is None:   # no GLSL 4.00: numpy composes a read-back view
             rendered = self.viewport.read_rgba()
-            cmp.measure_later(frame, t, rendered)   # MAD / SSIM in a worker thread
+            cmp.measure_later(frame, t, rendered, tag)   # MAD / SSIM in a worker thread
             self._upload_composite(cmp.compose(rendered, t, frame))
             self._compare_shown = True
             return
         # read back only a frame not measured yet (playing: one at a time), once the
         # panels are built (_read_view_back): the rasteriser has drawn it by then
-        if cmp.wants_measure(frame, playing=s.playback.playing):
-            self._read_back = (frame, t, self.viewport.fbo)
+        if cmp.wants_measure(frame, playing=s.playback.playing, view=tag):
+            self._read_back = (frame, t, tag, self.viewport.fbo)
         size = self.viewport.size
         # the recording frame shown, at this size and these settings: cropped and resized
         # (Pillow) and uploaded only when that changes (paused, or a slower recording)
@@ -492,13 +504,13 @@ class ViewerApp:
         want, self._read_back = self._read_back, None
         if want is None:
             return
-        frame, t, fbo = want
+        frame, t, tag, fbo = want
         if fbo is not self.viewport.fbo:   # reallocated since (never within a frame)
             return
         cmp = self.controller.view.compare
         cmp.collect()                     # fetches an earlier read-back still waiting
         self._readback.issue(fbo, self.viewport.size)
-        cmp.measure_after(frame, t, self._readback.fetch)
+        cmp.measure_after(frame, t, self._readback.fetch, tag)
 
     def _composite_pass(self):
         if not self._composer_tried:
@@ -847,7 +859,7 @@ class ViewerApp:
         view = panel_view(self.controller.view.compare, 0.0 if s is None else s.playback.time,
                           None if s is None else s.playback.frame,
                           () if s is None else scenario_play_events(s.scenario),
-                          self.viewport.aspect)
+                          self.viewport.aspect, self._view_tag())
         return draw_reference_panel(view, self.reference_state)
 
     def _launch_panel(self):

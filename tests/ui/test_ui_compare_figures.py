@@ -18,7 +18,7 @@ from viewer.render.framebuffer import OffscreenTarget, PixelReadback
 from viewer.sim.scenario import Scenario
 from viewer.ui import commands as c
 from viewer.ui import compare_panel
-from viewer.ui.compare_panel import CompareModel
+from viewer.ui.compare_panel import CompareModel, panel_view
 from viewer.ui.session import Session
 
 SIZE = (420, 260)
@@ -155,9 +155,9 @@ def test_playing_figures_name_their_frame_and_equal_the_synchronous_measure(
         issued = []
         real_after = cmp.measure_after
 
-        def after(frame, t, fetch):
+        def after(frame, t, fetch, view=None):
             issued.append(frame)
-            real_after(frame, t, fetch)
+            real_after(frame, t, fetch, view)
         cmp.measure_after = after
         for _ in range(16):
             app.frame(1 / 30, SIZE, target.fbo)
@@ -177,21 +177,41 @@ def test_playing_figures_name_their_frame_and_equal_the_synchronous_measure(
         assert app.errors.entries == [], [e.line() for e in app.errors.entries]
 
 
-def test_paused_the_shown_frame_is_measured_exactly(gl_ctx, rec):
+def _shown_figures(app):
+    """The Reference panel's figures of the shown frame (None: not measured as drawn)."""
+    s = app.session
+    return panel_view(app.controller.view.compare, s.playback.time, s.playback.frame,
+                      view=app._view_tag()).current
+
+
+def test_paused_the_shown_frame_is_measured_exactly_as_drawn_now(gl_ctx, rec):
+    """Paused, the shown frame's figures are those of its image as drawn now: the first
+    frames draw the view at its default size until the layout gives it the panel's, and a
+    camera move draws it anew; each time the frame is measured again, and the panel never
+    shows the figures of the earlier image meanwhile."""
     session = Session(F.database(), Scenario.from_json(F.scenario_json(seconds=1.0)))
     with F.headless_app(gl_ctx, session, SIZE) as (app, target):
         app.only_panel = "Viewport"
         app.controller.apply_all([c.CameraZoom(6), c.LoadReference(str(rec), 30.0),
-                                  c.SetCompareMode("difference")])
-        for _ in range(2):                   # the layout settles: the view keeps its size
-            app.frame(1 / 30, SIZE, target.fbo)
-        app.controller.apply(c.Seek(0.4))
-        for _ in range(3):
-            app.frame(1 / 30, SIZE, target.fbo)
+                                  c.SetCompareMode("difference"), c.Seek(0.4)])
         cmp = app.controller.view.compare
-        cmp.collect(wait=True)
         pb = session.playback
         sync = CompareModel()
         sync.load(str(rec), 30.0)
-        assert cmp.figures[pb.frame][1:] == sync.measure(pb.frame, pb.time,
-                                                         app.viewport.read_rgba())
+        sizes = set()
+        for k, move in enumerate((None, c.CameraOrbit(0.3, 0.1), c.CameraOrbit(-0.3, 0.0))):
+            if move is not None:
+                app.controller.apply(move)
+            shown = []
+            for _ in range(12):
+                app.frame(1 / 30, SIZE, target.fbo)
+                sizes.add(app.viewport.size)
+                cmp.collect(wait=True)
+                now = _shown_figures(app)
+                if now is not None:           # never the figures of an earlier image
+                    image = app.viewport.read_rgba()
+                    assert now == sync.measure(pb.frame, pb.time, image, view=(k, len(shown)))
+                    shown.append(now)
+            assert shown, move                # measured again within a few frames
+            assert pb.frame == 12 and not pb.playing
+        assert len(sizes) == 2                # the default size first, then the panel's

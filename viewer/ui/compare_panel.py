@@ -106,7 +106,8 @@ class CompareModel:
     capture_events: list[tuple[float, str]] = field(default_factory=list)   # (t, label)
     generation: int = 0                  # bumps when what the figures depend on changes
     _rendered: dict[int, np.ndarray] = field(default_factory=dict, repr=False)
-    # measure_later: frame -> (generation, t, Future) in the one worker thread
+    _figure_view: dict = field(default_factory=dict, repr=False)   # frame -> its view
+    # measure_later: frame -> (generation, t, Future, view) in the one worker thread
     _jobs: dict = field(default_factory=dict, repr=False)
     _worker: object | None = field(default=None, repr=False)
     _rest_until: float = field(default=0.0, repr=False)   # perf_counter (wants_measure)
@@ -239,6 +240,7 @@ class CompareModel:
     def _changed(self) -> None:
         self.generation += 1
         self.figures.clear()
+        self._figure_view.clear()
         self._rendered.clear()
 
     # -- capture events ---------------------------------------------------------------------
@@ -303,62 +305,73 @@ class CompareModel:
             out.append(img)
         return out
 
-    def measure(self, frame: int, t: float, rendered: np.ndarray):
-        """(mad, ssim) of ``rendered`` against the reference at ``t``, cached per frame;
+    def measure(self, frame: int, t: float, rendered: np.ndarray, view=None):
+        """(mad, ssim) of ``rendered`` against the reference at ``t``, cached per frame
+        and ``view`` (what the image was drawn with: the app's camera, size, settings);
         None before / without the recording. Views wider than MEASURE_WIDTH are measured
         at that width (both images resized alike)."""
         if self.track is None:
             return None
         self.collect()
-        if frame in self.figures:
+        if self.measured(frame, view):
             return self.figures[frame][1:]
         ref = self.reference_at(t, _measure_size(rendered))
         if ref is None:
             return None
         fig = _figures(rendered, ref)
-        self.figures[frame] = (float(t), fig["mad"], fig["ssim"])
+        self._keep(frame, (float(t), fig["mad"], fig["ssim"]), view)
         return fig["mad"], fig["ssim"]
 
-    def wants_measure(self, frame: int, playing: bool = False) -> bool:
-        """Whether ``frame`` has no figures yet (nor a job measuring it). While ``playing``
+    def measured(self, frame: int, view=None) -> bool:
+        """``frame`` has figures, measured on its image as drawn with ``view``."""
+        return frame in self.figures and self._figure_view.get(frame) == view
+
+    def _keep(self, frame: int, figures: tuple, view) -> None:
+        self.figures[frame] = figures
+        self._figure_view[frame] = view
+
+    def wants_measure(self, frame: int, playing: bool = False, view=None) -> bool:
+        """Whether ``frame`` has no figures yet for its image as drawn with ``view`` (a
+        camera move or a resize while paused measures the shown frame again), nor a job
+        measuring it. While ``playing``
         one frame is measured at a time, and after each the worker rests so that it takes
         at most PLAYING_SHARE of one core: a frame shown meanwhile is left out (measured
         when shown again: the next loop, a step back, pausing on it), so the figures cost
         the frame little however fast frames come. Paused or stepping, every frame shown
         is measured."""
         self.collect()
-        if self.track is None or frame in self.figures or frame in self._jobs:
+        if self.track is None or self.measured(frame, view) or frame in self._jobs:
             return False
         return not (playing and (self.measuring or time.perf_counter() < self._rest_until))
 
     @property
     def measuring(self) -> bool:
         """A frame is being read back or measured (after ``collect``: unfinished jobs)."""
-        return self._reading is not None or any(not job.done()
-                                                for _, _, job in self._jobs.values())
+        return self._reading is not None or any(not job[2].done()
+                                                for job in self._jobs.values())
 
-    def measure_after(self, frame: int, t: float, fetch) -> None:
+    def measure_after(self, frame: int, t: float, fetch, view=None) -> None:
         """``measure_later`` of a view still being read back
         (``viewer.render.framebuffer.PixelReadback``): ``fetch()`` gives the image at the
         next ``collect`` (on the thread that calls it: the GL one), measured as ``frame``'s;
         dropped when the settings change meanwhile."""
         self._take_reading()
-        self._reading = (frame, float(t), self.generation, fetch)
+        self._reading = (frame, float(t), self.generation, fetch, view)
 
     def _take_reading(self) -> None:
         if self._reading is None:
             return
-        frame, t, gen, fetch = self._reading
+        frame, t, gen, fetch, view = self._reading
         self._reading = None
         rendered = fetch()
         if gen == self.generation:
-            self.measure_later(frame, t, rendered)
+            self.measure_later(frame, t, rendered, view)
 
     def forget_reading(self) -> None:
         """Drop a read-back not fetched yet (its buffer is going away)."""
         self._reading = None
 
-    def measure_later(self, frame: int, t: float, rendered: np.ndarray) -> None:
+    def measure_later(self, frame: int, t: float, rendered: np.ndarray, view=None) -> None:
         """``measure`` in a worker thread, so the viewer frame never waits on SSIM: the
         figures land in ``figures`` at a later ``collect``. The worker also reads and
         resizes the reference frame (ReferenceTrack decodes one frame at a time, whichever
@@ -366,28 +379,29 @@ class CompareModel:
         if self.track is None:
             return
         self.collect()
-        if frame in self.figures or frame in self._jobs:
+        if self.measured(frame, view) or frame in self._jobs:
             return
         if self._worker is None:
             from concurrent.futures import ThreadPoolExecutor
             self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="figures",
                                               initializer=_yield_to_the_frame)
         self._jobs[frame] = (self.generation, float(t),
-                             self._worker.submit(_measure_job, self.track, float(t), rendered))
+                             self._worker.submit(_measure_job, self.track, float(t), rendered),
+                             view)
 
     def collect(self, wait: bool = False) -> None:
         """Move finished worker figures into ``figures`` (all of them with ``wait``);
         figures measured before a settings change, or before the recording starts, are
         dropped. A read-back handed to ``measure_after`` is fetched and started first."""
         self._take_reading()
-        for frame, (gen, t, job) in list(self._jobs.items()):
+        for frame, (gen, t, job, view) in list(self._jobs.items()):
             if not (wait or job.done()):
                 continue
             del self._jobs[frame]
             fig, cpu, ended = job.result()
             self._rest_until = max(self._rest_until, ended + cpu * (1 / PLAYING_SHARE - 1))
             if fig is not None and gen == self.generation:
-                self.figures[frame] = (t, fig["mad"], fig["ssim"])
+                self._keep(frame, (t, fig["mad"], fig["ssim"]), view)
 
     def reference_key(self, t: float, size: tuple[int, int]):
         """What the reference frame at ``t`` and ``size`` depends on (None: no track)."""
@@ -507,10 +521,13 @@ class ReferencePanelView:
 
 
 def panel_view(model: CompareModel, time: float, frame: int | None,
-               scenario_events=(), view_aspect: float = 0.0) -> ReferencePanelView:
+               scenario_events=(), view_aspect: float = 0.0,
+               view=None) -> ReferencePanelView:
+    """What the panel shows; the shown frame's figures only when measured on its image
+    as drawn now (``view``: see ``CompareModel.measure``)."""
     track = model.track
     current = None
-    if track is not None and frame is not None and frame in model.figures:
+    if track is not None and frame is not None and model.measured(frame, view):
         current = model.figures[frame][1:]
     figs = [model.figures[f] for f in sorted(model.figures)]
     return ReferencePanelView(
