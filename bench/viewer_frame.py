@@ -11,7 +11,10 @@ worker add to the wall only). Prints figures only.
    rasterisation; the panels unchanged), with the panels built but ImGui's draw data not
    rasterised, and the scene renderer alone at 1280x720 and 1x1.
 4. ``--stress``: ``assets_synthetic/stress.scenario.json`` (500 emitters, 100k+ live):
-   time to open, frames playing and paused, and the 3D view at 1x1.
+   time to open, frames playing and paused, and the 3D view at 1x1; then the particle
+   draw alone: one stress frame redrawn by the scene renderer (the prepared rows reused,
+   so what is left is the draw: llvmpipe's vertex shading runs on the main thread), median
+   and fastest of the repeats, at 1x1 and 1280x720.
 
 Run: ``.venv/bin/python bench/viewer_frame.py [--frames N] [--stress]``
 """
@@ -181,6 +184,7 @@ def bench_stress(ctx, frames: int) -> None:
             per_frame(app, target, 1)
             line("playing, 3D view 1x1", *per_frame(app, target, frames), base=base)
         app.controller.apply(c.Pause())
+        bench_stress_draw(app, ctx, max(5, frames))
         em = max(live_emitters(s.world, with_particles=True), key=lambda e: e.alive)
         app.controller.apply(c.Select("particle", (em.handle, em.particles[0].slot)))
         per_frame(app, target, 2)
@@ -188,6 +192,35 @@ def bench_stress(ctx, frames: int) -> None:
              base=base)
     finally:
         app.release()
+        target.release()
+
+
+def bench_stress_draw(app, ctx, reps: int) -> None:
+    """The paused stress frame drawn again and again by the scene renderer (its prepared
+    instance rows reused): the particle draw's own main-thread cost."""
+    import statistics
+
+    from viewer.render.framebuffer import OffscreenTarget
+    from viewer.render.world_adapter import build_scene_input
+    s = app.session
+    renderer = app._scene_renderer_for(s)
+    camera = app.controller.view.camera
+    scene = build_scene_input(s.world, gpu_particles=renderer.gpu_particles)
+    for size in ((1, 1), SIZE):
+        target = OffscreenTarget(ctx, size)
+        info = renderer.render(scene, camera, target)
+        ctx.finish()
+        cpu, wall = [], []
+        for _ in range(reps):
+            c0, w0 = time.thread_time(), time.perf_counter()
+            renderer.render(scene, camera, target)
+            ctx.finish()
+            cpu.append(1000 * (time.thread_time() - c0))
+            wall.append(1000 * (time.perf_counter() - w0))
+        print(f"  the frame redrawn, {size[0]}x{size[1]} ({info['particles_drawn']} particles, "
+              f"{info['particle_draws']} particle draws): main-thread CPU median "
+              f"{statistics.median(cpu):.1f} ms (fastest {min(cpu):.1f}), wall median "
+              f"{statistics.median(wall):.1f} ms", flush=True)
         target.release()
 
 

@@ -13,11 +13,17 @@ uniform vec4 u_light_pos[8];    // xyz position, w = kind (0 point, 1 directiona
 uniform vec4 u_light_dir[8];    // xyz direction (local +Y of the light frame), w = range
 uniform vec4 u_light_color[8];  // rgb = colour * intensity, w = cos(cone / 2)
 
-vec3 vertex_light(vec3 p, vec3 n) {
+// Both sides of a surface in one loop over the lights: the front with normal n, the back
+// with -n (a mirrored back face's negated normal), so N.L is computed once and the front
+// takes max(d, 0), the back max(-d, 0), exactly what a second pass with -n would give.
+void vertex_light_sides(vec3 p, vec3 n, out vec3 front, out vec3 back) {
     if (!u_lighting) {
-        return vec3(1.0);
+        front = vec3(1.0);
+        back = vec3(1.0);
+        return;
     }
     vec3 sum = vec3(0.0);
+    vec3 sum_back = vec3(0.0);
     for (int i = 0; i < u_num_lights; ++i) {
         int kind = int(u_light_pos[i].w + 0.5);
         vec3 L;
@@ -36,7 +42,17 @@ vec3 vertex_light(vec3 p, vec3 n) {
                 continue;
             }
         }
-        sum += u_light_color[i].rgb * atten * max(dot(n, L), 0.0);
+        vec3 c = u_light_color[i].rgb * atten;
+        float nl = dot(n, L);
+        sum += c * max(nl, 0.0);
+        sum_back += c * max(-nl, 0.0);
     }
-    return clamp(u_emissive + u_ambient + u_diffuse * sum, 0.0, 1.0);
+    front = clamp(u_emissive + u_ambient + u_diffuse * sum, 0.0, 1.0);
+    back = clamp(u_emissive + u_ambient + u_diffuse * sum_back, 0.0, 1.0);
+}
+
+vec3 vertex_light(vec3 p, vec3 n) {
+    vec3 front, back;
+    vertex_light_sides(p, n, front, back);
+    return front;
 }

@@ -1,21 +1,11 @@
 #version 330
-// Stage 0 MODULATE(TEXTURE, DIFFUSE) for colour and alpha (D3DPolyRender::SetSurface
-// 0x0059C4D0): the texture (or the solid colour's 1x1 texel, alpha 1 - translucency) times
-// the lit diffuse (v_light, v_alpha); alpha test GREATEREQUAL against ref, -1 = off.
-uniform sampler2D u_tex;
-uniform bool u_textured;
-uniform vec4 u_color;
-uniform float u_alpha_ref;
-uniform bool u_opaque;      // blending off: the target's alpha (coverage) becomes 1
+// Meshes: the surface's stage 0 (surface.glsl) over the Gouraud-lit vertex colour.
 in vec2 v_uv;
 in vec3 v_light;
 in float v_alpha;
 out vec4 f_color;
+#include "surface.glsl"
+
 void main() {
-    vec4 base = u_textured ? texture(u_tex, v_uv) : u_color;
-    float a = base.a * v_alpha;
-    if (u_alpha_ref >= 0.0 && a * 255.0 < u_alpha_ref - 0.5) {
-        discard;
-    }
-    f_color = vec4(base.rgb * v_light, u_opaque ? 1.0 : a);
+    f_color = surface_colour(v_uv, v_light, v_alpha);
 }

@@ -1,18 +1,20 @@
 #version 330
-// Particles: one instanced draw per batch (GfxObj, degrade mode, surface subset).
-// Per instance: position, orientation (w, x, y, z), uniform scale, alpha (the private
-// material's 1 - translucency, or < 0: no material, use the vertex alpha u_vertex_alpha),
-// and the point whose direction from the viewer is the billboard heading (the particle,
-// or the emitter object's origin beyond particle_distance_2dsq).
-in vec3 in_position;
-in vec3 in_normal;
-in vec2 in_uv;
-in vec3 i_pos;
-in vec4 i_quat;
-in float i_scale;
-in float i_alpha;
-in vec3 i_head;
-in vec3 i_tint;              // View > Particle colour (emitter debugging), when u_tinted
+// Particles: one draw per batch (GfxObj, degrade mode, surface subset) and no instancing:
+// the vertices are pulled (viewer/render/particles.py). gl_VertexID is row * u_corner_count
+// + corner (an index buffer repeats the subset's triangles for each row), so a quad costs 4
+// vertex shader runs however many windings it has, and no per-instance setup.
+// u_instances, 3 texels a row: (position, quat w) (quat x y z, uniform scale) (alpha,
+// heading point): alpha is the private material's 1 - translucency, or < 0: no material,
+// use the vertex alpha u_vertex_alpha; the heading point is the point whose direction from
+// the viewer is the billboard heading (the particle, or the emitter object's origin beyond
+// particle_distance_2dsq).
+// u_corners, 2 texels a corner: (position, u) (normal, v); this subset's from u_corner0.
+uniform sampler2D u_instances;   // INSTANCE_TEXTURE_WIDTH texels wide
+uniform sampler2D u_corners;     // 1 << u_corner_shift texels wide
+uniform sampler2D u_tints;       // one texel a row: View > Particle colour, when u_tinted
+uniform int u_corner0;
+uniform int u_corner_count;
+uniform int u_corner_shift;
 uniform bool u_tinted;
 uniform mat4 u_view_proj;
 uniform vec3 u_eye;
@@ -22,6 +24,7 @@ uniform float u_vertex_alpha;  // the subset surface's baked vertex alpha (copyV
 // u_mode: GfxObjInfo degrade_mode: 1 none, 2 billboard, 3/4/5 axis X/Y/Z
 out vec2 v_uv;
 out vec3 v_light;
+out vec3 v_light_back;       // the mirrored back face's (normal negated)
 out float v_alpha;
 #include "lighting.glsl"
 
@@ -64,7 +67,27 @@ mat3 axis_lock(mat3 r, int a, vec3 h) {
     return mat3(c0, c1, c2);
 }
 
+const int INSTANCE_SHIFT = 12;   // particles.INSTANCE_TEXTURE_WIDTH = 4096
+
+ivec2 texel(int t, int shift) {
+    return ivec2(t & ((1 << shift) - 1), t >> shift);
+}
+
 void main() {
+    int row = gl_VertexID / u_corner_count;
+    int corner = u_corner0 + (gl_VertexID - row * u_corner_count);
+    int t = row * 3;
+    vec4 a = texelFetch(u_instances, texel(t, INSTANCE_SHIFT), 0);
+    vec4 b = texelFetch(u_instances, texel(t + 1, INSTANCE_SHIFT), 0);
+    vec4 c = texelFetch(u_instances, texel(t + 2, INSTANCE_SHIFT), 0);
+    vec4 cp = texelFetch(u_corners, texel(2 * corner, u_corner_shift), 0);
+    vec4 cn = texelFetch(u_corners, texel(2 * corner + 1, u_corner_shift), 0);
+    vec3 i_pos = a.xyz;
+    vec4 i_quat = vec4(a.w, b.xyz);
+    float i_scale = b.w;
+    float i_alpha = c.x;
+    vec3 i_head = c.yzw;
+
     mat3 r = quat_mat(i_quat);
     vec3 h = i_head - u_eye;
     if (u_mode == 2) {
@@ -72,9 +95,14 @@ void main() {
     } else if (u_mode >= 3 && u_mode <= 5) {
         r = axis_lock(r, u_mode - 3, h);
     }
-    vec3 wp = i_pos + r * (in_position * i_scale);
-    v_light = u_tinted ? i_tint : vertex_light(wp, normalize(r * in_normal));
-    v_uv = in_uv + u_uv_offset;
+    vec3 wp = i_pos + r * (cp.xyz * i_scale);
+    if (u_tinted) {
+        v_light = texelFetch(u_tints, texel(row, INSTANCE_SHIFT), 0).rgb;
+        v_light_back = v_light;
+    } else {
+        vertex_light_sides(wp, normalize(r * cn.xyz), v_light, v_light_back);
+    }
+    v_uv = vec2(cp.w, cn.w) + u_uv_offset;
     v_alpha = i_alpha < 0.0 ? u_vertex_alpha : i_alpha;
     gl_Position = u_view_proj * vec4(wp, 1.0);
 }

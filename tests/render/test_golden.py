@@ -278,3 +278,54 @@ def test_alpha_list_is_drawn_far_to_near_whatever_the_scene_order(rig):
     p_near = S.particle_arrays([[0.2, -0.5, 0.1]], alpha, emitter_origins=[[0.2, -0.5, 0.1]])
     c = draw(rig, S.scene([far], particles=p_near), cam)
     assert np.abs(c.astype(int) - a.astype(int)).max() <= 2
+
+
+def _two_sided_particle_views(gl_ctx):
+    """A sides_type 1 quad particle (CPolygon::UnPack 0x00538650: the back face mirrors the
+    front, normal negated) under a point light on its front side, then on its back side,
+    each seen from the front and from behind: [[light front: front, back view],
+    [light behind: front, back view], [no point light: front, back view]]."""
+    import math
+
+    from tests.render.fakes import quad_gfxobj, solid_surface
+    from viewer.render.camera import Camera
+    from viewer.render.scene_input import SceneLight
+    db = S.build_db()
+    solid_surface(db, 0x08000301, 0xFFC08040)      # no luminosity: lit
+    did = db.add(0x01000301, quad_gfxobj(0x01000301, 0x08000301, sides_type=1, size=1.6))
+    r = SceneRenderer(gl_ctx, db, RenderSettings(background=BG, show_grid=False))
+    target = OffscreenTarget(gl_ctx, (W, H))
+    rows = []
+    try:
+        for light_y in (-1.0, 1.0, None):   # the quad's front faces -Y
+            lights = [] if light_y is None else [
+                SceneLight(0, (0.3, light_y, 0.2), (0, 1, 0), (1.0, 1.0, 1.0), 0.6, 4.0)]
+            row = []
+            for yaw in (-90.0, 90.0):  # from -Y (the front), from +Y (behind)
+                cam = Camera(target=(0, 0, 0), distance=3.0, yaw=math.radians(yaw),
+                             pitch=math.radians(10.0), fov_y_deg=50.0)
+                r.render(S.scene(particles=S.particle_arrays([[0, 0, 0]], did),
+                                 lights=lights), cam, target)
+                row.append(target.read_rgba())
+            rows.append(row)
+    finally:
+        r.release()
+        target.release()
+    return rows
+
+
+def test_two_sided_particle_lit_on_each_face_by_a_point_light_golden(gl_ctx, regen_goldens):
+    """The front face takes the light on its side (N.L), the mirrored back face the light
+    on the other side (its normal negated); the face turned away from the point light is
+    lit as if it were not there (max(N.L, 0) = 0). Pixel for pixel the pictures of the
+    12-vertex two-sided draw (the golden was made by it)."""
+    (front_lit, back_dark), (front_dark, back_lit), (front, back) = \
+        _two_sided_particle_views(gl_ctx)
+    assert covered(front) > 500 and covered(back) > 500
+    assert np.array_equal(back_dark, back) and np.array_equal(front_dark, front)
+    for img, base in ((front_lit, front), (back_lit, back)):
+        assert int(img[H // 2, W // 2, 0]) > int(base[H // 2, W // 2, 0]) + 30
+    mosaic = np.concatenate([np.concatenate([front_lit, back_dark], axis=1),
+                             np.concatenate([front_dark, back_lit], axis=1)], axis=0)
+    assert_image_matches(mosaic, "render/two_sided_particle_lit.png", tol=0,
+                         max_bad_fraction=0.0, regen=regen_goldens)

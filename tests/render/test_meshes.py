@@ -139,3 +139,16 @@ def test_stippled_pos_polygon_makes_its_surface_wrap_else_clamp():
                 Polygon(1, 0x0, 0, 1, 1, (0, 1, 2), (0, 0, 0))))
     m = triangulate_gfxobj(g)
     assert m.wrap == frozenset({0})  # the neg surface (2) of a stippled polygon clamps
+
+
+def test_row_sides_mark_lone_sides_fronts_and_mirrored_backs():
+    """ConstructMesh 0x0059DFA0 rows tagged for the particle draw: a sides_type 1 polygon's
+    reversed back winding (CPolygon::UnPack 0x00538650) is SIDE_MIRROR, its front
+    SIDE_FRONT; one-sided and sides_type 2 faces (each its own side) SIDE_ONE."""
+    from viewer.render.meshes import SIDE_FRONT, SIDE_MIRROR, SIDE_ONE
+    one = triangulate_gfxobj(quad_gfxobj(1, 0x08000001))
+    assert one.row_sides.tolist() == [SIDE_ONE] * 6
+    two = triangulate_gfxobj(quad_gfxobj(1, 0x08000001, sides_type=1))
+    assert two.row_sides.tolist() == [SIDE_FRONT] * 6 + [SIDE_MIRROR] * 6
+    own = triangulate_gfxobj(quad_gfxobj(1, 0x08000001, sides_type=2))
+    assert own.row_sides.tolist() == [SIDE_ONE] * 12

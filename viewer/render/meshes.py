@@ -49,6 +49,12 @@ class MeshData:
     # stippling != 0); every other subset clamps (D3DPolyRender MeshBuffer build and
     # SetSurface 0x0059C4D0: stippled -> TEXADDRESS_WRAP, else TEXADDRESS_CLAMP)
     wrap: frozenset = frozenset()
+    # per vertex row: SIDE_ONE (a side drawn alone), SIDE_FRONT / SIDE_MIRROR (the front and
+    # the mirrored back winding of a sides_type 1 polygon: the same corners, normals negated)
+    row_sides: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int8))
+
+
+SIDE_ONE, SIDE_FRONT, SIDE_MIRROR = 0, 1, 2
 
 
 def triangulate_gfxobj(gfx, did: int | None = None) -> MeshData:
@@ -57,6 +63,7 @@ def triangulate_gfxobj(gfx, did: int | None = None) -> MeshData:
     verts = list(gfx.vertex_array.vertices)
     n_surf = len(gfx.surfaces)
     per_surface: dict[int, list[list[float]]] = {}
+    sides_of: dict[int, list[int]] = {}
     wrap: set[int] = set()
 
     def corner(vi: int, uv_index: int | None, flip: bool) -> list[float]:
@@ -85,12 +92,13 @@ def triangulate_gfxobj(gfx, did: int | None = None) -> MeshData:
         if int(poly.stippling) > 0:
             wrap.add(int(poly.pos_surface))
         # (surface, uv indices, negate normals, reverse winding): ConstructMesh 0x0059DFA0
-        faces = [(int(poly.pos_surface), poly.pos_uv_indices, False, False)]
+        faces = [(int(poly.pos_surface), poly.pos_uv_indices, False, False,
+                  SIDE_FRONT if sides == 1 else SIDE_ONE)]
         if sides == 2:  # own side: neg surface/UVs, normals negated, winding NOT reversed
-            faces.append((int(poly.neg_surface), poly.neg_uv_indices, True, False))
+            faces.append((int(poly.neg_surface), poly.neg_uv_indices, True, False, SIDE_ONE))
         elif sides == 1:  # back face mirrors the front (CPolygon::UnPack 0x00538650)
-            faces.append((int(poly.pos_surface), poly.pos_uv_indices, True, True))
-        for surf, uvi, flip, reverse in faces:
+            faces.append((int(poly.pos_surface), poly.pos_uv_indices, True, True, SIDE_MIRROR))
+        for surf, uvi, flip, reverse, tag in faces:
             if not 0 <= surf < n_surf:
                 raise DatError(f"polygon {poly.poly_id} surface index {surf} "
                                f"outside {n_surf} surfaces", did=did)
@@ -101,14 +109,17 @@ def triangulate_gfxobj(gfx, did: int | None = None) -> MeshData:
             for k in range(1, len(ids) - 1):  # fan from vertex 0
                 tri = (corners[0], corners[k], corners[k + 1])
                 out.extend(tri if not reverse else (tri[0], tri[2], tri[1]))
+            sides_of.setdefault(surf, []).extend([tag] * (3 * (len(ids) - 2)))
     rows: list[list[float]] = []
+    row_sides: list[int] = []
     subsets = []
     for surf in sorted(per_surface):
         subsets.append((surf, len(rows), len(per_surface[surf])))
         rows.extend(per_surface[surf])
+        row_sides.extend(sides_of[surf])
     arr = np.asarray(rows, np.float32).reshape(-1, VERTEX_FLOATS)
     sc = tuple(float(c) for c in gfx.sort_center)
-    return MeshData(arr, subsets, sc, frozenset(wrap))
+    return MeshData(arr, subsets, sc, frozenset(wrap), np.asarray(row_sides, np.int8))
 
 
 # --- surfaces -----------------------------------------------------------------------------------
@@ -162,6 +173,8 @@ class GpuMesh:
     degrade: list = field(default_factory=list)   # GfxObjInfo entries, [] if none
     radius: float = 0.0                           # bounding radius about the part origin
     vaos: dict = field(default_factory=dict)      # program key -> vertex array
+    data: MeshData | None = None                  # the triangulation the vbo holds
+    corners: object | None = None                 # particles.CornerTable, built when drawn
 
 
 class MeshCache:
@@ -248,12 +261,14 @@ class MeshCache:
         if deg_did:
             degrade = list(self._get(deg_did).degrades)
         radius = float(np.sqrt((data.vertices[:, :3] ** 2).sum(axis=1)).max(initial=0.0))
-        return GpuMesh(did, vbo, subsets, data.sort_center, degrade, radius=radius)
+        return GpuMesh(did, vbo, subsets, data.sort_center, degrade, radius=radius, data=data)
 
     def release(self) -> None:
         for m in self.meshes.values():
             for vao in m.vaos.values():
                 vao.release()
+            if m.corners is not None:
+                m.corners.release()
             m.vbo.release()
         for s in self.surfaces.values():
             if s.texture is not None:

@@ -1,4 +1,4 @@
-"""The particle pass: every live particle, one instanced draw per batch.
+"""The particle pass: every live particle, one draw per batch and surface subset.
 
 A particle is an ordinary part of its emitter object: its HwGfxObj mesh
 scaled by gfxobj_scale, oriented by the degrade mode of the GfxObjDegradeInfo entry chosen for
@@ -8,7 +8,9 @@ vertex alpha (materials.diffuse_alpha), blending from the surface bits only.
 CPU work per frame is numpy over the runtime's pooled arrays, never a Python loop over
 particles or emitters: distances, degrade levels and batch keys are vectorised, batches come
 from one ``lexsort`` + ``unique``, the instance data is built with one ``concatenate`` and
-uploaded with one buffer write. Python loops run only over distinct GfxObjs and batches.
+uploaded with one texture write. Python loops run only over distinct GfxObjs and batches.
+The draws pull their vertices (``ParticlePass``, ``CornerTable``,
+``shaders/particle.vert.glsl``).
 """
 
 from __future__ import annotations
@@ -187,53 +189,201 @@ def prepare(arrays: ParticleArrays, eye, meshes, *, m: float = DEGRADE_MUL,
     return PreparedParticles(inst, batches, tints=tints)
 
 
+INSTANCE_TEXTURE_WIDTH = 4096   # texels (particle.vert.glsl INSTANCE_SHIFT)
+ROW_TEXELS = INSTANCE_FLOATS // 4
+# texture units of the pulled vertex data (unit 0 is the surface's texture)
+UNIT_INSTANCES, UNIT_CORNERS, UNIT_TINTS = 5, 6, 7
+NEAREST = 0x2600   # GL_NEAREST filtering (texelFetch reads level 0; no mipmaps needed)
+
+
+@dataclass(frozen=True)
+class CornerLayout:
+    """A subset's triangles for vertex pulling: ``count`` distinct corners from corner
+    ``first`` of the mesh's corner texture; ``pattern``: 3 corner indices a triangle, in the
+    subset's triangle order; ``mirrors``: the texel of the first triangle's mirror flag, or
+    -1 when the subset has no mirrored back faces."""
+
+    first: int
+    count: int
+    pattern: bytes            # uint32 corner indices
+    mirrors: int = -1
+
+
+def _distinct_corners(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(corners in first-use order, each row's corner index); rows equal byte for byte share
+    a corner (the vertex shader gives them the same output)."""
+    rows = np.ascontiguousarray(rows, np.float32)
+    keys = rows.view(np.dtype((np.void, rows.shape[1] * 4))).ravel()
+    _, first, inv = np.unique(keys, return_index=True, return_inverse=True)
+    order = np.argsort(first)
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.size)
+    return rows[first[order]], rank[inv.reshape(-1)].astype(np.uint32)
+
+
+class CornerTable:
+    """A GfxObj's corners for the particle draw: one RGBA32F texture (position + u,
+    normal + v a corner, then the mirror flags of the triangles) and each subset's
+    CornerLayout, keyed by the subset's first row.
+
+    The mirrored back winding of a sides_type 1 polygon (meshes.triangulate_gfxobj: the
+    same corners, normals negated) shares the front's corners: the vertex shader lights
+    every corner on both sides in one loop, and the fragment shader takes the back side's
+    light on a triangle flagged mirrored. So a two-sided quad's 12 vertices are 4 vertex
+    shader runs, while its triangles, their vertex order and the culling stay as they are
+    (bit for bit the same pictures: drawing each polygon once with culling off and choosing
+    the side by gl_FrontFacing sets the seen-from-behind triangles up from another first
+    vertex, and llvmpipe's interpolation then rounds a few pixels differently)."""
+
+    def __init__(self, ctx, data) -> None:
+        from viewer.render.meshes import SIDE_MIRROR
+        self.layouts: dict[int, CornerLayout] = {}
+        corner_parts, flag_parts = [], []
+        laid = []
+        total = 0
+        for _, first, count in data.subsets:
+            rows = np.array(data.vertices[first:first + count], np.float32)
+            mirror = data.row_sides[first:first + count] == SIDE_MIRROR
+            rows[mirror, 3:6] = -rows[mirror, 3:6]     # the front corner's normal (exact)
+            corners, pattern = _distinct_corners(rows)
+            corner_parts.append(corners)
+            flags = mirror[::3]
+            laid.append((first, total, len(corners), pattern.tobytes(),
+                         flags if flags.any() else None))
+            total += len(corners)
+        texel = 2 * total
+        for first, c0, n, pattern, flags in laid:
+            mirrors = -1
+            if flags is not None:
+                mirrors = texel
+                flag_parts.append(flags.astype(np.float32))
+                texel += len(flags)
+            self.layouts[first] = CornerLayout(c0, n, pattern, mirrors)
+        texels = max(texel, 1)
+        self.shift = min(12, max(0, (texels - 1).bit_length()))
+        width = 1 << self.shift
+        height = -(-texels // width)
+        table = np.zeros((height * width, 4), np.float32)
+        if total:
+            c = np.concatenate(corner_parts)
+            table[:2 * total] = c[:, [0, 1, 2, 6, 3, 4, 5, 7]].reshape(-1, 4)
+        if flag_parts:
+            table[2 * total:texel, 0] = np.concatenate(flag_parts)
+        self.texture = ctx.texture((width, height), 4, table.tobytes(), dtype="f4")
+        self.texture.filter = (NEAREST, NEAREST)
+
+    def release(self) -> None:
+        self.texture.release()
+
+
+class _RowTexture:
+    """An RGBA32F texture INSTANCE_TEXTURE_WIDTH texels wide holding rows of texels from
+    the first: grown (power-of-two heights) as rows are written."""
+
+    def __init__(self, ctx) -> None:
+        self.ctx = ctx
+        self.texture = None
+        self.staging = None
+
+    def _reserve(self, texels: int) -> int:
+        """Full texture rows covering ``texels``; the texture grows to hold them."""
+        rows = max(1, -(-texels // INSTANCE_TEXTURE_WIDTH))
+        if self.texture is None or self.texture.height < rows:
+            if self.texture is not None:
+                self.texture.release()
+            height = 1 << (rows - 1).bit_length()
+            self.texture = self.ctx.texture((INSTANCE_TEXTURE_WIDTH, height), 4, dtype="f4")
+            self.texture.filter = (NEAREST, NEAREST)
+        return rows
+
+    def write(self, texels: np.ndarray) -> None:
+        """``texels`` (n, 4) float32 from the first texel on."""
+        flat = np.ascontiguousarray(texels, np.float32).reshape(-1)
+        n = flat.size // 4
+        if n == 0:
+            return
+        self._reserve(n)
+        full, rem = divmod(n, INSTANCE_TEXTURE_WIDTH)
+        w = INSTANCE_TEXTURE_WIDTH
+        if full:
+            self.texture.write(memoryview(flat[:full * w * 4]), viewport=(0, 0, w, full))
+        if rem:
+            self.texture.write(memoryview(flat[full * w * 4:]), viewport=(0, full, rem, 1))
+
+    def copy(self, buffer, texels: int) -> None:
+        """The first ``texels`` texels from a GL buffer (whole texture rows are read: a
+        buffer shorter than those goes through a staging copy)."""
+        rows = self._reserve(texels)
+        need = rows * INSTANCE_TEXTURE_WIDTH * 16
+        src = buffer
+        if buffer.size < need:
+            if self.staging is None or self.staging.size < need:
+                if self.staging is not None:
+                    self.staging.release()
+                self.staging = self.ctx.buffer(reserve=need)
+            self.ctx.copy_buffer(self.staging, buffer, size=buffer.size)
+            src = self.staging
+        self.texture.write(src, viewport=(0, 0, INSTANCE_TEXTURE_WIDTH, rows))
+
+    def use(self, unit: int) -> None:
+        if self.texture is not None:
+            self.texture.use(unit)
+
+    def release(self) -> None:
+        for obj in (self.texture, self.staging):
+            if obj is not None:
+                obj.release()
+        self.texture = self.staging = None
+
+
 class ParticlePass:
-    """Uploads prepared instances once per frame and emits one draw per (batch, subset)."""
+    """Holds a frame's instance rows (uploaded once) and emits one draw per (batch, subset).
+
+    The draws pull their vertices (particle.vert.glsl): instance rows and mesh corners are
+    texels, an index buffer per subset layout repeats its triangles row after row, so a
+    batch is one non-instanced indexed draw (llvmpipe pays a per-instance setup for
+    instanced draws, and shades every listed vertex: 12 for a two-sided quad, where the
+    shared corners of CornerTable shade 4)."""
 
     def __init__(self, ctx, meshes, program) -> None:
         self.ctx = ctx
         self.meshes = meshes
         self.prog = program
-        self.buffer = None
-        self.tint_buffer = None   # per-instance RGB of View > Particle colour
+        self.rows = _RowTexture(ctx)       # the instance rows, 3 texels each
+        self.tints = _RowTexture(ctx)      # per row RGB of View > Particle colour
         self.tinted = False
-        self._owned = True
         self.draw_calls = 0
         self.uploads = 0
-        self.uploaded = None      # the PreparedParticles the owned buffers hold now
-        self._loc = {name: program[name].location for name in
-                     ("i_pos", "i_quat", "i_scale", "i_alpha", "i_head", "i_tint")}
+        self.uploaded = None      # the PreparedParticles the row texture holds now
+        self._indices: dict = {}  # (pattern, corner count) -> [index buffer, vao, rows]
+        for name, unit in (("u_instances", UNIT_INSTANCES), ("u_corners", UNIT_CORNERS),
+                           ("u_tints", UNIT_TINTS)):
+            member = program.get(name, None)
+            if member is not None:
+                member.value = unit
 
-    def use_buffer(self, buffer) -> None:
-        """Draw from an instance buffer filled elsewhere (the GPU pass's gathered rows)."""
-        if self.buffer is not None and self.buffer is not buffer and self._owned:
-            self.buffer.release()
-        self.buffer, self._owned = buffer, False
+    def use_buffer(self, buffer, count: int) -> None:
+        """Draw ``count`` instance rows of a buffer filled elsewhere (the GPU pass's
+        gathered rows): copied into the row texture on the GPU side."""
+        self.ctx.memory_barrier()
+        self.rows.copy(buffer, count * ROW_TEXELS)
         self.tinted = False
         self.uploaded = None
 
     def release(self) -> None:
-        """Release the instance buffer this pass allocated (one borrowed with
-        ``use_buffer`` stays with its owner)."""
-        if self.buffer is not None and self._owned:
-            self.buffer.release()
-        self.buffer = None
-        if self.tint_buffer is not None:
-            self.tint_buffer.release()
-        self.tint_buffer = None
+        """Release the textures and index buffers this pass allocated."""
+        self.rows.release()
+        self.tints.release()
+        for ib, vao, _ in self._indices.values():
+            vao.release()
+            ib.release()
+        self._indices.clear()
         self.uploaded = None
 
     def upload(self, prepared: PreparedParticles) -> None:
         data = prepared.instances
-        nbytes = max(data.nbytes, INSTANCE_STRIDE)
-        if self.buffer is None or not self._owned or self.buffer.size < nbytes:
-            if self.buffer is not None and self._owned:
-                self.buffer.release()
-            self._owned = True
-            size = 1 << max(12, (nbytes - 1).bit_length())
-            self.buffer = self.ctx.buffer(reserve=size, dynamic=True)
-        if data.nbytes:
-            self.buffer.write(data.tobytes())
+        if len(data):
+            self.rows.write(np.ascontiguousarray(data, np.float32).reshape(-1, 4))
             self.uploads += 1
         self.upload_tints(prepared.tints)
         self.uploaded = prepared
@@ -243,13 +393,9 @@ class ParticlePass:
         self.tinted = tints is not None and len(tints) > 0
         if not self.tinted:
             return
-        data = np.ascontiguousarray(tints, np.float32)
-        if self.tint_buffer is None or self.tint_buffer.size < data.nbytes:
-            if self.tint_buffer is not None:
-                self.tint_buffer.release()
-            self.tint_buffer = self.ctx.buffer(
-                reserve=1 << max(12, (data.nbytes - 1).bit_length()), dynamic=True)
-        self.tint_buffer.write(data.tobytes())
+        texels = np.zeros((len(tints), 4), np.float32)
+        texels[:, :3] = tints
+        self.tints.write(texels)
 
     def draw_items(self, prepared: PreparedParticles):
         """(draw_list, depth, callable) for each batch and surface subset."""
@@ -262,31 +408,47 @@ class ParticlePass:
                               _Draw(self, mesh, sub, b, state)))
         return items
 
-    def _vao(self, mesh):
-        vao = mesh.vaos.get("particle")
-        if vao is None:
-            vao = self.ctx.vertex_array(
-                self.prog, [(mesh.vbo, "3f 3f 2f", "in_position", "in_normal", "in_uv")])
-            mesh.vaos["particle"] = vao
-        return vao
+    def corner_table(self, mesh) -> CornerTable:
+        if mesh.corners is None:
+            mesh.corners = CornerTable(self.ctx, mesh.data)
+        return mesh.corners
+
+    def _index_vao(self, pattern: bytes, corners: int, rows: int):
+        """The vertex array whose index buffer lists a pattern's triangles for rows 0.. at
+        least ``rows``: row * corners + pattern."""
+        key = (pattern, corners)
+        held = self._indices.get(key)
+        if held is None or held[2] < rows:
+            if held is not None:
+                held[1].release()
+                held[0].release()
+            cap = 1 << max(10, (rows - 1).bit_length())
+            idx = (np.arange(cap, dtype=np.uint32)[:, None] * np.uint32(corners) +
+                   np.frombuffer(pattern, np.uint32)[None, :])
+            ib = self.ctx.buffer(idx.tobytes())
+            vao = self.ctx.vertex_array(self.prog, [], index_buffer=ib, index_element_size=4)
+            held = self._indices[key] = [ib, vao, cap]
+        return held[1]
 
     def render_batch(self, mesh, sub, batch: Batch) -> None:
         import moderngl
-        vao = self._vao(mesh)
-        base = batch.start * INSTANCE_STRIDE
-        for name, fmt, off in (("i_pos", "3f", 0), ("i_quat", "4f", 12), ("i_scale", "1f", 28),
-                               ("i_alpha", "1f", 32), ("i_head", "3f", 36)):
-            vao.bind(self._loc[name], "f", self.buffer, fmt, offset=base + off,
-                     stride=INSTANCE_STRIDE, divisor=1)
-        # untinted: i_tint reads the rows' positions (ignored), never a stale tint buffer
-        tint_src, tint_off, tint_stride = ((self.tint_buffer, batch.start * 12, 12)
-                                           if self.tinted else (self.buffer, base, INSTANCE_STRIDE))
-        vao.bind(self._loc["i_tint"], "f", tint_src, "3f", offset=tint_off,
-                 stride=tint_stride, divisor=1)
-        self.prog["u_tinted"].value = self.tinted
-        self.prog["u_mode"].value = batch.mode
-        vao.render(moderngl.TRIANGLES, vertices=sub.count, first=sub.first,
-                   instances=batch.count)
+        table = self.corner_table(mesh)
+        lay = table.layouts[sub.first]
+        n = len(lay.pattern) // 4
+        vao = self._index_vao(lay.pattern, lay.count, batch.start + batch.count)
+        self.rows.use(UNIT_INSTANCES)
+        table.texture.use(UNIT_CORNERS)
+        if self.tinted:
+            self.tints.use(UNIT_TINTS)
+        prog = self.prog
+        prog["u_corner0"].value = lay.first
+        prog["u_corner_count"].value = lay.count
+        prog["u_corner_shift"].value = table.shift
+        prog["u_mirrors"].value = lay.mirrors
+        prog["u_triangles"].value = n // 3
+        prog["u_tinted"].value = self.tinted
+        prog["u_mode"].value = batch.mode
+        vao.render(moderngl.TRIANGLES, vertices=batch.count * n, first=batch.start * n)
         self.draw_calls += 1
 
 

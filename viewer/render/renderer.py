@@ -90,7 +90,7 @@ class SceneRenderer:
         self.settings = settings or RenderSettings()
         self.meshes = MeshCache(ctx, db, allow_compressed=allow_compressed)
         self.mesh_prog = load_program(ctx, "mesh")
-        self.particle_prog = load_program(ctx, "particle", "mesh")
+        self.particle_prog = load_program(ctx, "particle")
         self.particles = ParticlePass(ctx, self.meshes, self.particle_prog)
         self._gpu = None          # GpuParticlePass, compiled on first use
         self._cpu_last = None     # (arrays, (eye, m), prepared) of the last CPU-path upload
@@ -156,7 +156,7 @@ class SceneRenderer:
         if gpu is not None:
             prepared = gpu.prepare(snap, eye, m=s.degrade_mul)
             if prepared.batches:
-                self.particles.use_buffer(gpu.instances)
+                self.particles.use_buffer(gpu.instances, prepared.count)
             return prepared
         arrays = scene.particles
         if snap is not None:  # the pool as it is now: the snapshot must be current
