@@ -148,7 +148,11 @@ def _random_scene(n_particles, n_emitters, rng):
                   origins=rng.uniform(-40, 40, (n_emitters, 3)))
 
 
-def test_particle_preparation_runs_no_python_loop_over_particles_or_emitters():
+@pytest.mark.parametrize("kernel", ["0", "1"])  # the numpy path, the compiled path
+def test_particle_preparation_runs_no_python_loop_over_particles_or_emitters(kernel,
+                                                                            monkeypatch):
+    from viewer.sim import particles as SP
+    monkeypatch.setattr(SP, "KERNEL", kernel)
     rng = np.random.default_rng(1)
     deg = [GfxObjInfo(0x01000001, 2, 0, 10, 20)]
     meshes = _Meshes({0x01000001: _Mesh(degrade=deg), 0x01000002: _Mesh()})

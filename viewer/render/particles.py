@@ -21,6 +21,7 @@ import numpy as np
 
 from viewer.render import materials
 from viewer.render.scene_input import ParticleArrays
+from viewer.sim.particles import kernel_mode, sq_norm_rows, use_eval_kernel
 
 INSTANCE_FLOATS = 12          # pos 3, quat 4, scale 1, alpha 1, heading point 3
 INSTANCE_STRIDE = INSTANCE_FLOATS * 4
@@ -29,6 +30,20 @@ INSTANCE_STRIDE = INSTANCE_FLOATS * 4
 # m = +1 reached by Render::CalcDegLevel 0x0054CAF0.
 DEGRADE_DISTANCE = 50.0
 DEGRADE_MUL = 1.0
+
+
+def compiled_frame(n: int) -> bool:
+    """Whether a frame drawing ``n`` particles builds its rows with the compiled kernel
+    (``viewer.render.particle_prepare_kernel``): the switch and the live-count threshold of
+    the pool's compiled evaluation (``viewer.sim.particles.EVAL_KERNEL_MIN_LIVE``)."""
+    return use_eval_kernel(kernel_mode(), n)
+
+
+def prepare_kernel():
+    """The compiled prepare module (compiled or loaded from numba's cache on the first
+    import, once per process)."""
+    from viewer.render import particle_prepare_kernel
+    return particle_prepare_kernel
 
 
 def particle_distance_2dsq(m: float = DEGRADE_MUL) -> float:
@@ -115,6 +130,8 @@ def prepare(arrays: ParticleArrays, eye, meshes, *, m: float = DEGRADE_MUL,
     n = arrays.count
     if n == 0:
         return PreparedParticles()
+    if compiled_frame(n):
+        return _prepare_compiled(arrays, eye, meshes, m, degrade_distance)
     eye = np.asarray(eye, np.float64)
     trans = np.asarray(arrays.translucencies, np.float64)
     # CPhysicsPart::SetTranslucency 0x0050E670: exactly 1.0 hides the part
@@ -142,7 +159,7 @@ def prepare(arrays: ParticleArrays, eye, meshes, *, m: float = DEGRADE_MUL,
     own = pos + sort_center[inv] * scale[:, None]
     head = np.where(far[:, None], emitter_origin, own)
     rel = head - eye
-    cypt = np.sqrt(np.einsum("ij,ij->i", rel, rel))
+    cypt = np.sqrt(sq_norm_rows(rel))
 
     # GfxObjDegradeInfo::get_degrade 0x0051E4B0: d = CYpt / scale - s_rDegradeDistance (>= 0)
     d = np.maximum(cypt / np.maximum(scale, 1e-6) - degrade_distance, 0.0)
@@ -180,13 +197,48 @@ def prepare(arrays: ParticleArrays, eye, meshes, *, m: float = DEGRADE_MUL,
     ukeys = skey[starts]
     counts = np.diff(np.r_[starts, skey.size])
     far_depth = cypt[order][starts]
-    batches = [Batch(int(drawn_ids[k // 16]), int((k // 2) % 8), bool(k % 2), int(s), int(c),
-                     float(fd))
-               for k, s, c, fd in zip(ukeys.tolist(), starts.tolist(), counts.tolist(),
-                                      far_depth.tolist())]
     tints = None if arrays.tints is None else np.take(
         np.asarray(arrays.tints, np.float32)[take], order, axis=0)
-    return PreparedParticles(inst, batches, tints=tints)
+    return PreparedParticles(inst, _batches(drawn_ids, ukeys, starts, counts, far_depth),
+                             tints=tints)
+
+
+def _batches(drawn_ids, ukeys, starts, counts, far_depth) -> list[Batch]:
+    """A Batch per run of equal keys ((drawn GfxObj rank * 8 + mode) * 2 + translucent)."""
+    return [Batch(int(drawn_ids[k // 16]), int((k // 2) % 8), bool(k % 2), int(s), int(c),
+                  float(fd))
+            for k, s, c, fd in zip(ukeys.tolist(), starts.tolist(), counts.tolist(),
+                                   far_depth.tolist())]
+
+
+def _prepare_compiled(arrays: ParticleArrays, eye, meshes, m: float,
+                      degrade_distance: float) -> PreparedParticles:
+    """``prepare`` for busy frames: the same rows, keys, order and batches, the per-particle
+    work in one compiled pass (``particle_prepare_kernel.prepare_rows``)."""
+    K = prepare_kernel()
+    trans = np.ascontiguousarray(arrays.translucencies, np.float64)
+    gfx = np.ascontiguousarray(arrays.gfxobj, np.int64)
+    runs = K.visible_gfx_runs(trans, gfx)
+    if runs.size == 0:
+        return PreparedParticles()
+    gfx_ids = np.unique(runs)
+    (sort_center, ideal, min_d, max_d, valid, modes, drawn,
+     n_entries) = degrade_tables(meshes, gfx_ids)
+    drawn_ids = np.unique(drawn)
+    rows, inst, ukeys, starts, counts, far_depth = K.prepare_rows(
+        np.ascontiguousarray(arrays.positions, np.float64),
+        np.ascontiguousarray(arrays.orientations, np.float64),
+        np.ascontiguousarray(arrays.scales, np.float64), trans, gfx,
+        np.ascontiguousarray(arrays.emitter, np.int64),
+        np.ascontiguousarray(arrays.emitter_origins, np.float64),
+        np.ascontiguousarray(eye, np.float64), particle_distance_2dsq(m),
+        float(degrade_distance), gfx_ids, sort_center,
+        degrade_thresholds(ideal, min_d, max_d, m), valid, modes,
+        np.searchsorted(drawn_ids, drawn), n_entries, *K.SCRATCH.get(arrays.count))
+    tints = None if arrays.tints is None else np.take(
+        np.asarray(arrays.tints, np.float32), rows, axis=0)
+    return PreparedParticles(inst, _batches(drawn_ids, ukeys, starts, counts, far_depth),
+                             tints=tints)
 
 
 INSTANCE_TEXTURE_WIDTH = 4096   # texels (particle.vert.glsl INSTANCE_SHIFT)

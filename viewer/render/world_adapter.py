@@ -21,6 +21,7 @@ import numpy as np
 
 from viewer.render.lights import scene_light
 from viewer.render.particle_debug import particle_tints
+from viewer.render.particles import prepare_kernel
 from viewer.render.particles_gpu import particle_snapshot
 from viewer.render.scene_input import (
     MeshInstance,
@@ -33,7 +34,7 @@ from viewer.render.scene_input import (
 from viewer.sim import inspect
 from viewer.sim.frame import quat_rotate
 from viewer.sim.inspect import ObjectView
-from viewer.sim.particles import ParticlePool
+from viewer.sim.particles import ParticlePool, use_eval_kernel
 
 
 def object_meshes(obj: ObjectView,
@@ -89,6 +90,16 @@ def _particle_arrays(pool: ParticlePool, colour: str) -> ParticleArrays:
     gfx = pool.row_gfx[:n_rows]
     origin = pool.row_origin[:n_rows].copy()
     drawn = pool.row_drawn[:n_rows]  # SetNoDraw on live parts while culled
+    if use_eval_kernel(pool.eval_mode, live.size):  # busy: compiled, the same rows
+        K = prepare_kernel()
+        live = K.drawn_slot_order(live, pool.emitter, pool.slot, drawn,
+                                  K.SCRATCH.get(live.size)[0])
+        if colour != "none":
+            live = live.copy()  # the scratch is reused by the next call
+        pos, quat, scale, trans, gfx_rows, rows = K.gather_rows(
+            live, pool.position, pool.orientation, pool.scale, pool.trans, pool.emitter, gfx)
+        return ParticleArrays(pos, quat, scale, trans, gfx_rows, rows, origin,
+                              particle_tints(pool, live, rows, colour))
     rows = pool.emitter[live]
     keep = drawn[rows]
     live, rows = live[keep], rows[keep]
