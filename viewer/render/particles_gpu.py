@@ -28,6 +28,7 @@ the renderer keeps the CPU path.
 from __future__ import annotations
 
 import functools
+import struct
 import warnings
 from dataclasses import dataclass
 
@@ -54,6 +55,8 @@ MIN_SORT = SORT_BLOCK  # the smallest sorted length (a power of two)
 SENTINEL = 0xFFFFFFFF
 MAX_WAYS = 16          # sorted runs one merge pass joins at most
 DIRECT_RUNS = 32       # changed slots in fewer runs than this: buffer writes, no dispatch
+_NO_ROWS = np.zeros((0, INSTANCE_FLOATS), np.float32)   # the GPU pass's rows stay on the GPU
+_NO_ROWS.flags.writeable = False
 
 
 # ---------------------------------------------------------------------------------------
@@ -66,25 +69,23 @@ def _split_time(t) -> tuple[np.ndarray, np.ndarray]:
     return hi, (t - hi.astype(np.float64)).astype(np.float32)
 
 
+# where the pool's state columns 1..25 (acc, lifespan, start origin, offset, a, b, c, start
+# rotation, start / final scale and translucency) go in a Birth row
+_BIRTH_COLUMNS = np.r_[2:7, 8:11, 12:15, 16:19, 20:23, 24:32]
+
+
 def pack_births(pool, idx) -> np.ndarray:
     """The Birth rows (particle_eval.comp.glsl) of pool slots ``idx``, float32 (D, 32)."""
     idx = np.asarray(idx, np.int64)
     st = pool.state[idx]
     out = np.zeros((idx.size, BIRTH_FLOATS), np.float32)
-    ints = out.view(np.int32)
+    out[:, _BIRTH_COLUMNS] = st[:, 1:]
     out[:, 0], out[:, 1] = _split_time(st[:, 0])
-    out[:, 2:4] = st[:, 1:3]                 # acc, lifespan
-    out[:, 4:7] = st[:, 3:6]                 # start origin
+    ints = out.view(np.int32)
     ints[:, 7] = pool.ptype[idx]
-    out[:, 8:11] = st[:, 6:9]                # offset
     ints[:, 11] = np.maximum(pool.emitter[idx], 0)
-    out[:, 12:15] = st[:, 9:12]              # a
     ints[:, 15] = pool.slot[idx]
-    out[:, 16:19] = st[:, 12:15]             # b
     ints[:, 19] = pool.alive[idx]
-    out[:, 20:23] = st[:, 15:18]             # c
-    out[:, 24:28] = st[:, 18:22]             # start rotation
-    out[:, 28:32] = st[:, 22:26]             # start/final scale, start/final translucency
     return out
 
 
@@ -202,6 +203,10 @@ class GpuParticlePass:
         self._gfx = None
         self._uniform_cache: dict = {}
         self.sort_ways = MAX_WAYS  # runs the merge dispatch joins at most (tests lower it)
+        self._rows_key = None     # the emitter rows' GfxObjs / drawn flags of _row_tables
+        self._rows = None
+        self._layout_key = None   # what _layout was made for (None: a buffer was replaced)
+        self._layout = None
         self.row_writes = 0       # uploads of changed birth rows (tests count them)
         self.dispatches = 0
         self.drawn = 0
@@ -223,6 +228,7 @@ class GpuParticlePass:
                 self.ctx.copy_buffer(new, buf, size=buf.size)
             buf.release()
         self._bufs[name] = new
+        self._layout_key = None   # the bindings name the old buffer
         return new
 
     def _ensure_capacity(self, capacity: int) -> None:
@@ -239,26 +245,25 @@ class GpuParticlePass:
         self.serial, self.seq = None, 0
 
     def _write_rows(self, index: np.ndarray, rows: np.ndarray) -> None:
-        """Put ``rows`` at slots ``index`` of the birth-state buffer: a few runs of
-        consecutive slots (a frame's births) as direct writes, many with the scatter shader."""
+        """Put ``rows`` at slots ``index`` (ascending, as the log and ``flatnonzero`` give
+        them) of the birth-state buffer: a few runs of consecutive slots (a frame's births)
+        as direct writes, many with the scatter shader."""
         n = int(index.size)
         if n == 0:
             return
-        index = np.asarray(index, np.int64)
         rows = np.ascontiguousarray(rows, np.float32)
-        order = np.argsort(index, kind="stable")
-        index, rows = index[order], rows[order]
         cuts = (np.flatnonzero(np.diff(index) != 1) + 1).tolist()
         if len(cuts) < DIRECT_RUNS:
-            births = self._bufs["births"]
-            for a, b in zip([0, *cuts], [*cuts, n]):
-                births.write(rows[a:b].tobytes(), offset=int(index[a]) * BIRTH_FLOATS * 4)
+            write = self._bufs["births"].write
+            first = index[[0, *cuts]].tolist()
+            for a, b, slot in zip([0, *cuts], [*cuts, n], first):
+                write(rows[a:b], offset=slot * BIRTH_FLOATS * 4)
             self.row_writes += 1
             return
         src = self._buffer("stage_rows", rows.nbytes)
-        src.write(rows.tobytes())
+        src.write(rows)
         ix = self._buffer("stage_index", n * 4)
-        ix.write(index.astype(np.uint32).tobytes())
+        ix.write(np.asarray(index, np.uint32))
         self._bufs["births"].bind_to_storage_buffer(0)
         src.bind_to_storage_buffer(9)
         ix.bind_to_storage_buffer(10)
@@ -320,6 +325,24 @@ class GpuParticlePass:
         self._gfx = (k, cand_keys // 8, cand_keys % 8)
         return self._gfx
 
+    def _row_tables(self, snap: ParticleSnapshot, m: float, degrade_distance: float):
+        """``(gfx_index, levels, cand_did, cand_mode)`` for the snapshot's emitter rows (the
+        GfxObj table row of each drawn row, -1 undrawn; the degrade tables; each batch
+        candidate's drawn GfxObj and mode as lists), or None when no row is drawn; kept
+        while the rows' GfxObjs and drawn flags, ``m`` and the degrade distance stay."""
+        key = (snap.row_gfx.tobytes(), snap.row_drawn.tobytes(), m, degrade_distance)
+        if key == self._rows_key:
+            return self._rows
+        drawn_rows = snap.row_drawn.astype(bool)
+        tables = None
+        if drawn_rows.any():
+            gfx_ids = np.unique(snap.row_gfx[drawn_rows]).astype(np.int64)
+            levels, cand_did, cand_mode = self._gfx_tables(gfx_ids, m, degrade_distance)
+            gfx_index = np.where(drawn_rows, np.searchsorted(gfx_ids, snap.row_gfx), -1)
+            tables = (gfx_index, levels, cand_did.tolist(), cand_mode.tolist())
+        self._rows_key, self._rows = key, tables
+        return tables
+
     def _emitter_rows(self, snap: ParticleSnapshot, gfx_index: np.ndarray) -> np.ndarray:
         n = snap.n_rows
         out = np.zeros((max(n, 1), EMITTER_FLOATS), np.float32)
@@ -332,6 +355,41 @@ class GpuParticlePass:
         out[:n, 8:12] = snap.em_quat
         out[:n, 12:15] = snap.row_origin
         return out
+
+    def _frame_layout(self, em_bytes: int, n_batches: int, levels: int, m: float,
+                      degrade_distance: float):
+        """The frame's buffers, their bindings and the sort plan, made again only when
+        the sizes, tables or a buffer change: ``(bindings, stats, instances, run, merges,
+        unpack)`` (``unpack``: the stats read back as per-batch count, largest CYpt)."""
+        padded = self.padded
+        key = (padded, self.capacity, em_bytes, n_batches, levels, m, degrade_distance,
+               self.sort_ways)
+        if key == self._layout_key:
+            return self._layout
+        bufs = {
+            0: self._bufs["births"],
+            1: self._buffer("emitters", em_bytes),
+            2: self._bufs["gfx_info"],
+            3: self._bufs["gfx_level"],
+            4: self._buffer("evals", padded * EVAL_FLOATS * 4),
+            5: self._buffer("keys", padded * 16),
+            6: self._buffer("vals", padded * 4),
+            7: self._buffer("stats", n_batches * 8),
+            # every place a drawn particle can take: no read back before the sort
+            8: self._buffer("instances", padded * INSTANCE_FLOATS * 4),
+            11: self._buffer("keys2", padded * 16),
+            12: self._buffer("vals2", padded * 4),
+        }
+        run, local, merges = self.sort_plan(padded, self.sort_ways)
+        self._uniforms(self.eval_prog, u_capacity=self.capacity, u_levels=levels,
+                       u_distance_2dsq=particle_distance_2dsq(m),
+                       u_degrade_distance=float(degrade_distance), u_run=run,
+                       u_stages=len(local), u_final=not merges,
+                       u_plan=sum((w.bit_length() - 1) << (4 * k) for k, w in enumerate(local)))
+        bindings = [(buf.mglo, binding) for binding, buf in bufs.items()]
+        self._layout = (bindings, bufs, run, merges, struct.Struct("<" + "If" * n_batches))
+        self._layout_key = key
+        return self._layout
 
     # -- the frame ----------------------------------------------------------------------
     def _uniforms(self, prog, **values) -> None:
@@ -349,63 +407,47 @@ class GpuParticlePass:
     def prepare(self, snap: ParticleSnapshot, eye, *, m: float = DEGRADE_MUL,
                 degrade_distance: float = DEGRADE_DISTANCE) -> PreparedParticles:
         """Evaluate and sort on the GPU; returns the batches (instances stay in
-        ``self.instances``). Main-thread work: the changed slots, the emitter table, a
-        fixed handful of dispatches and one read back of the per-batch figures."""
+        ``self.instances``). Main-thread work: the changed slots, the emitter table, two
+        dispatches and one read back of the per-batch figures; the buffers, bindings and
+        uniforms that stay from frame to frame are not set again."""
         self.dispatches = 0
         self.sync(snap)
         self.drawn = 0
-        drawn_rows = snap.row_drawn.astype(bool)
-        if snap.live == 0 or not drawn_rows.any():
+        tables = self._row_tables(snap, float(m), float(degrade_distance)) \
+            if snap.live else None
+        if tables is None:
             return PreparedParticles()
-        gfx_ids = np.unique(snap.row_gfx[drawn_rows]).astype(np.int64)
-        levels, cand_did, cand_mode = self._gfx_tables(gfx_ids, m, degrade_distance)
-        gfx_index = np.where(drawn_rows, np.searchsorted(gfx_ids, snap.row_gfx), -1)
+        gfx_index, levels, cand_did, cand_mode = tables
         em = self._emitter_rows(snap, gfx_index)
         n_batches = 2 * len(cand_did)
-        padded = self.padded
-        bufs = {
-            1: self._buffer("emitters", em.nbytes),
-            4: self._buffer("evals", padded * EVAL_FLOATS * 4),
-            5: self._buffer("keys", padded * 16),
-            6: self._buffer("vals", padded * 4),
-            7: self._buffer("stats", n_batches * 8),
-            # every place a drawn particle can take: no read back before the sort
-            8: self._buffer("instances", padded * INSTANCE_FLOATS * 4),
-            11: self._buffer("keys2", padded * 16),
-            12: self._buffer("vals2", padded * 4),
-        }
-        bufs[1].write(em.tobytes())
-        bufs[7].clear()
-        self._bufs["births"].bind_to_storage_buffer(0)
-        for binding, buf in bufs.items():
-            buf.bind_to_storage_buffer(binding)
-        self._bufs["gfx_info"].bind_to_storage_buffer(2)
-        self._bufs["gfx_level"].bind_to_storage_buffer(3)
-        run, local, merges = self.sort_plan(padded, self.sort_ways)
-        plan = sum((w.bit_length() - 1) << (4 * k) for k, w in enumerate(local))
-        self._uniforms(self.eval_prog, u_capacity=self.capacity, u_levels=levels,
-                       u_eye=tuple(float(c) for c in eye),
-                       u_distance_2dsq=particle_distance_2dsq(m),
-                       u_degrade_distance=float(degrade_distance),
-                       u_run=run, u_stages=len(local), u_plan=plan, u_final=not merges)
-        self.eval_prog.run(padded // run)
+        bindings, bufs, run, merges, unpack = self._frame_layout(
+            em.nbytes, n_batches, levels, float(m), float(degrade_distance))
+        bufs[1].write(em)
+        stats = bufs[7]
+        stats.clear()
+        for mglo, binding in bindings:
+            mglo.bind_to_storage_buffer(binding, 0, -1)
+        self._uniforms(self.eval_prog, u_eye=(float(eye[0]), float(eye[1]), float(eye[2])))
+        self.eval_prog.run(self.padded // run)
         self.dispatches += 1
         self.ctx.memory_barrier()
         self._merge(run, merges, (bufs[5], bufs[6]), (bufs[11], bufs[12]))
         self.instances = bufs[8]
         # the one read back: per batch the count and the largest CYpt (a few dozen ints)
-        stats = np.frombuffer(bufs[7].read(size=n_batches * 8), np.uint32).reshape(-1, 2)
-        counts = stats[:, 0].astype(np.int64)
-        total = int(counts.sum())
-        self.drawn = total
-        if total == 0:
+        figures = unpack.unpack(stats.read(size=n_batches * 8))
+        batches = []
+        start = 0
+        for b in range(n_batches):
+            count = figures[2 * b]
+            if count:
+                c = b >> 1
+                batches.append(Batch(cand_did[c], cand_mode[c], bool(b & 1), start, count,
+                                     figures[2 * b + 1]))
+                start += count
+        self.drawn = start
+        if not start:
             return PreparedParticles()
-        starts = np.cumsum(counts) - counts
-        far = stats[:, 1].copy().view(np.float32)
-        batches = [Batch(int(cand_did[b // 2]), int(cand_mode[b // 2]), bool(b % 2),
-                         int(starts[b]), int(counts[b]), float(far[b]))
-                   for b in np.flatnonzero(counts).tolist()]
-        return PreparedParticles(np.zeros((0, INSTANCE_FLOATS), np.float32), batches, total)
+        return PreparedParticles(_NO_ROWS, batches, start)
 
     @staticmethod
     def merge_ways(runs: int) -> list[int]:
@@ -433,15 +475,17 @@ class GpuParticlePass:
         return run, cls.merge_ways(run // SORT_BLOCK), cls.merge_ways(padded // run)
 
     def _merge(self, run: int, merges: list[int], src, dst) -> None:
-        """Merge the sorted runs by ``merges`` ways a dispatch, ping-ponging between
-        ``src`` and ``dst`` (keys, vals); the last dispatch writes the instance rows."""
+        """Merge the sorted runs by ``merges`` ways a dispatch from ``src`` into ``dst``
+        ((keys, vals) pairs: the first merge reads and writes the ones particle_eval had
+        bound, later ones ping-pong); the last dispatch writes the instance rows."""
         p = self.sort_prog
         width = run
         for k, ways in enumerate(merges):
-            src[0].bind_to_storage_buffer(5)
-            src[1].bind_to_storage_buffer(6)
-            dst[0].bind_to_storage_buffer(11)
-            dst[1].bind_to_storage_buffer(12)
+            if k:
+                src[0].bind_to_storage_buffer(5)
+                src[1].bind_to_storage_buffer(6)
+                dst[0].bind_to_storage_buffer(11)
+                dst[1].bind_to_storage_buffer(12)
             self._uniforms(p, u_width=width, u_ways=ways, u_final=k == len(merges) - 1)
             p.run(self.padded // SORT_LOCAL)
             self.ctx.memory_barrier()
