@@ -398,14 +398,14 @@ class ViewerApp:
 
     def _view_tag(self) -> tuple:
         """What the 3D view's image of a frame is drawn with, beside the frame itself: the
-        scenario's generation, the renderer's settings with the overlays and particle
-        colour, the camera, the viewport's size, the selection and solo / mute. A
-        frame's comparison figures hold for its image drawn with the same tag."""
+        session and its scenario's generation, the renderer's settings with the overlays
+        and particle colour, the camera, the viewport's size, the selection and solo /
+        mute. A frame's comparison figures hold for its image drawn with the same tag."""
         s = self.session
         view = self.controller.view
         renderer = self._scene_renderer_for(s)
         flt = view.emitter_filter
-        return (None if s is None else s.generation,
+        return (None if s is None else (s.serial, s.generation),
                 None if renderer is None else self._view_settings(renderer),
                 view.camera, self.viewport.size, view.selection, flt.solo,
                 frozenset(flt.muted))

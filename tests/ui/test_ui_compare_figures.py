@@ -215,3 +215,21 @@ def test_paused_the_shown_frame_is_measured_exactly_as_drawn_now(gl_ctx, rec):
             assert shown, move                # measured again within a few frames
             assert pb.frame == 12 and not pb.playing
         assert len(sizes) == 2                # the default size first, then the panel's
+
+
+def test_another_session_never_shows_the_figures_measured_on_the_last_one(gl_ctx, rec):
+    """A session opened in place of another (same scenario, same frame, same camera)
+    draws other pictures: the figures of the last session's frames are not its figures."""
+    def fresh():
+        return Session(F.database(), Scenario.from_json(F.scenario_json(seconds=1.0)))
+    with F.headless_app(gl_ctx, fresh(), SIZE) as (app, target):
+        app.only_panel = "Viewport"
+        app.controller.apply_all([c.CameraZoom(6), c.LoadReference(str(rec), 30.0),
+                                  c.SetCompareMode("overlay")])
+        for _ in range(4):
+            app.frame(1 / 30, SIZE, target.fbo)
+            app.controller.view.compare.collect(wait=True)
+        assert _shown_figures(app) is not None
+        app.session = fresh()
+        assert app.session.generation == 1 and app.session.playback.frame == 0
+        assert _shown_figures(app) is None

@@ -74,7 +74,8 @@ class OffscreenTarget:
 
 class PixelReadback:
     """A read of a framebuffer's colour into a GL pixel buffer: ``issue`` queues the copy
-    (no CPU copy, and on a GPU no wait for the frame to finish), ``fetch`` maps it later
+    (on a GPU no wait for the frame to finish; llvmpipe copies at once, once its
+    rasteriser has drawn the view, so issue it late in the frame), ``fetch`` maps it later
     (a frame on, when the copy is long done). What ``fetch`` gives is exactly what
     ``OffscreenTarget.read_rgba`` would have given when ``issue`` ran, whatever was drawn
     into the framebuffer since. One read at a time: issue again only after fetching."""

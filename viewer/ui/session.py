@@ -21,6 +21,7 @@ straight run of the saved scenario shows.
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from fractions import Fraction
@@ -50,6 +51,7 @@ EXPLORE_PER_TICK = 8
 EXPLORE_SHARE = 0.2
 EXPLORE_SAVED_MAX = 0.05
 PS_LAUNCH = 0x04   # PlayScript.Launch
+_SERIALS = itertools.count(1)
 
 
 class EyeLabels(ViewLabels):
@@ -87,6 +89,7 @@ class Session:
         self.selected_object: int | None = scenario.objects[0].id if scenario.objects else None
         self.play_script_type: int = PS_LAUNCH   # the table inspector's type
         self.generation = 0                  # bumps whenever the scenario changes
+        self.serial = next(_SERIALS)         # this session among every one opened (never reused)
         self.history = History()             # undo / redo of edits; the modified mark
         self.file = scenario.path            # where Save writes without asking (or None)
         self.notices: list[ViewerError] = []  # said to the user, not failures (the Controller)
