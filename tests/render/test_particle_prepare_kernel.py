@@ -176,3 +176,33 @@ def test_the_scratch_grows_and_shrinks_with_the_frames():
     assert s.size == 300_000                # a quarter or more: kept
     s.get(50_000)
     assert s.size == 75_000 and s.cypt.shape == (75_000,)
+
+
+def _cypts(kind: str, rng, n: int) -> np.ndarray:
+    if kind == "near":
+        return rng.uniform(1.8, 36.0, n)
+    if kind == "wide":  # every exponent, zeros, inf and nan: all 32 high bits differ
+        c = 10.0 ** rng.uniform(-300, 300, n)
+        c[rng.random(n) < 0.05] = 0.0
+        c[rng.random(n) < 0.05] = np.inf
+        c[rng.random(n) < 0.05] = np.nan
+        return c
+    if kind == "ulps":  # runs of equal high bits longer than an insertion sort's
+        return 50.0 + rng.integers(0, 3000, n) * np.spacing(50.0)
+    if kind == "equal":
+        return np.full(n, 7.5)
+    return rng.choice([3.0, 4.0, 3.0 + np.spacing(3.0)], n)  # ties and a neighbour
+
+
+@pytest.mark.parametrize("kind", ["near", "wide", "ulps", "equal", "ties"])
+@pytest.mark.parametrize("n", [1, 2, 33, 5000])
+def test_the_draw_order_sort_is_numpys_two_stable_sorts(kind, n):
+    from viewer.render import particle_prepare_kernel as K
+    rng = np.random.default_rng(n)
+    cypt = _cypts(kind, rng, n)
+    key = rng.integers(0, 9, n)
+    depth = np.where(np.isnan(cypt), K._NAN_KEY, K._LOW63 - cypt.view(np.uint64))
+    got = K._depth_key_order(depth, key, 8, np.empty(n, np.int64), np.empty(n, np.int64),
+                             np.empty(n, np.uint64))
+    by_depth = np.argsort(-cypt, kind="stable")
+    assert got.tolist() == by_depth[np.argsort(key[by_depth], kind="stable")].tolist()

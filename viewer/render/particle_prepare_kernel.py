@@ -189,17 +189,21 @@ def _depth_key_order(depth, key, max_key, idx, idx2, dep2):
     return idx2
 
 
-@jit
 def gather_rows(order, position, orientation, scale, trans, emitter, row_gfx):
-    """The pool's evaluated rows ``order`` as ParticleArrays' columns (one pass)."""
+    """The pool's evaluated rows ``order`` as ParticleArrays' columns (one compiled pass
+    into arrays numpy allocates: numpy asks for huge pages on large ones, which a busy
+    frame faults in ~500x less often than numba's own allocations)."""
     n = order.size
-    pos = np.empty((n, 3))
-    quat = np.empty((n, 4))
-    sc = np.empty(n)
-    tr = np.empty(n)
-    gfx = np.empty(n, row_gfx.dtype)
-    rows = np.empty(n, np.int32)
-    for k in range(n):
+    out = (np.empty((n, 3)), np.empty((n, 4)), np.empty(n), np.empty(n),
+           np.empty(n, row_gfx.dtype), np.empty(n, np.int32))
+    _gather_rows(order, position, orientation, scale, trans, emitter, row_gfx, *out)
+    return out
+
+
+@jit
+def _gather_rows(order, position, orientation, scale, trans, emitter, row_gfx, pos, quat, sc,
+                 tr, gfx, rows):
+    for k in range(order.size):
         i = order[k]
         for c in range(3):
             pos[k, c] = position[i, c]
@@ -210,7 +214,6 @@ def gather_rows(order, position, orientation, scale, trans, emitter, row_gfx):
         r = emitter[i]
         rows[k] = r
         gfx[k] = row_gfx[r]
-    return pos, quat, sc, tr, gfx, rows
 
 
 @jit
@@ -235,10 +238,11 @@ def _maximum(a, b):
 @jit
 def prepare_rows(pos, quat, scale, trans, gfx, emitter, origins, eye, d2sq, degrade_distance,
                  gfx_ids, sort_center, thr, valid, modes, drawn_rank, n_entries, ints, uints,
-                 cypt, rec):
-    """``particles.prepare`` after its per-GfxObj tables: returns (rows: the drawn input rows
-    in draw order, instances (n, 12) float32, batch keys, starts, counts, far depths).
-    ``ints`` (5, n), ``uints`` (2, n), ``cypt`` (n,), ``rec`` (n, 12) float32: scratch."""
+                 cypt, rec, rows, inst):
+    """``particles.prepare`` after its per-GfxObj tables: fills ``rows[:nv]`` (the drawn
+    input rows in draw order) and ``inst[:nv]`` (their instance rows, float32), returns (nv,
+    batch keys, starts, counts, far depths). ``ints`` (5, n), ``uints`` (2, n), ``cypt``
+    (n,), ``rec`` (n, 12) float32: scratch."""
     n = trans.size
     vis = ints[0]
     nv = 0
@@ -300,8 +304,6 @@ def prepare_rows(pos, quat, scale, trans, gfx, emitter, origins, eye, d2sq, degr
     for j in range(nv):
         depth[j] = _NAN_KEY if cypt[j] != cypt[j] else _LOW63 - bits[j]
     a = _depth_key_order(depth, key, max_key, ints[2, :nv], ints[3, :nv], uints[1, :nv])
-    rows = np.empty(nv, np.int64)
-    inst = np.empty((nv, 12), np.float32)
     skey = ints[4]
     n_batches = 0
     for r in range(nv):
@@ -324,4 +326,4 @@ def prepare_rows(pos, quat, scale, trans, gfx, emitter, origins, eye, d2sq, degr
             starts[nb] = r
             far_depth[nb] = cypt[j]
         counts[nb] += 1
-    return rows, inst, ukeys, starts, counts, far_depth
+    return nv, ukeys, starts, counts, far_depth
