@@ -371,8 +371,9 @@ class ViewerApp:
             self.renderer.register_texture(self.viewport.color)
 
     def _render_scene(self) -> None:
-        """The 3D view into the viewport; paused and nothing it is drawn from changed
-        (_view_key), the image drawn last stays as it is."""
+        """The 3D view into the viewport; when nothing it is drawn from changed
+        (_view_key: paused, or playing faster than the scenario's frame rate between two
+        simulated frames), the image drawn last stays as it is."""
         key = self._view_key()
         if key is not None and key == self._view_drawn:
             return
@@ -382,13 +383,13 @@ class ViewerApp:
         self.views_drawn += 1
 
     def _view_key(self) -> tuple | None:
-        """Everything the 3D view's image is drawn from (None: draw it anyway, playing):
-        the renderer and its settings with the overlays and particle colour, the session
-        and its scenario's generation, the world shown and its frame, the camera, the
-        viewport's size and framebuffer, the selection (velocity and bounds overlays),
-        solo / mute, and the count of commands applied (whatever a command changes)."""
+        """Everything the 3D view's image is drawn from (None: no session): the renderer
+        and its settings with the overlays and particle colour, the session and its
+        scenario's generation, the world shown and its frame, the camera, the viewport's
+        size and framebuffer, the selection (velocity and bounds overlays), solo / mute,
+        and the count of commands applied (whatever a command changes)."""
         s = self.session
-        if s is None or s.playback.playing:
+        if s is None:
             return None
         renderer = self._scene_renderer_for(s)
         return (self._view_tag(), _Is(renderer),

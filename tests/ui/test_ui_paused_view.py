@@ -1,7 +1,8 @@
-"""A paused viewer keeps the 3D view it drew while nothing it is drawn from changes (issue
-18): an unchanged paused frame draws no scene, and every kind of change draws it anew (the
-camera, a seek, a scenario edit, solo / mute, the particle colour, the overlays, the
-viewport's size, a selection), also when no command announces it. Counted, never timed."""
+"""A viewer keeps the 3D view it drew while nothing it is drawn from changes (issue 18):
+an unchanged paused frame draws no scene (nor a playing one between two simulated
+frames), and every kind of change draws it anew (the camera, a seek, a scenario edit,
+solo / mute, the particle colour, the overlays, the viewport's size, a selection), also
+when no command announces it. Counted, never timed."""
 
 from __future__ import annotations
 
@@ -157,10 +158,18 @@ def test_each_command_draws_the_paused_view_anew(paused, monkeypatch, command):
     assert not app.session.playback.playing
 
 
-def test_playing_draws_every_frame(paused, monkeypatch):
+def test_playing_draws_each_simulated_frame_once(paused, monkeypatch):
+    """Playing at 60 viewer frames a second a 30 fps scenario: every other viewer frame
+    simulates nothing new and keeps the view."""
     app, target = paused
-    calls = _count_renders(monkeypatch)
-    app.session.playback.seek_frame(0)
+    pb = app.session.playback
+    pb.seek_frame(0)
     app.controller.apply(c.Play())
-    _frames(app, target, 4)
-    assert len(calls) == 4
+    _frames(app, target, 1)
+    calls = _count_renders(monkeypatch)
+    shown = []
+    for _ in range(8):
+        app.frame(1 / 60, display_size=SIZE, target=target.fbo)
+        shown.append(pb.frame)
+    assert pb.playing and len(set(shown)) >= 3
+    assert len(calls) == len(set(shown)) < len(shown)
