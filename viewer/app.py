@@ -160,6 +160,7 @@ class ViewerApp:
         self._read_back = None    # (frame, t, view tag, fbo): the 3D view to read back
         self._readback = PixelReadback(ctx)
         self._composer = None          # viewer.render.composite.CompositePass (GPU views)
+        self._composed = None          # what the composer's texture was composed from
         self._composer_tried = False
         self.file_dialog: tuple[str, str] | None = None   # (kind, path text) while open
         self.recent = RecentFiles(None if ini_path is None
@@ -492,9 +493,18 @@ class ViewerApp:
                                           size, key)
         if s.playback.playing:   # the next frame's recording frame, read in a worker
             cmp.reference_soon((frame + 1) / s.playback.fps, size, reference_texels)
-        tex = composer.compose(cmp.mode, self.viewport.fbo, self.viewport.color, frame=frame,
-                               opacity=cmp.opacity, split=cmp.split,
-                               generation=cmp.generation)
+        # the composite of an unchanged view (paused) with the same recording frame and
+        # settings is the one drawn last
+        composed = (self._view_drawn, key, cmp.mode, cmp.opacity, cmp.split,
+                    cmp.generation, frame)
+        if self._view_drawn is None or composed != self._composed or composer.texture is None:
+            self._composed = None
+            tex = composer.compose(cmp.mode, self.viewport.fbo, self.viewport.color,
+                                   frame=frame, opacity=cmp.opacity, split=cmp.split,
+                                   generation=cmp.generation)
+            self._composed = composed
+        else:
+            tex = composer.texture
         self._show_composite(tex)
         self._compare_shown = True
 

@@ -233,3 +233,35 @@ def test_another_session_never_shows_the_figures_measured_on_the_last_one(gl_ctx
         app.session = fresh()
         assert app.session.generation == 1 and app.session.playback.frame == 0
         assert _shown_figures(app) is None
+
+
+@pytest.mark.parametrize("change", ["none", "opacity", "camera", "offset", "mode", "seek"])
+def test_paused_the_composite_is_drawn_again_only_when_what_it_shows_changed(
+        gl_ctx, rec, monkeypatch, change):
+    from viewer.render import composite
+    session = Session(F.database(), Scenario.from_json(F.scenario_json(seconds=1.0)))
+    with F.headless_app(gl_ctx, session, SIZE) as (app, target):
+        app.only_panel = "Viewport"
+        app.controller.apply_all([c.CameraZoom(6), c.LoadReference(str(rec), 30.0),
+                                  c.SetCompareMode("overlay"), c.Seek(0.4)])
+        if app._composite_pass() is None:
+            pytest.skip("no GLSL 4.00: the numpy composite")
+        for _ in range(4):
+            app.frame(1 / 30, SIZE, target.fbo)
+        calls = F.count_calls(monkeypatch, composite.CompositePass, "compose")
+        app.frame(1 / 30, SIZE, target.fbo)
+        assert calls == []
+        cmd = {"none": None, "opacity": c.SetCompareOpacity(0.8),
+               "camera": c.CameraOrbit(0.2, 0.0), "offset": c.SetReferenceOffset(0.1),
+               "mode": c.SetCompareMode("wipe"), "seek": c.Step(1)}[change]
+        if cmd is not None:
+            assert app.controller.apply(cmd)
+        for _ in range(3):
+            app.frame(1 / 30, SIZE, target.fbo)
+        assert len(calls) == (change != "none")
+        assert app.errors.entries == []
+        tex = app.compare_texture                   # what composing it now gives
+        kept = tex.read(alignment=1)
+        app._composed = None
+        app.frame(1 / 30, SIZE, target.fbo)
+        assert app.compare_texture.read(alignment=1) == kept

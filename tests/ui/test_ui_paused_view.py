@@ -103,14 +103,7 @@ def _frames(app, target, n=3, size=SIZE):
 
 
 def _count_renders(monkeypatch):
-    calls = []
-    real = renderer_mod.SceneRenderer.render
-
-    def counted(self, *args, **kwargs):
-        calls.append(1)
-        return real(self, *args, **kwargs)
-    monkeypatch.setattr(renderer_mod.SceneRenderer, "render", counted)
-    return calls
+    return F.count_calls(monkeypatch, renderer_mod.SceneRenderer, "render")
 
 
 def test_an_unchanged_paused_frame_draws_no_scene_and_shows_the_same_image(

@@ -148,3 +148,15 @@ def headless_app(gl_ctx, session, size) -> Iterator[tuple[ViewerApp, OffscreenTa
 def changed_pixels(a, b, threshold: int = 30) -> int:
     """How many pixels of two RGBA views differ by more than ``threshold`` in a channel."""
     return int((np.abs(a.astype(int) - b.astype(int)).max(axis=-1) > threshold).sum())
+
+
+def count_calls(monkeypatch, owner, name: str) -> list:
+    """A list that grows by one at each call of ``owner.name`` (still called through)."""
+    calls = []
+    real = getattr(owner, name)
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+    monkeypatch.setattr(owner, name, counted)
+    return calls
