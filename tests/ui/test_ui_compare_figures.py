@@ -114,7 +114,7 @@ def test_playing_measures_one_frame_at_a_time_and_rests(model, monkeypatch):
     go.set()
     model.collect(wait=True)
     assert model.figures[1] == (1 / 30, 1.0, 0.5)
-    assert not model.wants_measure(2, playing=True)     # resting: 3000 s of CPU took
+    assert not model.wants_measure(2, playing=True)     # resting after 1000 s of CPU
     assert model.wants_measure(2, playing=False)
     model._rest_until = 0.0
     cpu["s"] = 0.0

@@ -39,7 +39,7 @@ MODE_LABELS = {"off": "Off", "side_by_side": "Side by side", "overlay": "Overlay
                "wipe": "Wipe", "onion": "Onion skin", "difference": "Difference"}
 ONION_DEPTH = 3              # earlier rendered frames ghosted in (as vfxviewer compare)
 MEASURE_WIDTH = 256          # figures of wider views are measured at this width (SSIM cost)
-PLAYING_SHARE = 0.25         # of one core, at most, the figures worker takes while playing
+PLAYING_SHARE = 0.1          # of one core, at most, the figures worker takes while playing
 
 
 @dataclass(frozen=True)
