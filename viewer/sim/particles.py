@@ -703,7 +703,7 @@ class ParticlePool:
         dirty = self._dirty_buf
         if len(dirty) < marks:
             dirty = self.dirty_buffer(marks)
-        self.free_n, n_dirty, births, deaths, finished = (_KERNEL or kernel()).update_rows(
+        self.free_n, n_dirty, births, deaths, finished, _ = (_KERNEL or kernel()).update_rows(
             rows, pts, nows, rng.kernel_state(), self.ef, self.ei,
             self.em_time, self.em_origin, self.em_quat, self.row_origin, self.row_drawn,
             self.slot_idx, self.slot_death, self.state, self.alive, self.emitter, self.slot,
