@@ -5,6 +5,7 @@ the same random draws, the same pool slots and the same birth states, bit for bi
 from __future__ import annotations
 
 import copy
+import gc
 import io
 import math
 from fractions import Fraction
@@ -336,3 +337,11 @@ def test_a_snapshot_taken_on_the_kernel_path_continues_the_same(monkeypatch):
         a.append(_state(w))
         b.append(_state(copy_))
     assert a == b and w.pool.kernel and copy_.pool.kernel
+
+
+def test_loading_the_kernel_compiles_it_and_freezes_what_numba_left():
+    """particles.kernel(): both functions compiled on load, then the live objects (numba's
+    ~100k) moved out of the cyclic collector's full collections (gc.freeze)."""
+    K = particles.kernel()
+    assert K.update_rows.signatures and K.emit_n.signatures
+    assert gc.get_freeze_count() > 10_000
