@@ -1,8 +1,9 @@
 #version 330
 // Particles: one draw per batch (GfxObj, degrade mode, surface subset) and no instancing:
 // the vertices are pulled (viewer/render/particles.py). gl_VertexID is row * u_corner_count
-// + corner (an index buffer repeats the subset's triangles for each row), so a quad costs 4
-// vertex shader runs however many windings it has, and no per-instance setup.
+// + corner (an index buffer repeats the subset's triangles for each row), so a two-sided
+// quad costs 5 vertex shader runs, not 12, and no per-instance setup (CornerTable). The
+// provoking vertex stays GL's default, the last: v_mirrored is read from it.
 // u_instances, 3 texels a row: (position, quat w) (quat x y z, uniform scale) (alpha,
 // heading point): alpha is the private material's 1 - translucency, or < 0: no material,
 // use the vertex alpha u_vertex_alpha; the heading point is the point whose direction from
@@ -15,6 +16,7 @@ uniform sampler2D u_tints;       // one texel a row: View > Particle colour, whe
 uniform int u_corner0;
 uniform int u_corner_count;
 uniform int u_corner_shift;
+uniform int u_mirrored;          // this subset's corners from here on provoke mirrored triangles
 uniform bool u_tinted;
 uniform mat4 u_view_proj;
 uniform vec3 u_eye;
@@ -26,6 +28,7 @@ out vec2 v_uv;
 out vec3 v_light;
 out vec3 v_light_back;       // the mirrored back face's (normal negated)
 out float v_alpha;
+flat out int v_mirrored;     // read from the provoking (last) corner of a triangle
 #include "lighting.glsl"
 
 const float EPS = 0.0002;
@@ -75,7 +78,9 @@ ivec2 texel(int t, int shift) {
 
 void main() {
     int row = gl_VertexID / u_corner_count;
-    int corner = u_corner0 + (gl_VertexID - row * u_corner_count);
+    int k = gl_VertexID - row * u_corner_count;
+    int corner = u_corner0 + k;
+    v_mirrored = k >= u_mirrored ? 1 : 0;
     int t = row * 3;
     vec4 a = texelFetch(u_instances, texel(t, INSTANCE_SHIFT), 0);
     vec4 b = texelFetch(u_instances, texel(t + 1, INSTANCE_SHIFT), 0);

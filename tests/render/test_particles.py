@@ -242,10 +242,11 @@ def test_degrade_entries_not_drawn_this_frame_make_no_batches():
 
 
 def test_corner_table_shares_a_two_sided_quads_corners_between_its_windings(gl_ctx):
-    """The particle draw pulls corners: a sides_type 1 quad's 12 rows are 4 corners (the
-    mirrored winding's negated normals turned back), its 4 triangles kept in their order
-    with the mirrored two flagged (lit with the normal negated); a one-sided quad and a
-    cube (a mesh drawn as a particle) have no flags."""
+    """The particle draw pulls corners: a sides_type 1 quad's 12 rows are 5 corners (the
+    mirrored winding's negated normals turned back; the corner provoking a front and a
+    mirrored triangle twice), its 4 triangles kept in their order, the mirrored two
+    provoked by mirrored corners (lit with the normal negated); a one-sided quad and a cube
+    (a mesh drawn as a particle) have none."""
     from tests.render.fakes import cube_gfxobj, quad_gfxobj
     from viewer.render.meshes import triangulate_gfxobj
     two = triangulate_gfxobj(quad_gfxobj(1, 0x08000001, sides_type=1))
@@ -254,20 +255,19 @@ def test_corner_table_shares_a_two_sided_quads_corners_between_its_windings(gl_c
     tables = [P.CornerTable(gl_ctx, m) for m in (two, one, cube)]
     try:
         lay = tables[0].layouts[0]
-        pattern = np.frombuffer(lay.pattern, np.uint32).reshape(-1, 3)
-        assert (lay.first, lay.count) == (0, 4)
-        assert pattern.tolist() == [[0, 1, 2], [0, 2, 3], [0, 2, 1], [0, 3, 2]]
+        tris = np.frombuffer(lay.pattern, np.uint32).reshape(-1, 3)
+        assert (lay.first, lay.count, lay.mirrored) == (0, 5, 3)
+        assert (tris[:, 2] >= lay.mirrored).tolist() == [False, False, True, True]
         texels = np.frombuffer(tables[0].texture.read(), np.float32).reshape(-1, 4)
-        corners = texels[:8].reshape(4, 8)[:, [0, 1, 2, 4, 5, 6, 3, 7]]
-        assert np.array_equal(corners[pattern[:2].ravel()], two.vertices[:6])
+        corners = texels[:10].reshape(5, 8)[:, [0, 1, 2, 4, 5, 6, 3, 7]]
+        assert np.array_equal(corners[tris[:2].ravel()], two.vertices[:6])
         back = two.vertices[6:].copy()
         back[:, 3:6] *= -1
-        assert np.array_equal(corners[pattern[2:].ravel()], back)
-        assert texels[lay.mirrors:lay.mirrors + 4, 0].tolist() == [0, 0, 1, 1]
+        assert np.array_equal(corners[tris[2:].ravel()], back)
         lay1 = tables[1].layouts[0]
-        assert (lay1.count, len(lay1.pattern) // 4, lay1.mirrors) == (4, 6, -1)
+        assert (lay1.count, len(lay1.pattern) // 4, lay1.mirrored) == (4, 6, 4)
         lay2 = tables[2].layouts[0]
-        assert (lay2.count, len(lay2.pattern) // 4, lay2.mirrors) == (24, 36, -1)
+        assert (lay2.count, len(lay2.pattern) // 4, lay2.mirrored) == (24, 36, 24)
     finally:
         for t in tables:
             t.release()

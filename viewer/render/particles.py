@@ -256,15 +256,15 @@ NEAREST = 0x2600   # GL_NEAREST filtering (texelFetch reads level 0; no mipmaps 
 
 @dataclass(frozen=True)
 class CornerLayout:
-    """A subset's triangles for vertex pulling: ``count`` distinct corners from corner
-    ``first`` of the mesh's corner texture; ``pattern``: 3 corner indices a triangle, in the
-    subset's triangle order; ``mirrors``: the texel of the first triangle's mirror flag, or
-    -1 when the subset has no mirrored back faces."""
+    """A subset's triangles for vertex pulling: ``count`` corners from corner ``first`` of
+    the mesh's corner texture; ``pattern``: 3 corner indices a triangle, in the subset's
+    triangle order; the corners from ``mirrored`` on are the provoking (last) corners of
+    the mirrored triangles."""
 
     first: int
     count: int
     pattern: bytes            # uint32 corner indices
-    mirrors: int = -1
+    mirrored: int
 
 
 def _distinct_corners(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -276,57 +276,72 @@ def _distinct_corners(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     order = np.argsort(first)
     rank = np.empty_like(order)
     rank[order] = np.arange(order.size)
-    return rows[first[order]], rank[inv.reshape(-1)].astype(np.uint32)
+    return rows[first[order]], rank[inv.reshape(-1)].astype(np.int64)
+
+
+def _flag_provoking(tris: np.ndarray, mirrored: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Corner versions so that each triangle's provoking (last) corner says whether the
+    triangle is mirrored: (versions as (corner, flag) rows, unflagged first; the triangles
+    over them). A corner that provokes triangles of both kinds gets two versions; the
+    other corners take an existing version (mesh build time, once per GfxObj)."""
+    need = {(int(c), int(m)) for c, m in zip(tris[:, 2], mirrored)}
+    for c in np.unique(tris[:, :2]).tolist():
+        if (c, 0) not in need and (c, 1) not in need:
+            need.add((c, 0))
+    versions = sorted(need, key=lambda cf: (cf[1], cf[0]))
+    index = {cf: i for i, cf in enumerate(versions)}
+    out = np.empty_like(tris)
+    for t, ((a, b, p), m) in enumerate(zip(tris.tolist(), mirrored.tolist())):
+        out[t] = [index.get((a, 0), index.get((a, 1))), index.get((b, 0), index.get((b, 1))),
+                  index[(p, int(m))]]
+    return np.asarray(versions, np.int64).reshape(-1, 2), out
 
 
 class CornerTable:
     """A GfxObj's corners for the particle draw: one RGBA32F texture (position + u,
-    normal + v a corner, then the mirror flags of the triangles) and each subset's
-    CornerLayout, keyed by the subset's first row.
+    normal + v a corner) and each subset's CornerLayout, keyed by the subset's first row.
 
     The mirrored back winding of a sides_type 1 polygon (meshes.triangulate_gfxobj: the
     same corners, normals negated) shares the front's corners: the vertex shader lights
-    every corner on both sides in one loop, and the fragment shader takes the back side's
-    light on a triangle flagged mirrored. So a two-sided quad's 12 vertices are 4 vertex
-    shader runs, while its triangles, their vertex order and the culling stay as they are
-    (bit for bit the same pictures: drawing each polygon once with culling off and choosing
-    the side by gl_FrontFacing sets the seen-from-behind triangles up from another first
-    vertex, and llvmpipe's interpolation then rounds a few pixels differently)."""
+    every corner on both sides in one loop, and a triangle takes the back side's light when
+    its provoking corner is one of the subset's mirrored corners (a flat varying: only a
+    corner that provokes both kinds of triangle is stored twice). So a two-sided quad's 12
+    vertices are 5 vertex shader runs, while its triangles, their vertex order and the
+    culling stay as they are (bit for bit the same pictures: drawing each polygon once with
+    culling off and choosing the side by gl_FrontFacing sets the seen-from-behind triangles
+    up from another first vertex, and llvmpipe's interpolation then rounds a few pixels
+    differently)."""
 
     def __init__(self, ctx, data) -> None:
         from viewer.render.meshes import SIDE_MIRROR
         self.layouts: dict[int, CornerLayout] = {}
-        corner_parts, flag_parts = [], []
-        laid = []
+        parts = []
         total = 0
         for _, first, count in data.subsets:
             rows = np.array(data.vertices[first:first + count], np.float32)
             mirror = data.row_sides[first:first + count] == SIDE_MIRROR
             rows[mirror, 3:6] = -rows[mirror, 3:6]     # the front corner's normal (exact)
-            corners, pattern = _distinct_corners(rows)
-            corner_parts.append(corners)
+            corners, inv = _distinct_corners(rows)
+            tris = inv.reshape(-1, 3)
             flags = mirror[::3]
-            laid.append((first, total, len(corners), pattern.tobytes(),
-                         flags if flags.any() else None))
+            if flags.any():
+                versions, tris = _flag_provoking(tris, flags)
+                corners = corners[versions[:, 0]]
+                mirrored = int((versions[:, 1] == 0).sum())
+            else:
+                mirrored = len(corners)
+            parts.append(corners)
+            self.layouts[first] = CornerLayout(total, len(corners),
+                                               tris.astype(np.uint32).tobytes(), mirrored)
             total += len(corners)
-        texel = 2 * total
-        for first, c0, n, pattern, flags in laid:
-            mirrors = -1
-            if flags is not None:
-                mirrors = texel
-                flag_parts.append(flags.astype(np.float32))
-                texel += len(flags)
-            self.layouts[first] = CornerLayout(c0, n, pattern, mirrors)
-        texels = max(texel, 1)
+        texels = max(2 * total, 1)
         self.shift = min(12, max(0, (texels - 1).bit_length()))
         width = 1 << self.shift
         height = -(-texels // width)
         table = np.zeros((height * width, 4), np.float32)
         if total:
-            c = np.concatenate(corner_parts)
+            c = np.concatenate(parts)
             table[:2 * total] = c[:, [0, 1, 2, 6, 3, 4, 5, 7]].reshape(-1, 4)
-        if flag_parts:
-            table[2 * total:texel, 0] = np.concatenate(flag_parts)
         self.texture = ctx.texture((width, height), 4, table.tobytes(), dtype="f4")
         self.texture.filter = (NEAREST, NEAREST)
 
@@ -502,8 +517,7 @@ class ParticlePass:
         prog["u_corner0"].value = lay.first
         prog["u_corner_count"].value = lay.count
         prog["u_corner_shift"].value = table.shift
-        prog["u_mirrors"].value = lay.mirrors
-        prog["u_triangles"].value = n // 3
+        prog["u_mirrored"].value = lay.mirrored
         prog["u_tinted"].value = self.tinted
         prog["u_mode"].value = batch.mode
         vao.render(moderngl.TRIANGLES, vertices=batch.count * n, first=batch.start * n)
