@@ -38,9 +38,17 @@ const uint SENTINEL = 0xFFFFFFFFu;
 
 #include "particle_laws.glsl"
 #include "particle_order.glsl"
-bool g_from2;                  // this merge reads keys2 / vals2 (else keys / vals)
-#define MERGE_KEY(i) (g_from2 ? keys2[i] : keys[i])
+// the merge step twice, reading keys (merged_place) or keys2 (merged_place2): one buffer
+// per search, not a choice at every step
+#define MERGE_KEY(i) keys[i]
 #include "particle_merge.glsl"
+#undef MERGE_KEY
+#define MERGE_KEY(i) keys2[i]
+#define rank_in rank_in2
+#define merged_place merged_place2
+#include "particle_merge.glsl"
+#undef rank_in
+#undef merged_place
 
 shared uvec4 s_keys[BLOCK];
 shared uint s_vals[BLOCK];
@@ -168,13 +176,17 @@ void main() {
         memoryBarrierBuffer();   // the previous step's keys, read by other invocations
         barrier();
         uint ways = 1u << ((u_plan >> (4u * stage)) & 15u);
-        g_from2 = to2;
+        bool from2 = to2;
         to2 = !to2;
         bool put = u_final && stage + 1u == u_stages;
         for (uint i = base + t; i < base + u_run; i += BLOCK / 2u) {
-            uvec4 key = g_from2 ? keys2[i] : keys[i];
-            uint val = g_from2 ? vals2[i] : vals[i];
-            put_sorted(merged_place(i, key, w, ways), key, val, put, to2);
+            if (from2) {
+                uvec4 key = keys2[i];
+                put_sorted(merged_place2(i, key, w, ways), key, vals2[i], put, to2);
+            } else {
+                uvec4 key = keys[i];
+                put_sorted(merged_place(i, key, w, ways), key, vals[i], put, to2);
+            }
         }
         w *= ways;
     }

@@ -299,9 +299,10 @@ def test_merge_ways_cover_the_runs_in_few_passes():
 
 
 def test_sort_plan_is_one_or_two_dispatches_at_any_size():
-    """Each particle_eval workgroup sorts a run (blocks, then merged inside the workgroup)
-    and one particle_sort dispatch merges at most 16 runs: 1M slots sort in two dispatches
-    (runs of 64k, blocks merged 8 then 8 at a time in the workgroup), not four."""
+    """On a software rasteriser each particle_eval workgroup sorts a run (blocks, then
+    merged inside the workgroup) and one particle_sort dispatch merges at most 16 runs: 1M
+    slots sort in two dispatches (runs of 64k, blocks merged 8 then 8 at a time in the
+    workgroup), not four."""
     plan = GpuParticlePass.sort_plan
     assert plan(1024) == (1024, [], [])                  # one block: one dispatch
     assert plan(8192) == (1024, [], [8])
@@ -314,6 +315,28 @@ def test_sort_plan_is_one_or_two_dispatches_at_any_size():
         run, local, merges = plan(1 << k)
         assert run * int(np.prod(merges)) == 1 << k and run == 1024 * int(np.prod(local))
         assert len(merges) <= 1 and max(local + [1]) <= 16
+
+
+def test_sort_plan_on_a_gpu_keeps_many_workgroups():
+    """On a GPU (dispatches cheap, parallel workgroups what counts) runs are single blocks
+    and the merge dispatches as few as the ways allow."""
+    plan = GpuParticlePass.sort_plan
+    assert plan(1 << 20, in_workgroups=False) == (1024, [], [16, 8, 8])
+    assert plan(16384, in_workgroups=False) == (1024, [], [16])
+    assert plan(4096, ways=2, in_workgroups=False) == (1024, [], [2, 2])
+
+
+def test_only_a_software_rasteriser_merges_in_workgroups(gl_ctx, renderer, monkeypatch):
+    import viewer.render.particles_gpu as PG
+    name = str(gl_ctx.info["GL_RENDERER"]).lower()
+    assert PG.software_rasteriser(gl_ctx, (name,)) and not PG.software_rasteriser(gl_ctx, ())
+    for soft in (True, False):
+        monkeypatch.setattr(PG, "software_rasteriser", lambda ctx, soft=soft: soft)
+        g = GpuParticlePass.create(gl_ctx, renderer.meshes)
+        if g is None:
+            pytest.skip("no compute shaders in this GL context")
+        assert g.merge_in_workgroups is soft
+        g.release()
 
 
 def _uneven_pool():
@@ -339,16 +362,19 @@ def _uneven_pool():
     return pool
 
 
-@pytest.mark.parametrize("ways", [1, 2, 4, 16])
-def test_merges_in_and_across_workgroups_keep_the_cpu_order(gpu, renderer, ways):
+@pytest.mark.parametrize("ways,in_workgroups,dispatches",
+                         [(1, True, 1), (2, True, 2), (4, True, 2), (16, True, 2),
+                          (2, False, 3), (16, False, 2)])
+def test_merges_in_and_across_workgroups_keep_the_cpu_order(gpu, renderer, ways,
+                                                             in_workgroups, dispatches):
     """Whatever share of the sort the workgroups do (ways 1: all of it, one dispatch; 16:
-    blocks only, then one 4-way merge), uneven runs, equal CYpt and a batch of one come
-    out exactly in the CPU's order."""
+    blocks only, then one 4-way merge; a GPU's plan at ways 2: two 2-way merge dispatches),
+    uneven runs, equal CYpt and a batch of one come out exactly in the CPU's order."""
     pool = _uneven_pool()
-    gpu.sort_ways = ways
+    gpu.sort_ways, gpu.merge_in_workgroups = ways, in_workgroups
     prep_g = gpu.prepare(particle_snapshot(pool), EYE)
     prep_c = prepare(WA.particle_arrays(pool), EYE, renderer.meshes)
-    assert gpu.dispatches == (1 if ways == 1 else 2)
+    assert gpu.dispatches == dispatches
     assert [(b.gfxobj, b.mode, b.translucent, b.start, b.count) for b in prep_g.batches] == \
         [(b.gfxobj, b.mode, b.translucent, b.start, b.count) for b in prep_c.batches]
     assert 1 in [b.count for b in prep_g.batches]

@@ -18,8 +18,8 @@ Here the work per frame on the CPU does not grow with live particles:
   near, emitter row, slot: the order the CPU's stable sorts give; the last step writes
   the instance rows ``shaders/particle.vert.glsl`` reads, in draw order. The only read
   back is a count and a largest CYpt per possible batch (a few dozen integers). A frame
-  costs two dispatches at any size (``sort_plan``; one up to 1024 slots), and a frame's
-  births go up as plain buffer writes.
+  costs two dispatches at any size on a software rasteriser (``sort_plan``; one up to
+  1024 slots), and a frame's births go up as plain buffer writes.
 
 Compute shaders need OpenGL 4.3; ``GpuParticlePass.create`` returns None without them and
 the renderer keeps the CPU path.
@@ -55,6 +55,8 @@ MIN_SORT = SORT_BLOCK  # the smallest sorted length (a power of two)
 SENTINEL = 0xFFFFFFFF
 MAX_WAYS = 16          # sorted runs one merge pass joins at most
 DIRECT_RUNS = 32       # changed slots in fewer runs than this: buffer writes, no dispatch
+# GL_RENDERER names of software rasterisers: compute shaders run on the CPU cores there
+SOFTWARE_RENDERERS = ("llvmpipe", "softpipe", "swrast")
 _NO_ROWS = np.zeros((0, INSTANCE_FLOATS), np.float32)   # the GPU pass's rows stay on the GPU
 _NO_ROWS.flags.writeable = False
 
@@ -160,6 +162,12 @@ def particle_snapshot(pool) -> ParticleSnapshot:
                             pool.row_drawn[:n].copy(), pool)
 
 
+def software_rasteriser(ctx, names=SOFTWARE_RENDERERS) -> bool:
+    """Whether ``ctx`` renders on the CPU (its GL_RENDERER names one of ``names``)."""
+    renderer = str(ctx.info.get("GL_RENDERER", "")).lower()
+    return any(name in renderer for name in names)
+
+
 def warn_if_stale(snap: ParticleSnapshot) -> None:
     """Reading ``snap.pool`` stands for the snapshot only while the pool has not changed
     since it was taken; say so when it has (an out-of-order render of an old scene)."""
@@ -202,7 +210,10 @@ class GpuParticlePass:
         self._gfx_key = None
         self._gfx = None
         self._uniform_cache: dict = {}
-        self.sort_ways = MAX_WAYS  # runs the merge dispatch joins at most (tests lower it)
+        self.sort_ways = MAX_WAYS  # runs a merge dispatch joins at most (tests lower it)
+        # sort_plan: merges inside workgroups, two dispatches a frame, on a software
+        # rasteriser; single blocks and more merge dispatches on a GPU
+        self.merge_in_workgroups = software_rasteriser(ctx)
         self._rows_key = None     # the emitter rows' GfxObjs / drawn flags of _row_tables
         self._rows = None
         self._layout_key = None   # what _layout was made for (None: a buffer was replaced)
@@ -363,7 +374,7 @@ class GpuParticlePass:
         unpack)`` (``unpack``: the stats read back as per-batch count, largest CYpt)."""
         padded = self.padded
         key = (padded, self.capacity, em_bytes, n_batches, levels, m, degrade_distance,
-               self.sort_ways)
+               self.sort_ways, self.merge_in_workgroups)
         if key == self._layout_key:
             return self._layout
         bufs = {
@@ -380,7 +391,8 @@ class GpuParticlePass:
             11: self._buffer("keys2", padded * 16),
             12: self._buffer("vals2", padded * 4),
         }
-        run, local, merges = self.sort_plan(padded, self.sort_ways)
+        run, local, merges = self.sort_plan(padded, self.sort_ways,
+                                            in_workgroups=self.merge_in_workgroups)
         self._uniforms(self.eval_prog, u_capacity=self.capacity, u_levels=levels,
                        u_distance_2dsq=particle_distance_2dsq(m),
                        u_degrade_distance=float(degrade_distance), u_run=run,
@@ -450,29 +462,36 @@ class GpuParticlePass:
         return PreparedParticles(_NO_ROWS, batches, start)
 
     @staticmethod
-    def merge_ways(runs: int) -> list[int]:
+    def merge_ways(runs: int, most: int = MAX_WAYS) -> list[int]:
         """The runs merged at a time by each merge for ``runs`` sorted blocks (a power of
-        two): as few merges as MAX_WAYS allows, the wider ones first (while the runs are
-        short, their binary searches are cheap)."""
+        two): as few merges as ``most`` ways allow, the wider ones first (while the runs
+        are short, their binary searches are cheap)."""
         bits = max(int(runs).bit_length() - 1, 0)
         if bits == 0:
             return []
-        step = MAX_WAYS.bit_length() - 1
+        step = max(int(most).bit_length() - 1, 1)
         passes = -(-bits // step)
         split = [bits // passes + (1 if k < bits % passes else 0) for k in range(passes)]
         return [1 << b for b in split]
 
     @classmethod
-    def sort_plan(cls, padded: int, ways: int = MAX_WAYS) -> tuple[int, list[int], list[int]]:
+    def sort_plan(cls, padded: int, ways: int = MAX_WAYS, *,
+                  in_workgroups: bool = True) -> tuple[int, list[int], list[int]]:
         """How ``padded`` slots are sorted: ``(run, local, merges)``. Each workgroup of
         ``particle_eval`` sorts a run of ``run`` slots (blocks of SORT_BLOCK in shared
         memory, then merged in the workgroup by ``local`` ways), and ``particle_sort``
-        merges the runs by ``merges`` ways, one dispatch each. Runs are as short as leaves
-        at most ``ways`` of them (one merge dispatch: a frame costs two dispatches at any
-        size above SORT_BLOCK, one at or below it)."""
+        merges the runs by ``merges`` ways (at most ``ways``), one dispatch each.
+
+        ``in_workgroups`` (a software rasteriser, where each dispatch costs the main
+        thread 50-100 us and the cores are few): runs as short as leave at most ``ways``
+        of them, so a frame is two dispatches at any size (one up to SORT_BLOCK slots).
+        Else (a GPU: dispatches are cheap, parallel workgroups are what counts) runs are
+        single blocks and the merges as few as ``ways`` allow (1M slots: 3)."""
         blocks = max(padded // SORT_BLOCK, 1)
+        if not in_workgroups:
+            return SORT_BLOCK, [], cls.merge_ways(blocks, ways)
         run = SORT_BLOCK * max(blocks // max(ways, 1), 1)
-        return run, cls.merge_ways(run // SORT_BLOCK), cls.merge_ways(padded // run)
+        return run, cls.merge_ways(run // SORT_BLOCK), cls.merge_ways(padded // run, ways)
 
     def _merge(self, run: int, merges: list[int], src, dst) -> None:
         """Merge the sorted runs by ``merges`` ways a dispatch from ``src`` into ``dst``

@@ -23,7 +23,7 @@ from viewer.render.lights import apply_lights, select_lights
 from viewer.render.meshes import MeshCache
 from viewer.render.overlays import OverlayPass
 from viewer.render.particles import ParticlePass, _Draw, prepare
-from viewer.render.particles_gpu import warn_if_stale
+from viewer.render.particles_gpu import SOFTWARE_RENDERERS, software_rasteriser, warn_if_stale
 from viewer.render.programs import load_program, set_uniform
 from viewer.render.scene_input import SceneInput, SceneLight
 from viewer.render.world_adapter import particle_arrays
@@ -56,9 +56,6 @@ class RenderSettings:
     # View > Particle colour (emitter debugging): "none" | "emitter" | "age" | "type"
     # (particle_debug.PARTICLE_COLOURS); any but "none" draws through the CPU path
     particle_colour: str = "none"
-
-
-SOFTWARE_RENDERERS = ("llvmpipe", "softpipe", "swrast")
 
 
 @dataclass
@@ -130,8 +127,7 @@ class SceneRenderer:
         if getattr(self.ctx, "version_code", 0) < 430:
             return False   # no compute shaders
         if s.gpu_particles == "auto":
-            renderer = str(self.ctx.info.get("GL_RENDERER", "")).lower()
-            return not any(name in renderer for name in SOFTWARE_RENDERERS)
+            return not software_rasteriser(self.ctx, SOFTWARE_RENDERERS)
         return True
 
     @property
