@@ -1,9 +1,10 @@
 #version 330
 // Particles: one draw per batch (GfxObj, degrade mode, surface subset) and no instancing:
-// the vertices are pulled (viewer/render/particles.py). gl_VertexID is row * u_corner_count
-// + corner (an index buffer repeats the subset's triangles for each row), so a two-sided
-// quad costs 5 vertex shader runs, not 12, and no per-instance setup (CornerTable). The
-// provoking vertex stays GL's default, the last: v_mirrored is read from it.
+// the vertices are pulled (viewer/render/particles.py). gl_VertexID is (row - u_row0) *
+// u_corner_count + corner (an index buffer repeats the subset's triangles for each row of
+// the batch), so a two-sided quad costs 5 vertex shader runs, not 12, and no per-instance
+// setup (CornerTable). The provoking vertex stays GL's default, the last: v_mirrored is
+// read from it.
 // u_instances, 3 texels a row: (position, quat w) (quat x y z, uniform scale) (alpha,
 // heading point): alpha is the private material's 1 - translucency, or < 0: no material,
 // use the vertex alpha u_vertex_alpha; the heading point is the point whose direction from
@@ -13,6 +14,7 @@
 uniform sampler2D u_instances;   // INSTANCE_TEXTURE_WIDTH texels wide
 uniform sampler2D u_corners;     // 1 << u_corner_shift texels wide
 uniform sampler2D u_tints;       // one texel a row: View > Particle colour, when u_tinted
+uniform int u_row0;              // the batch's first instance row
 uniform int u_corner0;
 uniform int u_corner_count;
 uniform int u_corner_shift;
@@ -77,8 +79,9 @@ ivec2 texel(int t, int shift) {
 }
 
 void main() {
-    int row = gl_VertexID / u_corner_count;
-    int k = gl_VertexID - row * u_corner_count;
+    int local = gl_VertexID / u_corner_count;
+    int k = gl_VertexID - local * u_corner_count;
+    int row = u_row0 + local;
     int corner = u_corner0 + k;
     v_mirrored = k >= u_mirrored ? 1 : 0;
     int t = row * 3;

@@ -271,3 +271,19 @@ def test_corner_table_shares_a_two_sided_quads_corners_between_its_windings(gl_c
     finally:
         for t in tables:
             t.release()
+
+
+def test_a_batchs_index_buffer_counts_its_own_rows_not_those_before_it(gl_ctx):
+    """The index buffer of a subset's pattern lists rows from the batch's first (u_row0):
+    a late batch of a few rows needs no buffer as long as every row before it."""
+    from tests.render import scenes as S
+    from viewer.render.renderer import SceneRenderer
+    r = SceneRenderer(gl_ctx, S.build_db())
+    try:
+        pp = r.particles
+        pp.upload(P.PreparedParticles(np.zeros((6000, P.INSTANCE_FLOATS), np.float32)))
+        mesh = r.meshes.mesh(S.QUAD)
+        pp.render_batch(mesh, mesh.subsets[0], P.Batch(S.QUAD, 1, False, 5990, 10, 1.0))
+        assert [held[2] for held in pp._indices.values()] == [1024]
+    finally:
+        r.release()

@@ -487,8 +487,9 @@ class ParticlePass:
         return mesh.corners
 
     def _index_vao(self, pattern: bytes, corners: int, rows: int):
-        """The vertex array whose index buffer lists a pattern's triangles for rows 0.. at
-        least ``rows``: row * corners + pattern."""
+        """The vertex array whose index buffer lists a pattern's triangles for at least
+        ``rows`` rows counted from a batch's first: row * corners + pattern (so a pattern's
+        buffer grows with its largest batch, not with the rows before it)."""
         key = (pattern, corners)
         held = self._indices.get(key)
         if held is None or held[2] < rows:
@@ -508,19 +509,20 @@ class ParticlePass:
         table = self.corner_table(mesh)
         lay = table.layouts[sub.first]
         n = len(lay.pattern) // 4
-        vao = self._index_vao(lay.pattern, lay.count, batch.start + batch.count)
+        vao = self._index_vao(lay.pattern, lay.count, batch.count)
         self.rows.use(UNIT_INSTANCES)
         table.texture.use(UNIT_CORNERS)
         if self.tinted:
             self.tints.use(UNIT_TINTS)
         prog = self.prog
+        prog["u_row0"].value = batch.start
         prog["u_corner0"].value = lay.first
         prog["u_corner_count"].value = lay.count
         prog["u_corner_shift"].value = table.shift
         prog["u_mirrored"].value = lay.mirrored
         prog["u_tinted"].value = self.tinted
         prog["u_mode"].value = batch.mode
-        vao.render(moderngl.TRIANGLES, vertices=batch.count * n, first=batch.start * n)
+        vao.render(moderngl.TRIANGLES, vertices=batch.count * n)
         self.draw_calls += 1
 
 
