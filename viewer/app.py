@@ -87,6 +87,7 @@ from viewer.ui.viewport_panel import (
     pick_object,
     pick_particle,
     project,
+    project_many,
 )
 from viewer.wire.replay import replay_events
 
@@ -968,15 +969,13 @@ class ViewerApp:
         elif sel is not None and sel[0] == "emitter":
             for em in self._live_emitters(sel[1]):
                 if em.handle == sel[1]:
-                    xy = project(cam, size, em.origin)
-                    if xy is not None:
-                        rings.append((xy, 10.0, SELECTED_EMITTER))
-                    # the emitter debugger's highlight: a small ring on each of its
-                    # particles (one emitter's, at most HIGHLIGHT_MAX)
-                    for p in em.particles[:HIGHLIGHT_MAX]:
-                        xy = project(cam, size, p.position)
-                        if xy is not None:
-                            rings.append((xy, 3.5, SELECTED_EMITTER))
+                    # the emitter, and the emitter debugger's highlight: a small ring on
+                    # each of its particles (one emitter's, at most HIGHLIGHT_MAX)
+                    shown = em.particles[:HIGHLIGHT_MAX]
+                    points = project_many(cam, size, [em.origin,
+                                                      *(p.position for p in shown)])
+                    rings += [(xy, 10.0 if k == 0 else 3.5, SELECTED_EMITTER)
+                              for k, xy in enumerate(points) if xy is not None]
         origin = inspect.object_origin(s.world, s.selected_object)
         if origin is not None:
             xy = project(cam, size, origin)

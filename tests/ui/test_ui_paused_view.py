@@ -166,3 +166,36 @@ def test_playing_draws_each_simulated_frame_once(paused, monkeypatch):
         shown.append(pb.frame)
     assert pb.playing and len(set(shown)) >= 3
     assert len(calls) == len(set(shown)) < len(shown)
+
+
+def test_the_selected_emitters_particle_rings_take_one_projection_a_frame(
+        paused, monkeypatch):
+    """The rings on the selected emitter's particles are projected together: the camera's
+    view-projection matrix is built a few times a frame, not once per particle."""
+    from viewer.render.camera import Camera
+    from viewer.ui.viewport_panel import project, project_many
+    app, target = paused
+    em = _emitter(app.session)
+    assert em.alive >= 8, em.alive
+    app.controller.apply(c.Select("emitter", em.handle))
+    _frames(app, target, 2)
+    rings = app._selection_rings()
+    cam, size = app.controller.view.camera, app.viewport.size
+    points = [em.origin, *(p.position for p in em.particles)]
+    want = [xy for xy in (project(cam, size, p) for p in points) if xy is not None]
+    assert len(rings) >= len(want)
+    assert np.asarray([r[0] for r in rings[:len(want)]]) == pytest.approx(np.asarray(want))
+    assert project_many(cam, size, points) == [project(cam, size, p) for p in points]
+    calls = F.count_calls(monkeypatch, Camera, "view_projection")
+    _frames(app, target, 4)
+    assert len(calls) <= 4 * 3 < 4 * em.alive, len(calls)
+
+
+def test_project_many_leaves_points_behind_the_eye_out():
+    from viewer.render.camera import Camera
+    from viewer.ui.viewport_panel import project_many
+    cam = Camera(target=(0, 0, 0), distance=5)
+    behind = tuple(cam.eye() - cam.forward() * 2)
+    got = project_many(cam, (200, 100), [(0, 0, 0), behind, (1, 0, 0)])
+    assert got[1] is None and got[0] == pytest.approx((100, 50), abs=1e-6)
+    assert got[2] is not None and got[2][0] != pytest.approx(100)

@@ -72,14 +72,24 @@ def camera_commands(inp: ViewportInput) -> list[Command]:
 
 def project(camera, size, position) -> tuple[float, float] | None:
     """World position -> viewport pixels (x right, y down), or None behind the eye."""
+    return project_many(camera, size, [position])[0]
+
+
+def project_many(camera, size, positions) -> list[tuple[float, float] | None]:
+    """``project`` of each of ``positions`` with one view-projection matrix for all (the
+    selected emitter's particle rings: up to HIGHLIGHT_MAX points a frame)."""
     import numpy as np
 
     w, h = size
-    clip = camera.view_projection(w / max(h, 1)) @ np.array([*position, 1.0])
-    if clip[3] <= 1e-9:
-        return None
-    ndc = clip[:3] / clip[3]
-    return (float((ndc[0] + 1) / 2 * w), float((1 - ndc[1]) / 2 * h))
+    pts = np.asarray(positions, np.float64).reshape(-1, 3)
+    clip = np.concatenate([pts, np.ones((len(pts), 1))], axis=1) @ \
+        camera.view_projection(w / max(h, 1)).T
+    ahead = clip[:, 3] > 1e-9
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ndc = clip[:, :3] / clip[:, 3:4]
+    xs = ((ndc[:, 0] + 1) / 2 * w).tolist()
+    ys = ((1 - ndc[:, 1]) / 2 * h).tolist()
+    return [(x, y) if a else None for x, y, a in zip(xs, ys, ahead.tolist(), strict=True)]
 
 
 def pick_particle(emitters, camera, size, click, radius_px: float = 8.0):
