@@ -303,6 +303,16 @@ def test_kernel_rng_state_round_trips_through_python_draws():
     assert a.draws == b.draws == 100 and a.rand() == b.rand() and a.state() == b.state()
 
 
+@pytest.mark.parametrize("seed", [0, 1, 5, 123456789, 2**31 - 2, -7])
+def test_the_kernel_draws_are_the_python_draws_over_long_runs(seed):
+    """The kernel's unsigned (a*s) mod m steps against RetailRandom.rand's Schrage steps."""
+    from viewer.sim.particle_kernel import _rand
+    a, b = RetailRandom(seed), RetailRandom(seed)
+    arr = a.kernel_state()
+    assert [_rand(arr) for _ in range(10_000)] == [b.rand() for _ in range(10_000)]
+    assert a.state() == b.state()
+
+
 def test_no_writable_cache_folder_compiles_in_memory(monkeypatch):
     from viewer.sim import particle_kernel as K
     calls = []

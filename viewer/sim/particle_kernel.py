@@ -92,21 +92,23 @@ def _jit(fn):
 
 
 # -- Random::rand 0x0042C4C0 (ran2), the state as int64[36] ---------------------------------
+# The Schrage steps of RetailRandom.rand, a*s - m*(s // q) (+m when negative), are (a*s) mod m
+# exactly for 0 < s < m (r = m - a*q < q); 0 < s < m always holds (a prime modulus and
+# seeds in range), and iy >= 1, so unsigned 64-bit arithmetic gives the same numbers with
+# the divisions by constants as plain multiply-shifts (no floor-division sign fix-ups): this
+# chain is most of an emitter update's time.
+_U = np.uint64
+
+
 @_jit
 def _rand(r):
-    s = r[0]
-    s = 40014 * s - 2147483563 * (s // 53668)
-    if s < 0:
-        s += 2147483563
-    v = r[1]
-    v = 40692 * v - 2147483399 * (v // 52774)
-    if v < 0:
-        v += 2147483399
-    r[0] = s
-    r[1] = v
-    j = r[2] // 67108862
-    iy = r[4 + j] - v
-    r[4 + j] = s
+    s = (_U(40014) * _U(r[0])) % _U(2147483563)
+    v = (_U(40692) * _U(r[1])) % _U(2147483399)
+    r[0] = np.int64(s)
+    r[1] = np.int64(v)
+    j = np.int64(_U(r[2]) // _U(67108862)) + 4
+    iy = r[j] - np.int64(v)
+    r[j] = np.int64(s)
     if iy < 1:
         iy += 2147483562
     r[2] = iy
