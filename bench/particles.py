@@ -26,7 +26,12 @@ sim tick and scene + render per frame, CPU path against GPU path.
 ``--snapshot``: CPU time of one ``ScenarioRunner.snapshot()`` (what Playback stores every
 15 frames) on the default scenario and on the stress scenario, 20 frames in.
 
-Run: ``.venv/bin/python bench/particles.py [--quick] [--pass | --stress | --snapshot]``
+``--cpu-frame``: the CPU particle frame on the stress pool (100k live), numpy reference
+against the compiled kernels (``particle_eval_kernel``, ``particle_prepare_kernel``):
+``ParticlePool.evaluate``, the renderer's ParticleArrays, ``particles.prepare``.
+
+Run: ``.venv/bin/python bench/particles.py [--quick] [--pass | --stress | --snapshot |
+--cpu-frame]``
 """
 
 from __future__ import annotations
@@ -290,6 +295,58 @@ def main_snapshot(repeats: int) -> int:
     return 0
 
 
+def main_cpu_frame(repeats: int) -> int:
+    """The CPU particle frame on the stress scenario's pool (100k live), numpy reference
+    against compiled: ParticlePool.evaluate, the renderer's ParticleArrays and
+    particles.prepare, thread CPU ms, median of ``repeats`` (the same pool, the same eye)."""
+    import statistics
+
+    import moderngl
+
+    from viewer.dat.database import AssetDatabase
+    from viewer.render.particles import prepare
+    from viewer.render.renderer import SceneRenderer
+    from viewer.render.world_adapter import _particle_arrays
+    from viewer.sim import particles as SP
+    from viewer.sim.scenario import Scenario, ScenarioRunner
+    from viewer.synthetic import STRESS_SCENARIO
+    ctx = moderngl.create_standalone_context(backend="egl", require=330)
+    sc = Scenario.load(STRESS_SCENARIO)
+    db = AssetDatabase([str(p) for p in sc.dat_paths()])
+    renderer = SceneRenderer(ctx, db)
+    frames = ScenarioRunner(sc, db).frames()
+    for _ in range(4):
+        _, world = next(frames)
+    pool = world.pool
+    eye = np.array([0.0, -60.0, 20.0])
+
+    def median_ms(fn):
+        fn()  # compile or load from numba's cache
+        times = []
+        for _ in range(repeats):
+            c0 = time.thread_time()
+            fn()
+            times.append(time.thread_time() - c0)
+        return 1000 * statistics.median(times)
+    print(f"CPU particle frame, stress pool ({pool.live_count} live, "
+          f"{pool.emitter_count} emitters), thread CPU ms, median of {repeats}:")
+    saved = SP.KERNEL
+    try:
+        for label, mode in (("numpy", "0"), ("compiled", "1")):
+            SP.KERNEL = pool.eval_mode = mode
+            ev = median_ms(lambda: pool.evaluate(force=True))
+            arrays = _particle_arrays(pool, "none")
+            ar = median_ms(lambda: _particle_arrays(pool, "none"))  # evaluate cached
+            pr = median_ms(lambda a=arrays: prepare(a, eye, renderer.meshes))
+            print(f"  {label:8s} evaluate {ev:6.2f} | arrays {ar:6.2f} | prepare {pr:6.2f} |"
+                  f" total {ev + ar + pr:6.2f}", flush=True)
+    finally:
+        SP.KERNEL = saved
+        pool.eval_mode = SP.kernel_mode()
+    renderer.release()
+    return 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="fewer ticks, skip 1M")
@@ -299,7 +356,11 @@ def main(argv=None) -> int:
                     help="the stress scenario (500 emitters, 100k+ live) at 1280x720")
     ap.add_argument("--snapshot", action="store_true",
                     help="one world snapshot (Playback's), default and stress scenario")
+    ap.add_argument("--cpu-frame", action="store_true",
+                    help="the CPU particle frame on the stress pool, numpy against compiled")
     args = ap.parse_args(argv)
+    if args.cpu_frame:
+        return main_cpu_frame(7)
     if args.snapshot:
         return main_snapshot(3 if args.quick else 5)
     if args.stress:
