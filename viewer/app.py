@@ -925,11 +925,14 @@ class ViewerApp:
         return rows[0] if rows else None
 
     def _live_emitters(self, handle):
-        """``inspect.live_emitters`` with one emitter's particle rows, built once per frame
-        for the rings and the Emitters panel alike (per-emitter Python: a scene of hundreds
-        of emitters paid it twice); a seek, an edit or another world builds it again."""
+        """``inspect.live_emitters`` with one emitter's particle rows, built once per
+        simulated frame for the rings and the Emitters panel alike (per-emitter Python: a
+        scene of hundreds of emitters paid it every viewer frame, paused too); a new sim
+        frame, a seek, an edit, another world, another selected emitter or a moved viewer
+        (the detail's viewer distance) builds it again."""
         s = self.session
-        key = (self.frame_count, id(s.world), s.playback.frame, s.generation, handle)
+        key = (s, s.world, s.playback.frame, s.playback.time, s.generation, handle,
+               s.viewer_eye, s.viewer_forward)   # the objects, not ids: never reused
         if self._emitters_memo is None or self._emitters_memo[0] != key:
             self._emitters_memo = (key, live_emitters(s.world, with_particles=handle))
         return self._emitters_memo[1]

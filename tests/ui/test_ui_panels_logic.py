@@ -208,6 +208,33 @@ def test_live_emitters_builds_particle_rows_only_for_the_asked_handle(db):
     assert all(len(e.particles) == 0 for e in live_emitters(s.world))
 
 
+
+def test_live_emitters_reads_the_emitter_table_in_one_gather(db, monkeypatch):
+    """Counts and states come from one numpy gather over the pool's emitter table, not
+    from per-emitter column properties (500 emitters: thousands of property reads a
+    frame); the values are the properties' own."""
+    from viewer.sim import particles as particles_mod
+    from viewer.sim.inspect import live_emitters
+    s = Session(db, Scenario.from_json(F.scenario_json()))
+    s.apply(c.Seek(1.3))
+    ems = {em.handle: em for o in s.world.objects.values() if o.particle_manager
+           for _, em in o.particle_manager.emitters()}
+    want = {h: (em.num_particles, em.total_emitted, em.stopped) for h, em in ems.items()}
+    reads = []
+    real = particles_mod._Column.__get__
+
+    def counted(self, em, owner=None):
+        if em is not None:
+            reads.append(self.name)
+        return real(self, em, owner)
+    monkeypatch.setattr(particles_mod._Column, "__get__", counted)
+    live = live_emitters(s.world)
+    assert reads == []
+    assert {e.handle: (e.alive, e.emitted, e.state) for e in live} == {
+        h: (a, n, "stopped" if st and a else "finished" if st else "running")
+        for h, (a, n, st) in want.items()}
+    assert len(live) == 2 and any(e.alive for e in live)
+
 def test_event_log_cache_follows_new_frames(db):
     s = Session(db, Scenario.from_json(F.scenario_json()), prepass=False)
     n0 = len(s.events())

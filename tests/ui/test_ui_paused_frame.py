@@ -5,6 +5,8 @@ rows sent to the GPU mirror, no simulation. Counted calls, never timed."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 import ui_fixtures as F
 
@@ -82,3 +84,34 @@ def test_paused_frame_with_a_selection_does_not_evaluate_or_upload_the_pool(
         assert 0 < counts.summarised <= 6   # the Object and Hidden panels share one a frame
         assert session.playback.frames_simulated == simulated
         assert renderer.last_stats["particles_drawn"] > 0 and app.errors.entries == []
+
+
+def test_paused_frames_build_the_emitter_list_once_per_sim_frame(gl_ctx, monkeypatch):
+    """The Emitters panel and the rings are drawn every viewer frame, paused too: their
+    ``live_emitters`` (per-emitter Python, hundreds of emitters in the stress scene) is
+    built again only when what it shows can change: another sim frame, another selected
+    emitter, or a moved viewer (the selected emitter's viewer distance)."""
+    session = Session(F.database(), Scenario.from_json(F.scenario_json()))
+    with F.headless_app(gl_ctx, session, SIZE) as (app, target):
+        app.controller.apply(c.Seek(1.3))
+        app.frame(1 / 40, display_size=SIZE, target=target.fbo)
+        em = max(live_emitters(session.world), key=lambda e: e.alive)
+        app.controller.apply(c.Select("emitter", em.handle))
+        app.frame(1 / 40, display_size=SIZE, target=target.fbo)
+        counts = Counts(monkeypatch)
+        for _ in range(5):
+            app.frame(1 / 40, display_size=SIZE, target=target.fbo)
+        assert counts.inspected == 0          # nothing changed since the selection's frame
+        cam = app.controller.view.camera   # the viewer moves: the detail's CYpt changes
+        app.controller.view.camera = replace(cam, distance=cam.distance + 1.0)
+        app.frame(1 / 40, display_size=SIZE, target=target.fbo)
+        app.frame(1 / 40, display_size=SIZE, target=target.fbo)
+        assert counts.inspected == 1
+        (shown,) = [e for e in app._live_emitters(em.handle) if e.handle == em.handle]
+        (fresh,) = [e for e in live_emitters(session.world, with_particles=em.handle)
+                    if e.handle == em.handle]
+        assert shown == fresh                 # what the panel shows is today's list
+        app.controller.apply(c.Seek(1.5))     # another sim frame
+        app.frame(1 / 40, display_size=SIZE, target=target.fbo)
+        app.frame(1 / 40, display_size=SIZE, target=target.fbo)
+        assert counts.inspected == 2
