@@ -206,3 +206,17 @@ def test_the_draw_order_sort_is_numpys_two_stable_sorts(kind, n):
                              np.empty(n, np.uint64))
     by_depth = np.argsort(-cypt, kind="stable")
     assert got.tolist() == by_depth[np.argsort(key[by_depth], kind="stable")].tolist()
+
+
+def test_the_first_compiled_frame_settles_what_numba_left(monkeypatch):
+    """The compiled prepare and drawn-order calls each freeze numba's leftovers once
+    (viewer.sim.particles.settle_compiled), after their first call."""
+    import gc
+    monkeypatch.setattr(SP, "_SETTLED", set())
+    meshes = _meshes(np.random.default_rng(5))
+    before = gc.get_freeze_count()
+    P._prepare_compiled(_frame(5), (3.0, -20.0, 4.0), meshes, 1.0, P.DEGRADE_DISTANCE)
+    pool = _pool(5)
+    pool.eval_mode = "1"
+    world_adapter._particle_arrays(pool, "none")
+    assert {"prepare", "drawn order"} <= SP._SETTLED and gc.get_freeze_count() > before

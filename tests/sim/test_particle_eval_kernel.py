@@ -129,3 +129,24 @@ def test_small_scenes_never_import_the_compiled_evaluation():
             "'viewer.sim.particle_eval_kernel' not in sys.modules\n")
     env = dict(os.environ, VIEWER_PARTICLE_KERNEL="auto")
     subprocess.run([sys.executable, "-c", code], check=True, env=env)
+
+
+def test_the_first_compiled_evaluation_freezes_what_numba_left(monkeypatch):
+    """settle_compiled: after the first compiled evaluate (numba compiles on that call) the
+    live objects leave the cyclic collector's full collections once; later calls do not
+    collect or freeze again."""
+    import gc
+    monkeypatch.setattr(particles, "_SETTLED", set())
+    pool = random_pool(0, n=particles.EVAL_KERNEL_MIN_LIVE + 100)
+    pool.eval_mode = "auto"
+    pool.alive[:] = True
+    before = gc.get_freeze_count()
+    with np.errstate(all="ignore"):
+        pool.evaluate(force=True)
+    after = gc.get_freeze_count()
+    assert after > before and "evaluate" in particles._SETTLED
+    junk = [[] for _ in range(1000)]      # tracked objects a second freeze would take
+    with np.errstate(all="ignore"):
+        pool.evaluate(force=True)
+    assert gc.get_freeze_count() == after
+    del junk

@@ -21,7 +21,7 @@ import numpy as np
 
 from viewer.render import materials
 from viewer.render.scene_input import ParticleArrays
-from viewer.sim.particles import kernel_mode, sq_norm_rows, use_eval_kernel
+from viewer.sim.particles import kernel_mode, settle_compiled, sq_norm_rows, use_eval_kernel
 
 INSTANCE_FLOATS = 12          # pos 3, quat 4, scale 1, alpha 1, heading point 3
 INSTANCE_STRIDE = INSTANCE_FLOATS * 4
@@ -240,6 +240,7 @@ def _prepare_compiled(arrays: ParticleArrays, eye, meshes, m: float,
         degrade_thresholds(ideal, min_d, max_d, m), valid, modes,
         np.searchsorted(drawn_ids, drawn), n_entries, *K.SCRATCH.get(arrays.count), rows,
         inst)
+    settle_compiled("prepare")
     rows, inst = rows[:nv], inst[:nv]
     tints = None if arrays.tints is None else np.take(
         np.asarray(arrays.tints, np.float32), rows, axis=0)

@@ -34,7 +34,7 @@ from viewer.render.scene_input import (
 from viewer.sim import inspect
 from viewer.sim.frame import quat_rotate
 from viewer.sim.inspect import ObjectView
-from viewer.sim.particles import ParticlePool, use_eval_kernel
+from viewer.sim.particles import ParticlePool, settle_compiled, use_eval_kernel
 
 
 def object_meshes(obj: ObjectView,
@@ -94,6 +94,7 @@ def _particle_arrays(pool: ParticlePool, colour: str) -> ParticleArrays:
         K = prepare_kernel()
         live = K.drawn_slot_order(live, pool.emitter, pool.slot, drawn,
                                   K.SCRATCH.get(live.size)[0])
+        settle_compiled("drawn order")
         if colour != "none":
             live = live.copy()  # the scratch is reused by the next call
         pos, quat, scale, trans, gfx_rows, rows = K.gather_rows(

@@ -98,6 +98,21 @@ def kernel():
     return _KERNEL
 
 
+_SETTLED: set[str] = set()
+
+
+def settle_compiled(name: str) -> None:
+    """Called after each call of a lazily compiled function (numba compiles on a function's
+    first call): the first time for ``name``, collect, then move every live object, the
+    typing and LLVM state numba just left among them, out of the cyclic collector's full
+    collections (``gc.freeze``, as ``kernel()`` does on load), so a later full collection
+    does not walk them again and pause a frame; later calls only look ``name`` up."""
+    if name not in _SETTLED:
+        _SETTLED.add(name)
+        gc.collect()
+        gc.freeze()
+
+
 def eval_kernel():
     """The compiled evaluation module (compiled or loaded from numba's cache on the first
     import, once per process)."""
@@ -773,6 +788,7 @@ class ParticlePool:
             return
         if use_eval_kernel(self.eval_mode, live.size):
             eval_kernel().evaluate(self, live)
+            settle_compiled("evaluate")
         else:
             self._evaluate_numpy(live)
 
