@@ -355,3 +355,60 @@ def test_loading_the_kernel_compiles_it_and_freezes_what_numba_left():
     K = particles.kernel()
     assert K.update_rows.signatures and K.emit_n.signatures
     assert gc.get_freeze_count() > 10_000
+
+
+def _busy_start(mode: str, monkeypatch, emitters: int, initial: int) -> tuple[list, object]:
+    """``emitters`` emitters created at once, each with ``initial`` InitialParticles births
+    (ParticleEmitter::InitEnd 0x0051D400), then a few ticks."""
+    monkeypatch.setattr(particles, "KERNEL", mode)
+    records = {SETUP: B.setup(parts=1),
+               INFO0: B.emitter_info(INFO0, particle_type=EXPLODE, birthrate=0.05,
+                                     max_particles=initial + 20, initial_particles=initial,
+                                     lifespan=3.0, lifespan_rand=1.0, offset_dir=(0, 0, 1),
+                                     min_offset=0.1, max_offset=1.0, c=(1.0, 0.5, 0.2))}
+    w = B.world(records, seed=11)
+    w.events = []
+    o = w.create_object(1, SETUP)
+    out = []
+    for k in range(emitters):
+        w.create_particle_emitter(o, INFO0, -1, Frame(), k)
+        out.append(_state(w))
+    for frame in range(1, 6):
+        w.tick(Fraction(frame, 30))
+        out.append(_state(w))
+    return out, w.pool
+
+
+def _grown_alike(state: list) -> list:
+    """``_state`` less the pool's capacity: the compiled update grows the pool before a
+    batch (room for one birth per emitter), the Python path one birth at a time; growing
+    puts new indices beneath the free ones, so the next allocations (the top of the free
+    stack) are the same either way."""
+    top = np.frombuffer(state[3], np.int64)[-16:]
+    return [*state[:2], top.tobytes(), *state[4:]]
+
+
+@pytest.mark.parametrize(("emitters", "initial"), [(30, 200), (2, 3000), (40, 5)])
+def test_a_busy_start_births_on_the_kernel_and_the_same_run(emitters, initial, monkeypatch):
+    """ParticlePool.switch_when_busy: in "auto" the InitialParticles births of a busy
+    start (over EVAL_KERNEL_MIN_LIVE live, or KERNEL_MIN_EMITTERS emitters) are compiled,
+    not one Python EmitParticle 0x0051D010 call each; the run is the reference's bit for
+    bit, before and after the switch."""
+    ref, _ = _busy_start("0", monkeypatch, emitters, initial)
+    calls = []
+    real = particles.ParticleEmitter.emit
+    monkeypatch.setattr(particles.ParticleEmitter, "emit",
+                        lambda self, *a: calls.append(1) or real(self, *a))
+    got, pool = _busy_start("auto", monkeypatch, emitters, initial)
+    assert pool.kernel
+    assert len(got) == len(ref)
+    for k, (a, b) in enumerate(zip(ref, got)):
+        assert _grown_alike(a) == _grown_alike(b), f"step {k}"
+    # Python births only while the pool was quiet (below both thresholds)
+    assert len(calls) < particles.EVAL_KERNEL_MIN_LIVE
+    assert len(calls) <= particles.KERNEL_MIN_EMITTERS * initial
+
+
+def test_a_quiet_pool_stays_on_the_python_path(monkeypatch):
+    _, pool = _busy_start("auto", monkeypatch, 3, 50)
+    assert not pool.kernel
