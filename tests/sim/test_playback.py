@@ -11,6 +11,7 @@ import sim_builders as B
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from viewer.sim import playback
 from viewer.sim.playback import Playback, RunnerHandle
 from viewer.sim.scenario import Scenario, ScenarioRunner
 
@@ -265,3 +266,42 @@ def test_a_runner_snapshot_shares_the_decoded_records_and_continues_the_same():
         for _ in range(10):
             next(it)
     assert snap.world.events == runner.world.events and runner.world.events
+
+
+class HeavyWorld(FakeWorld):
+    """A FakeWorld whose copies weigh ``WEIGHT`` bytes (Playback's ``snapshot_bytes``)."""
+
+    WEIGHT = 0
+
+    def snapshot_bytes(self) -> int:
+        return self.WEIGHT
+
+
+@pytest.mark.parametrize(("weight", "spacing"), [
+    (0, 10), (playback.SNAPSHOT_BYTES_PER_FRAME * 10, 10),
+    (playback.SNAPSHOT_BYTES_PER_FRAME * 10 + 1, 20), (playback.SNAPSHOT_BYTES_PER_FRAME * 75, 80),
+    (10 ** 12, 160)])
+def test_a_heavy_world_spaces_its_snapshots_wider(weight, spacing, monkeypatch):
+    """A copy moves at most SNAPSHOT_BYTES_PER_FRAME per frame it spans (the stress scene's
+    pool copied every half second stalled a frame 70-140 ms); MAX_SPACING caps it; scrubs
+    stay exact."""
+    monkeypatch.setattr(HeavyWorld, "WEIGHT", weight)
+    monkeypatch.setattr(playback, "MAX_SPACING", 200)
+    pb = Playback(HeavyWorld, HeavyWorld.advance, 30, 20.0, snapshot_every=10)
+    pb.seek_frame(600)
+    assert pb.snapshot_every == spacing
+    assert pb.snapshot_frames == list(range(0, 601, spacing))
+    for n in (599, 3, 300, 150, 451, 0, 600):
+        pb.seek_frame(n)
+        assert pb.world.value == straight(n), n
+
+
+def test_a_runners_snapshot_weighs_its_particle_tables():
+    from viewer.sim.particles import ParticlePool
+    pool = ParticlePool(capacity=1024, emitter_capacity=8)
+    assert pool.nbytes() >= 1024 * 26 * 8       # the birth-state table alone
+    grown = ParticlePool(capacity=4096, emitter_capacity=8)
+    assert grown.nbytes() > 3 * pool.nbytes()
+    sc = Scenario.from_json({"fps": 30, "seconds": 1.0, "objects": []})
+    h = RunnerHandle(ScenarioRunner(sc, B.MemoryDB({})))
+    assert h.snapshot_bytes() == h.world.pool.nbytes() > 0

@@ -479,6 +479,10 @@ class ParticlePool:
         # a new pool object: a new dirty-log serial whose first chunk is every live slot
         self.dirty = DirtySlots(np.flatnonzero(self.alive), limit=max(4096, self.capacity))
 
+    def nbytes(self) -> int:
+        """The bytes of the pool's tables (what a copy of the pool moves)."""
+        return sum(v.nbytes for v in vars(self).values() if isinstance(v, np.ndarray))
+
     def reserve(self, n: int) -> None:
         """At least ``n`` free indices (grown as ``allocate`` would grow when empty)."""
         if self._queue:

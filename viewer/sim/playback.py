@@ -8,7 +8,11 @@ before ``n`` (the initial state is always one) and re-simulates forward, so ever
 shown is exactly the frame a straight run would produce. Snapshots are taken every
 ``snapshot_every`` frames while simulating forward; there are never more than
 ``MAX_SNAPSHOTS`` of them: past that the spacing doubles and the snapshots off it are
-dropped (frame 0 stays), so memory does not grow with the scenario's length.
+dropped (frame 0 stays), so memory does not grow with the scenario's length. A heavy world
+(``snapshot_bytes()``: what one copy moves) spaces its snapshots wider, up to
+``MAX_SPACING`` frames, so that a copy moves at most ``SNAPSHOT_BYTES_PER_FRAME`` bytes per
+frame it spans: playing the stress scene (a 72 MB particle pool) copied it every half
+second, a 70-140 ms stall each time; a scrub then re-simulates a few more frames.
 
 A snapshot records the view its frames were simulated for (``set_view``: the viewer's eye,
 which decides the emitters' distance culling), with a label the owner's ``ViewLabels``
@@ -56,6 +60,10 @@ class RunnerHandle:
     def snapshot(self):
         return self.runner.snapshot()
 
+    def snapshot_bytes(self) -> int:
+        """What one snapshot copies, roughly (the world's particle tables)."""
+        return self.runner.world.snapshot_bytes()
+
     def restore(self, snap) -> None:
         self.runner = snap.snapshot()
         self._frames = self.runner.frames()
@@ -66,6 +74,8 @@ class RunnerHandle:
 
 
 MAX_SNAPSHOTS = 64
+SNAPSHOT_BYTES_PER_FRAME = 1 << 20
+MAX_SPACING = 256       # frames: the widest spacing a heavy world's snapshots get
 MIXED = "mixed"   # the label of frames simulated partly for one view, partly for another
 
 
@@ -172,6 +182,8 @@ class Playback:
             world, view = self.world, self._world_view
         if frame == 0:
             view = self.labels.pure(self.view)     # nothing has been culled yet
+        else:
+            self._space_for(world)
         if frame % self.snapshot_every:
             return
         if frame in self._snapshots and self._fits(frame):
@@ -181,12 +193,27 @@ class Playback:
         self._snapshots[frame] = self._copy_out(world)
         self._snap_view[frame] = view
         while len(self._snap_frames) > MAX_SNAPSHOTS:   # thin out: double the spacing
-            self.snapshot_every *= 2
-            keep = [f for f in self._snap_frames if f % self.snapshot_every == 0]
-            for f in self._snap_frames:
-                if f % self.snapshot_every:
-                    del self._snapshots[f], self._snap_view[f]
-            self._snap_frames = keep
+            self._double_spacing()
+
+    def _double_spacing(self) -> None:
+        """Twice the spacing; the snapshots off it are dropped (frame 0 stays)."""
+        self.snapshot_every *= 2
+        keep = [f for f in self._snap_frames if f % self.snapshot_every == 0]
+        for f in self._snap_frames:
+            if f % self.snapshot_every:
+                del self._snapshots[f], self._snap_view[f]
+        self._snap_frames = keep
+
+    def _space_for(self, world) -> None:
+        """Widen the spacing until a copy of ``world`` moves at most
+        SNAPSHOT_BYTES_PER_FRAME per frame it spans (MAX_SPACING at most)."""
+        weigh = getattr(world, "snapshot_bytes", None)
+        if not callable(weigh):
+            return
+        size = weigh()
+        while (size > SNAPSHOT_BYTES_PER_FRAME * self.snapshot_every
+               and 2 * self.snapshot_every <= MAX_SPACING):
+            self._double_spacing()
 
     def _label(self, frame: int):
         """The label of the snapshot of ``frame`` (frame 0: the current view's)."""

@@ -142,6 +142,11 @@ class World:
         are shared, not copied); continuing it gives the same run as continuing this."""
         return copy.deepcopy(self, self.snapshot_memo())
 
+    def snapshot_bytes(self) -> int:
+        """What a snapshot copies, roughly: the particle pool's tables (the rest of a world
+        is small beside a busy pool)."""
+        return self.pool.nbytes()
+
     def snapshot_memo(self) -> dict:
         """What a snapshot shares instead of copying (a deepcopy memo): the database, the
         listeners and the records the database decoded (every world made from it already
