@@ -391,7 +391,7 @@ def _grown_alike(state: list) -> list:
 @pytest.mark.parametrize(("emitters", "initial"), [(30, 200), (2, 3000), (40, 5)])
 def test_a_busy_start_births_on_the_kernel_and_the_same_run(emitters, initial, monkeypatch):
     """ParticlePool.switch_when_busy: in "auto" the InitialParticles births of a busy
-    start (over EVAL_KERNEL_MIN_LIVE live, or KERNEL_MIN_EMITTERS emitters) are compiled,
+    start (over KERNEL_MIN_LIVE live, or KERNEL_MIN_EMITTERS emitters) are compiled,
     not one Python EmitParticle 0x0051D010 call each; the run is the reference's bit for
     bit, before and after the switch."""
     ref, _ = _busy_start("0", monkeypatch, emitters, initial)
@@ -405,10 +405,26 @@ def test_a_busy_start_births_on_the_kernel_and_the_same_run(emitters, initial, m
     for k, (a, b) in enumerate(zip(ref, got)):
         assert _grown_alike(a) == _grown_alike(b), f"step {k}"
     # Python births only while the pool was quiet (below both thresholds)
-    assert len(calls) < particles.EVAL_KERNEL_MIN_LIVE
+    assert len(calls) < particles.KERNEL_MIN_LIVE
     assert len(calls) <= particles.KERNEL_MIN_EMITTERS * initial
 
 
 def test_a_quiet_pool_stays_on_the_python_path(monkeypatch):
     _, pool = _busy_start("auto", monkeypatch, 3, 50)
     assert not pool.kernel
+
+
+@pytest.mark.parametrize("name", ["default", "gallery", "projectiles", "named_projectiles"])
+def test_the_synthetic_scenes_stay_below_the_compiled_paths_thresholds(name):
+    """KERNEL_MIN_LIVE / KERNEL_MIN_EMITTERS sit above every synthetic scene's peak, so
+    opening one never loads numba (its import and cache load cost more than the scene)."""
+    from viewer.dat.database import AssetDatabase
+    from viewer.sim.scenario import Scenario, ScenarioRunner
+    from viewer.synthetic import ASSETS_DIR
+    sc = Scenario.load(ASSETS_DIR / f"{name}.scenario.json")
+    runner = ScenarioRunner(sc, AssetDatabase([str(p) for p in sc.dat_paths()]))
+    live = emitters = 0
+    for _, w in runner.frames():
+        live, emitters = max(live, w.pool.live_count), max(emitters, w.pool.emitter_count)
+    assert 0 < live < particles.KERNEL_MIN_LIVE // 2
+    assert 0 < emitters < particles.KERNEL_MIN_EMITTERS

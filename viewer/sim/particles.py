@@ -51,6 +51,10 @@ IDENTITY_Q = (1.0, 0.0, 0.0, 0.0)
 # Python path runs.
 KERNEL = os.environ.get("VIEWER_PARTICLE_KERNEL", "auto")
 KERNEL_MIN_EMITTERS = 32
+# ... or once KERNEL_MIN_LIVE particles are live or about to be born (InitialParticles): the
+# synthetic scenes peak at 78-259 live and never load numba; a scene starting with
+# thousands of births takes the compiled path after its first ~1,000 (switch_when_busy)
+KERNEL_MIN_LIVE = 1024
 _KERNEL = None
 # ``ParticlePool.evaluate`` likewise: the numpy evaluation (the reference) or the compiled one
 # (viewer.sim.particle_eval_kernel, the same numbers bit for bit). "auto": compiled when one
@@ -640,14 +644,14 @@ class ParticlePool:
 
     def switch_when_busy(self, births: int = 0) -> None:
         """``auto``: take the compiled path once the pool is busy: KERNEL_MIN_EMITTERS
-        emitters, or EVAL_KERNEL_MIN_LIVE live particles counting ``births`` about to come.
+        emitters, or KERNEL_MIN_LIVE live particles counting ``births`` about to come.
         Asked before each manager's update and before each emitter's InitialParticles
         births, so a scene that starts with many births (the stress scene: 500 emitters x
         200 at t = 0, on every loop) makes them compiled rather than one Python call each
         (~100,000 births: seconds)."""
         if self.auto_kernel and not self.kernel and (
                 self.emitter_count >= KERNEL_MIN_EMITTERS
-                or self.live_count + births >= EVAL_KERNEL_MIN_LIVE):
+                or self.live_count + births >= KERNEL_MIN_LIVE):
             self.use_kernel(True)
 
     def use_kernel(self, on: bool) -> None:
