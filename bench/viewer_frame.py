@@ -14,7 +14,8 @@ worker add to the wall only). Prints figures only.
    time to open, frames playing and paused, and the 3D view at 1x1; then the particle
    draw alone: one stress frame redrawn by the scene renderer (the prepared rows reused,
    so what is left is the draw: llvmpipe's vertex shading runs on the main thread), median
-   and fastest of the repeats, at 1x1 and 1280x720.
+   and fastest of the repeats, at 1x1 and 1280x720; then one whole loop played from a fresh
+   open: the first frame, the restart frame, the snapshot frames and the rest's spread.
 
 Run: ``.venv/bin/python bench/viewer_frame.py [--frames N] [--stress]``
 """
@@ -195,6 +196,39 @@ def bench_stress(ctx, frames: int) -> None:
         target.release()
 
 
+def bench_stress_loop(ctx) -> None:
+    """A fresh stress viewer playing one whole loop and into the next at 30 fps steps: the
+    first frame (the 100k births), the loop's restart frame, the frames that take a
+    snapshot, and the spread of the rest (stalls are what makes playing feel stuck)."""
+    import numpy as np
+
+    from viewer.synthetic import STRESS_SCENARIO
+    app, target, opened = open_app(ctx, str(STRESS_SCENARIO))
+    pb = app.session.playback
+    pb.loop = True
+    walls, frames = [], []
+    try:
+        for _ in range(pb.total_frames + 20):
+            w0 = time.perf_counter()
+            app.frame(1 / 30, SIZE, target.fbo)
+            ctx.finish()
+            walls.append(1000 * (time.perf_counter() - w0))
+            frames.append(pb.frame)
+    finally:
+        app.release()
+        target.release()
+    walls = np.array(walls)
+    restart = next(i for i in range(1, len(frames)) if frames[i] < frames[i - 1])
+    snaps = [i for i in range(1, restart) if frames[i] % pb.snapshot_every == 0]
+    rest = np.delete(walls, [0, restart, restart + 1, *snaps])
+    print(f"one loop played ({pb.total_frames} frames, snapshots every {pb.snapshot_every}): "
+          f"first frame {walls[0]:.0f} ms, loop restart {walls[restart]:.0f} ms (frame 0 "
+          f"restored) + {walls[restart + 1]:.0f} ms (its births), "
+          f"snapshot frames {', '.join(f'{walls[i]:.0f}' for i in snaps)} ms; the other "
+          f"frames median {np.median(rest):.1f} ms, p90 {np.percentile(rest, 90):.1f}, "
+          f"slowest {rest.max():.0f}, {int((rest > 150).sum())} over 150 ms", flush=True)
+
+
 def bench_stress_draw(app, ctx, reps: int) -> None:
     """The paused stress frame drawn again and again by the scene renderer (its prepared
     instance rows reused): the particle draw's own main-thread cost."""
@@ -237,6 +271,7 @@ def main(argv=None) -> int:
           + ", ".join(f"{v:.1f}" for v in os.getloadavg()))
     if args.stress:
         bench_stress(ctx, max(2, args.frames // 2))
+        bench_stress_loop(ctx)
         return 0
     with tempfile.TemporaryDirectory() as tmp:
         rec = recording(Path(tmp))
