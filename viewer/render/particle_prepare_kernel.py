@@ -327,3 +327,78 @@ def prepare_rows(pos, quat, scale, trans, gfx, emitter, origins, eye, d2sq, degr
             far_depth[nb] = cypt[j]
         counts[nb] += 1
     return nv, ukeys, starts, counts, far_depth
+
+
+@jit
+def facing_indices(rows, eye, planes, reach, alt, full, short, has_short, corners, billboard,
+                   cull, f_min, f_max, stretch, cos_min, clearance, min_px, out):
+    """``particles.row_indices(particles.row_classes(...))`` in one pass: the index list of
+    a batch's instance rows (the same float64 operations in the same order, so the same
+    classes), written to ``out``; returns its length. ``short``: the layout's facing
+    pattern, when ``has_short`` (it may be empty: a one-sided billboard facing away)."""
+    n = rows.shape[0]
+    nf = full.shape[0]
+    ns = short.shape[0]
+    emax = max(max(abs(eye[0]), abs(eye[1])), abs(eye[2]))
+    w = 0
+    for i in range(n):
+        px = np.float64(rows[i, 0])
+        py = np.float64(rows[i, 1])
+        pz = np.float64(rows[i, 2])
+        scale = abs(np.float64(rows[i, 7]))
+        if billboard:
+            rq = scale * reach * 1.0
+        else:
+            qw = np.float64(rows[i, 3])
+            qx = np.float64(rows[i, 4])
+            qy = np.float64(rows[i, 5])
+            qz = np.float64(rows[i, 6])
+            qq = qw * qw + qx * qx + qy * qy + qz * qz
+            rq = scale * reach * (qq + abs(1.0 - qq))
+        ex = px - eye[0]
+        ey = py - eye[1]
+        ez = pz - eye[2]
+        dist = math.sqrt(ex * ex + ey * ey + ez * ez)
+        big = max(max(abs(px), abs(py)), abs(pz))
+        slack = 1e-6 * (big + rq + emax)
+        margin = rq * 1.001 + 10.0 * slack + 1e-4 * dist
+        outside = False
+        inside = True
+        for k in range(6):
+            d = (px * planes[0, k] + py * planes[1, k]) + (pz * planes[2, k] + planes[3, k])
+            if d < -margin:
+                outside = True
+            if not d > margin:
+                inside = False
+        if outside:
+            continue
+        facing = False
+        if billboard and cull and has_short and inside:
+            hx = np.float64(rows[i, 9])
+            hy = np.float64(rows[i, 10])
+            hz = np.float64(rows[i, 11])
+            rx = hx - eye[0]
+            ry = hy - eye[1]
+            rz = hz - eye[2]
+            cypt = math.sqrt(rx * rx + ry * ry + rz * rz)
+            ox = px - hx
+            oy = py - hy
+            oz = pz - hz
+            ext = math.sqrt(ox * ox + oy * oy + oz * oz) + rq
+            clear = cypt * cos_min - ext
+            dmin = cypt - ext
+            dmax = cypt + ext
+            if cypt > 0.0 and cypt * cos_min >= clearance * ext + 1e3 * slack:
+                alt_px = (alt * scale * f_min) * (clear / dmax) * dmin / (dmax * dmax * stretch)
+                err_px = 4.0 * f_max * stretch * slack / dmin
+                facing = alt_px >= min_px + err_px
+        base = np.uint32(i * corners)
+        if facing:
+            for j in range(ns):
+                out[w] = base + short[j]
+                w += 1
+        else:
+            for j in range(nf):
+                out[w] = base + full[j]
+                w += 1
+    return w

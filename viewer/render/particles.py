@@ -260,12 +260,53 @@ class CornerLayout:
     """A subset's triangles for vertex pulling: ``count`` corners from corner ``first`` of
     the mesh's corner texture; ``pattern``: 3 corner indices a triangle, in the subset's
     triangle order; the corners from ``mirrored`` on are the provoking (last) corners of
-    the mirrored triangles."""
+    the mirrored triangles.
+
+    ``facing``: the pattern's triangles that a camera billboard (degrade mode 2) keeps
+    facing the viewer, the same triples in the same order (None: some triangle is too
+    close to edge-on in the billboard frame to say, or none is ever culled); ``reach`` the
+    largest corner distance from the local origin, ``alt`` the smallest altitude of a
+    dropped (facing away) triangle, both in local units (``row_classes``)."""
 
     first: int
     count: int
     pattern: bytes            # uint32 corner indices
     mirrored: int
+    facing: bytes | None = None
+    reach: float = 0.0
+    alt: float = 0.0
+    kept: tuple = ()          # the triangles ``facing`` keeps (their order in ``pattern``)
+
+
+# Billboard patterns (ours, not retail's: a draw-cost saving with the same pictures).
+# Frame::set_vector_heading (particle.vert.glsl heading_frame, degrade.heading_rotation)
+# turns local +Y along head - eye, away from the viewer; with culling on (RenderMeshSubset
+# 0x0059CA10 CULLMODE_CW, GL ccw = front, renderer._begin_frame) a triangle survives when
+# its winding normal points at the eye, so in a billboard a triangle whose local winding
+# normal has -Y component over FACING_COS of its length always survives, one with +Y over
+# FACING_COS never does (as long as the eye is well away from the particle: row_classes).
+FACING_COS = 0.5
+ROW_PATTERNS = True    # False: every row draws the full pattern (tests compare both)
+
+
+def facing_pattern(positions: np.ndarray, tris: np.ndarray):
+    """(kept triangles' rows of ``tris``, smallest altitude of the dropped ones) for a
+    camera billboard, or None when some triangle's winding normal is within FACING_COS of
+    the billboard plane or no triangle would be dropped. Degenerate triangles are kept
+    (never drawn either way)."""
+    p = np.asarray(positions, np.float64)[np.asarray(tris, np.int64)]
+    e1, e2 = p[:, 1] - p[:, 0], p[:, 2] - p[:, 0]
+    n = np.cross(e1, e2)
+    length = np.sqrt((n * n).sum(axis=1))
+    flat = length == 0.0
+    ny = np.where(flat, -1.0, n[:, 1] / np.where(flat, 1.0, length))
+    keep = ny <= -FACING_COS
+    drop = ny >= FACING_COS
+    if not (keep | drop).all() or not drop.any():
+        return None
+    edges = np.stack([e1, e2, p[:, 2] - p[:, 1]], axis=1)
+    longest = np.sqrt((edges * edges).sum(axis=2)).max(axis=1)
+    return np.flatnonzero(keep), float((length[drop] / longest[drop]).min())
 
 
 def _distinct_corners(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -332,8 +373,14 @@ class CornerTable:
             else:
                 mirrored = len(corners)
             parts.append(corners)
-            self.layouts[first] = CornerLayout(total, len(corners),
-                                               tris.astype(np.uint32).tobytes(), mirrored)
+            face = facing_pattern(corners[:, :3], tris) if len(tris) else None
+            self.layouts[first] = CornerLayout(
+                total, len(corners), tris.astype(np.uint32).tobytes(), mirrored,
+                None if face is None else tris[face[0]].astype(np.uint32).tobytes(),
+                float(np.sqrt((corners[:, :3].astype(np.float64) ** 2).sum(axis=1)).max(
+                    initial=0.0)),
+                0.0 if face is None else face[1],
+                () if face is None else tuple(face[0].tolist()))
             total += len(corners)
         texels = max(2 * total, 1)
         self.shift = min(12, max(0, (texels - 1).bit_length()))
@@ -348,6 +395,149 @@ class CornerTable:
 
     def release(self) -> None:
         self.texture.release()
+
+
+# The rows' classes (row_classes; ours: draw-cost savings with the same pictures).
+ROW_FULL, ROW_FACING, ROW_NONE = 0, 1, 2
+# llvmpipe snaps window coordinates to 1/256 px and culls each triangle by the sign of its
+# snapped area (a clipped triangle's pieces each by their own): moving each vertex by d
+# changes twice the area by at most 4 d L + 4 d^2 (L its longest edge), so a triangle whose
+# smallest altitude is over 4 d (d = 1/512 px diagonally: 0.011 px) keeps its sign.
+# FACING_MIN_PX, a bound from below of that altitude, is 4.5 times it.
+FACING_MIN_PX = 0.05
+# the eye's distance from a dropped triangle's plane over its offset from the heading
+# point: cypt * FACING_COS >= FACING_CLEARANCE * extent
+FACING_CLEARANCE = 2.0
+
+
+@dataclass(frozen=True)
+class FacingView:
+    """What ``row_classes`` needs of a frame's camera: the world-space frustum planes
+    (columns: unit normal pointing inside, offset), the focal length in pixels (smallest and
+    largest of x and y), the largest 1 + tan^2 of a ray inside the frustum (the perspective
+    stretch of a length on screen), the eye, and whether back faces are culled."""
+
+    planes: np.ndarray      # (4, 6) float64
+    f_min: float
+    f_max: float
+    stretch: float
+    eye: np.ndarray
+    cull: bool = True
+
+
+def facing_view(proj, view, viewport, eye, cull: bool = True) -> FacingView | None:
+    """The FacingView of a symmetric perspective projection (camera.perspective), a rigid
+    right-handed view and a viewport (w, h) in pixels; None for anything else (a mirrored
+    or skewed camera: every batch then draws its full pattern for every row)."""
+    proj = np.asarray(proj, np.float64)
+    view = np.asarray(view, np.float64)
+    w, h = int(viewport[0]), int(viewport[1])
+    rot = view[:3, :3]
+    if (w < 1 or h < 1 or not proj[0, 0] > 0.0 or not proj[1, 1] > 0.0
+            or proj[0, 1] != 0.0 or proj[0, 2] != 0.0 or proj[0, 3] != 0.0
+            or proj[1, 0] != 0.0 or proj[1, 2] != 0.0 or proj[1, 3] != 0.0
+            or proj[2, 0] != 0.0 or proj[2, 1] != 0.0
+            or not np.array_equal(proj[3], [0.0, 0.0, -1.0, 0.0])
+            or not np.array_equal(view[3], [0.0, 0.0, 0.0, 1.0])
+            or not np.allclose(rot @ rot.T, np.eye(3), rtol=0.0, atol=1e-5)
+            or not np.linalg.det(rot) > 0.0):
+        return None
+    m = proj @ view
+    planes = np.stack([m[3] + m[0], m[3] - m[0], m[3] + m[1], m[3] - m[1],
+                       m[3] + m[2], m[3] - m[2]])
+    norm = np.sqrt((planes[:, :3] ** 2).sum(axis=1))
+    if not (norm > 0.0).all():
+        return None
+    fx, fy = proj[0, 0] * w / 2.0, proj[1, 1] * h / 2.0
+    return FacingView(np.ascontiguousarray((planes / norm[:, None]).T), min(fx, fy),
+                      max(fx, fy), 1.0 + proj[0, 0] ** -2 + proj[1, 1] ** -2,
+                      np.ascontiguousarray(eye, np.float64).reshape(3), bool(cull))
+
+
+def classified(batch: Batch) -> bool:
+    """Whether a batch's rows go through row_classes: the draw frame is a rotation whose
+    size row_classes bounds (degrade modes 3..5 rebuild theirs from columns: not those)."""
+    return batch.mode not in (3, 4, 5)
+
+
+@np.errstate(divide="ignore", invalid="ignore", under="ignore", over="ignore")
+def row_classes(rows: np.ndarray, lay: CornerLayout, view: FacingView,
+                billboard: bool) -> np.ndarray:
+    """Each instance row's triangles, with the same pixels as the full pattern (ours):
+    ROW_NONE, none (the row is wholly outside the frustum), ROW_FACING, ``lay.facing`` (a
+    billboard with culling on: the culled triangles left out), else ROW_FULL.
+    ``particle_prepare_kernel.facing_indices`` is the compiled twin (the same operations).
+
+    A row's drawn corners lie within rq = |scale| * reach * b of its position (b = 1 for a
+    billboard, whose frame is a rotation; |q|^2 + |1 - |q|^2| else, the largest stretch of
+    quat_mat for a quaternion q of any length). Wholly outside a frustum plane (margins for
+    float32 rounding), every triangle is rejected before rasterisation: ROW_NONE.
+
+    A billboard's corners lie within extent = |pos - head| + rq of its heading point (the
+    row's own point near, the emitter origin far: UpdateViewerDistance), at cypt = |head -
+    eye| from the eye, which is at -cypt along local Y from the heading point; so the eye's
+    distance from a dropped triangle's plane is at least cypt * FACING_COS - extent: with
+    cypt * FACING_COS >= FACING_CLEARANCE * extent the triangle faces away for certain, and
+    every ray to it meets its plane at cos >= c = (cypt * FACING_COS - extent) / (cypt +
+    extent). Such a row draws ROW_FACING when its corners are wholly inside every frustum
+    plane (no clipping: llvmpipe clips at the frustum and culls each piece by its own area)
+    and the dropped triangles are big enough on screen that snapping cannot flip their area
+    sign: a plane maps to the screen with area scale >= f^2 c / dmax^2 and length scale <=
+    f stretch / dmin (dmin, dmax = cypt -/+ extent), so a triangle of smallest altitude
+    alt * |scale| keeps on screen an altitude of at least alt |scale| f c dmin / (dmax^2
+    stretch), which must pass FACING_MIN_PX plus four times float32's rounding of the
+    shader's vertex maths."""
+    eye = view.eye
+    pos = rows[:, 0:3].astype(np.float64)
+    head = rows[:, 9:12].astype(np.float64)
+    scale = np.abs(rows[:, 7].astype(np.float64))
+    if billboard:
+        bound = 1.0
+    else:
+        q = rows[:, 3:7].astype(np.float64)
+        qq = q[:, 0] * q[:, 0] + q[:, 1] * q[:, 1] + q[:, 2] * q[:, 2] + q[:, 3] * q[:, 3]
+        bound = qq + np.abs(1.0 - qq)
+    rq = scale * lay.reach * bound
+    pe = pos - eye
+    dist = np.sqrt(pe[:, 0] * pe[:, 0] + pe[:, 1] * pe[:, 1] + pe[:, 2] * pe[:, 2])
+    # float32 rounding in the shader (vertex, heading, clip position): ~16 ulp of the
+    # coordinates' size; the planes come from float32 matrices (1e-4 of the distance)
+    big = np.maximum(np.maximum(np.abs(pos[:, 0]), np.abs(pos[:, 1])), np.abs(pos[:, 2]))
+    slack = 1e-6 * (big + rq + float(np.abs(eye).max()))
+    margin = rq * 1.001 + 10.0 * slack + 1e-4 * dist
+    pl = view.planes
+    d = (pos[:, 0:1] * pl[0] + pos[:, 1:2] * pl[1]) + (pos[:, 2:3] * pl[2] + pl[3])
+    outside = (d < -margin[:, None]).any(axis=1)
+    out = np.where(outside, ROW_NONE, ROW_FULL).astype(np.int8)
+    if not (billboard and view.cull and lay.facing is not None):
+        return out
+    inside = (d > margin[:, None]).all(axis=1)
+    rel = head - eye
+    cypt = np.sqrt(rel[:, 0] * rel[:, 0] + rel[:, 1] * rel[:, 1] + rel[:, 2] * rel[:, 2])
+    off = pos - head
+    ext = np.sqrt(off[:, 0] * off[:, 0] + off[:, 1] * off[:, 1] + off[:, 2] * off[:, 2]) + rq
+    clear = cypt * FACING_COS - ext
+    dmin, dmax = cypt - ext, cypt + ext
+    certain = (cypt > 0.0) & (cypt * FACING_COS >= FACING_CLEARANCE * ext + 1e3 * slack)
+    alt_px = (lay.alt * scale * view.f_min) * (clear / dmax) * dmin / (dmax * dmax
+                                                                      * view.stretch)
+    err_px = 4.0 * view.f_max * view.stretch * slack / dmin
+    out[~outside & inside & certain & (alt_px >= FACING_MIN_PX + err_px)] = ROW_FACING
+    return out
+
+
+def row_indices(classes: np.ndarray, lay: CornerLayout) -> np.ndarray:
+    """The index list of rows of these classes, row after row (row k from the batch's
+    first: k * lay.count + its pattern)."""
+    full = np.frombuffer(lay.pattern, np.uint32)
+    keep = np.zeros((len(classes), full.size), bool)
+    keep[classes == ROW_FULL] = True
+    if lay.facing is not None:
+        cols = np.zeros(full.size // 3, bool)
+        cols[list(lay.kept)] = True
+        keep[classes == ROW_FACING] = np.repeat(cols, 3)
+    base = np.arange(len(classes), dtype=np.uint32)[:, None] * np.uint32(lay.count)
+    return (base + full[None, :])[keep]
 
 
 class _RowTexture:
@@ -417,7 +607,11 @@ class ParticlePass:
     texels, an index buffer per subset layout repeats its triangles row after row, so a
     batch is one non-instanced indexed draw (llvmpipe pays a per-instance setup for
     instanced draws, and shades every listed vertex: 12 for a two-sided quad, where the
-    shared corners of CornerTable shade 4)."""
+    shared corners of CornerTable shade 4). Where the rows are on the CPU and the camera is
+    known, a batch's index list is made per frame instead (row_index_list, compiled for
+    busy batches): rows wholly outside the view list nothing, billboards list only the
+    triangles culling keeps where that is certain (6 indices and 4 corners for a two-sided
+    quad); the same triangles in the same order, so the same pixels."""
 
     def __init__(self, ctx, meshes, program) -> None:
         self.ctx = ctx
@@ -430,6 +624,11 @@ class ParticlePass:
         self.uploads = 0
         self.uploaded = None      # the PreparedParticles the row texture holds now
         self._indices: dict = {}  # (pattern, corner count) -> [index buffer, vao, rows]
+        self.view: FacingView | None = None   # this frame's camera (None: full patterns)
+        self._frame_ib = None     # this frame's row_index_list lists, one after another
+        self._frame_vao_held = None
+        self._frame_used = 0      # bytes of it written this frame
+        self._scratch = np.zeros(0, np.uint32)
         for name, unit in (("u_instances", UNIT_INSTANCES), ("u_corners", UNIT_CORNERS),
                            ("u_tints", UNIT_TINTS)):
             member = program.get(name, None)
@@ -452,6 +651,11 @@ class ParticlePass:
             vao.release()
             ib.release()
         self._indices.clear()
+        if self._frame_ib is not None:
+            self._frame_vao_held.release()
+            self._frame_ib.release()
+            self._frame_ib = self._frame_vao_held = None
+            self._frame_used = 0
         self.uploaded = None
 
     def upload(self, prepared: PreparedParticles) -> None:
@@ -505,25 +709,85 @@ class ParticlePass:
             held = self._indices[key] = [ib, vao, cap]
         return held[1]
 
+    def set_view(self, view: FacingView | None) -> None:
+        """This frame's camera for row_classes (None: a camera facing_view does not
+        handle: every row draws its full pattern); called once a frame, before its draws."""
+        self.view = view
+        if self._frame_used:
+            self._frame_ib.orphan()
+            self._frame_used = 0
+
+    def row_index_list(self, lay: CornerLayout, batch: Batch) -> np.ndarray | None:
+        """The batch's index list by row_classes (rows outside the frustum left out,
+        billboards' culled triangles left out where certain), or None: every row's full
+        pattern (the static buffer of _index_vao). Only rows this pass uploaded (not the
+        GPU pass's buffer) and a known camera."""
+        view = self.view
+        if (not ROW_PATTERNS or view is None or self.uploaded is None or batch.count <= 0
+                or not classified(batch)):
+            return None
+        rows = self.uploaded.instances[batch.start:batch.start + batch.count]
+        if len(rows) != batch.count:
+            return None
+        billboard = batch.mode == 2
+        full = len(lay.pattern) // 4
+        if compiled_frame(batch.count):
+            K = prepare_kernel()
+            if self._scratch.size < batch.count * full:
+                self._scratch = np.empty(batch.count * full + batch.count * full // 2,
+                                         np.uint32)
+            n = K.facing_indices(
+                np.ascontiguousarray(rows, np.float32), view.eye, view.planes,
+                float(lay.reach), float(lay.alt), np.frombuffer(lay.pattern, np.uint32),
+                np.frombuffer(lay.facing or b"", np.uint32), lay.facing is not None,
+                int(lay.count), billboard,
+                view.cull, view.f_min, view.f_max, view.stretch, FACING_COS,
+                FACING_CLEARANCE, FACING_MIN_PX, self._scratch)
+            settle_compiled("facing")
+            idx = self._scratch[:n]
+        else:
+            idx = row_indices(row_classes(rows, lay, view, billboard), lay)
+        return None if len(idx) == batch.count * full else idx
+
+    def _frame_vao(self, idx: np.ndarray):
+        """(vertex array, first index) of ``idx`` written to this frame's index buffer."""
+        need = self._frame_used + idx.nbytes
+        if self._frame_ib is None or need > self._frame_ib.size:
+            if self._frame_ib is not None:
+                self._frame_vao_held.release()
+                self._frame_ib.release()
+            self._frame_ib = self.ctx.buffer(reserve=max(1 << 20, 2 * idx.nbytes))
+            self._frame_vao_held = self.ctx.vertex_array(
+                self.prog, [], index_buffer=self._frame_ib, index_element_size=4)
+            self._frame_used = 0
+        first = self._frame_used // 4
+        self._frame_ib.write(idx, offset=self._frame_used)
+        self._frame_used += idx.nbytes
+        return self._frame_vao_held, first
+
     def render_batch(self, mesh, sub, batch: Batch) -> None:
         import moderngl
         table = self.corner_table(mesh)
         lay = table.layouts[sub.first]
-        n = len(lay.pattern) // 4
-        vao = self._index_vao(lay.pattern, lay.count, batch.count)
         self.rows.use(UNIT_INSTANCES)
         table.texture.use(UNIT_CORNERS)
         if self.tinted:
             self.tints.use(UNIT_TINTS)
         prog = self.prog
-        prog["u_row0"].value = batch.start
         prog["u_corner0"].value = lay.first
         prog["u_corner_count"].value = lay.count
         prog["u_corner_shift"].value = table.shift
         prog["u_mirrored"].value = lay.mirrored
         prog["u_tinted"].value = self.tinted
         prog["u_mode"].value = batch.mode
-        vao.render(moderngl.TRIANGLES, vertices=batch.count * n)
+        prog["u_row0"].value = batch.start
+        idx = self.row_index_list(lay, batch)
+        if idx is None:
+            vao = self._index_vao(lay.pattern, lay.count, batch.count)
+            vao.render(moderngl.TRIANGLES, vertices=batch.count * (len(lay.pattern) // 4))
+        elif len(idx):
+            vao, first = self._frame_vao(idx)
+            vao.render(moderngl.TRIANGLES, vertices=len(idx), first=first)
         self.draw_calls += 1
 
 

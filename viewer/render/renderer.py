@@ -22,7 +22,7 @@ from viewer.render.grid import GridPass
 from viewer.render.lights import apply_lights, select_lights
 from viewer.render.meshes import MeshCache
 from viewer.render.overlays import OverlayPass
-from viewer.render.particles import ParticlePass, _Draw, prepare
+from viewer.render.particles import ParticlePass, _Draw, facing_view, prepare
 from viewer.render.particles_gpu import SOFTWARE_RENDERERS, software_rasteriser, warn_if_stale
 from viewer.render.programs import load_program, set_uniform
 from viewer.render.scene_input import SceneInput, SceneLight
@@ -182,9 +182,14 @@ class SceneRenderer:
         if clear:
             target.clear(s.background)
         self._fbo = target.fbo
-        view_proj = camera.projection_matrix(target.aspect) @ camera.view_matrix()
+        proj, view = camera.projection_matrix(target.aspect), camera.view_matrix()
+        view_proj = proj @ view
         eye = np.asarray(camera.eye(), np.float64)
         self._begin_frame(s, view_proj, eye, grid=s.show_grid and clear)
+        # particle rows outside the view and billboards' culled triangles may be left out
+        # of the draws (particles.row_classes: the same pixels)
+        self.particles.set_view(facing_view(proj, view, ctx.viewport[2:], eye,
+                                            s.cull_backfaces))
         frame = _Frame(scene, eye, self._sun(s), s)
         self._tex_offsets = scene.texture_offsets
         self._draw_parts(frame)
