@@ -474,10 +474,11 @@ def row_classes(rows: np.ndarray, lay: CornerLayout, view: FacingView,
     float32 rounding), every triangle is rejected before rasterisation: ROW_NONE.
 
     A billboard's corners lie within extent = |pos - head| + rq of its heading point (the
-    row's own point near, the emitter origin far: UpdateViewerDistance), at cypt = |head -
-    eye| from the eye, which is at -cypt along local Y from the heading point; so the eye's
-    distance from a dropped triangle's plane is at least cypt * FACING_COS - extent: with
-    cypt * FACING_COS >= FACING_CLEARANCE * extent the triangle faces away for certain, and
+    row's own point near, the emitter origin far: CPhysicsObj::UpdateViewerDistance
+    0x00510B30), at cypt = |head - eye| from the eye, which is at -cypt along local Y from
+    the heading point; so the eye's distance from a dropped triangle's plane is at least
+    cypt * FACING_COS - extent: with cypt * FACING_COS >= FACING_CLEARANCE * extent the
+    triangle faces away for certain, and
     every ray to it meets its plane at cos >= c = (cypt * FACING_COS - extent) / (cypt +
     extent). Such a row draws ROW_FACING when its corners are wholly inside every frustum
     plane (no clipping: llvmpipe clips at the frustum and culls each piece by its own area)
