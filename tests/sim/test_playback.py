@@ -305,3 +305,40 @@ def test_a_runners_snapshot_weighs_its_particle_tables():
     sc = Scenario.from_json({"fps": 30, "seconds": 1.0, "objects": []})
     h = RunnerHandle(ScenarioRunner(sc, B.MemoryDB({})))
     assert h.snapshot_bytes() == h.world.pool.nbytes() > 0
+
+
+def test_a_restored_run_keeps_its_grown_particle_pool_and_the_same_indices():
+    """RunnerHandle.restore presizes the restored pool to the capacity the run had grown
+    to (one growth, not a doubling after another inside the births' frame); where a pool
+    grows never changes which index a particle gets."""
+    from viewer.sim.particles import ParticlePool
+    grown, natural = ParticlePool(capacity=256), ParticlePool(capacity=256)
+    grown.presize(3000)
+    assert grown.capacity == 4096 and natural.capacity == 256
+    assert [grown.allocate() for _ in range(700)] == [natural.allocate() for _ in range(700)]
+    grown.presize(10)
+    assert grown.capacity == 4096
+    sc = Scenario.from_json({"fps": 30, "seconds": 1.0, "objects": []})
+    h = RunnerHandle(ScenarioRunner(sc, B.MemoryDB({})))
+    snap = h.snapshot()
+    h.world.pool.reserve(5000)
+    h.restore(snap)
+    assert h.world.pool.capacity == 8192 and snap.world.pool.capacity < 8192
+
+
+def test_scrubbing_the_gallery_back_to_the_start_replays_the_same_particles():
+    from viewer.ui.session import open_session
+    from viewer.synthetic import ASSETS_DIR
+    s = open_session(None, str(ASSETS_DIR / "gallery.scenario.json"))
+    pb = s.playback
+    pb.seek_frame(40)
+    pool = s.world.pool
+    straight = (pool.capacity, pool.alive.copy(), pool.state[pool.alive].tobytes(),
+                s.world.rng.state())
+    pb.seek_frame(0)
+    assert s.world.pool.capacity == straight[0]
+    pb.seek_frame(40)
+    pool = s.world.pool
+    assert (pool.alive == straight[1]).all() and pool.alive.any()
+    assert pool.state[pool.alive].tobytes() == straight[2]
+    assert s.world.rng.state() == straight[3]

@@ -487,6 +487,18 @@ class ParticlePool:
         """The bytes of the pool's tables (what a copy of the pool moves)."""
         return sum(v.nbytes for v in vars(self).values() if isinstance(v, np.ndarray))
 
+    def presize(self, capacity: int) -> None:
+        """Grow at once to the doubling step at or above ``capacity`` (nothing when the pool
+        is that large already). Where growth happens never changes which index a particle
+        gets (new indices go beneath the free ones)."""
+        size = self.capacity
+        while size < capacity:
+            size = max(256, size * 2)
+        if size > self.capacity:
+            if self._queue:
+                self.flush()
+            self._alloc_particles(size)
+
     def reserve(self, n: int) -> None:
         """At least ``n`` free indices (grown as ``allocate`` would grow when empty)."""
         if self._queue:

@@ -65,7 +65,12 @@ class RunnerHandle:
         return self.runner.world.snapshot_bytes()
 
     def restore(self, snap) -> None:
+        grown = self.runner.world.pool.capacity
         self.runner = snap.snapshot()
+        # the run grows its particle pool back to where it was in one step, not by a
+        # doubling after another inside the frame that births them (the stress scene's
+        # loop restart: nine growths of a 72 MB pool)
+        self.runner.world.pool.presize(grown)
         self._frames = self.runner.frames()
 
     @property
