@@ -13,7 +13,7 @@ from tests.wire.builders import create_object
 from tests.wire.pcapgen import ac_packet, ethernet, fragment, pcap, udp_ipv4
 from viewer.errors import WireError
 from viewer.wire.descs import PD_CSETUP, PD_MOVEMENT, PD_POSITION
-from viewer.wire.messages import decode_message, effective_opcode
+from viewer.wire.messages import GameAction, GameEvent, decode_message, effective_opcode
 from viewer.wire.pipeline import ReplayStats, decode_capture, iter_messages
 from viewer.wire.transport import MAX_FRAGMENT_SIZE, TransportStats, parse_packet
 
@@ -71,8 +71,27 @@ def _decode_or_wireerror(data: bytes):
         assert err.offset is None or 0 <= err.offset <= len(data)
         return None
     if msg is not None:
-        assert effective_opcode(data) == type(msg).OPCODE or getattr(msg, "update", False)
+        assert effective_opcode(data) == _kind(msg) or getattr(msg, "update", False)
     return msg
+
+
+def _kind(msg) -> int:
+    """The opcode a decoded message stands for: a 0xF7B0 / 0xF7B1 wrapper the viewer does
+    not decode further stands for the event / action type it carries."""
+    if isinstance(msg, GameEvent):
+        return msg.event_type
+    if isinstance(msg, GameAction):
+        return msg.action_type
+    return type(msg).OPCODE
+
+
+def test_a_corrupted_opcode_that_makes_a_game_event_decodes_as_that_wrapper():
+    """Found by the random profile: byte 0 of a CreateObject turned to 0xB0 makes the
+    0xF7B0 wrapper, whose next words read as guid, sequence and an unknown event type."""
+    data = bytearray(create_object(0x80000001, PD_CSETUP | PD_POSITION | PD_MOVEMENT))
+    data[0] = 0xB0
+    msg = _decode_or_wireerror(bytes(data))
+    assert isinstance(msg, GameEvent) and msg.event_type == effective_opcode(bytes(data))
 
 
 @SETTINGS
