@@ -325,20 +325,3 @@ def test_a_restored_run_keeps_its_grown_particle_pool_and_the_same_indices():
     h.restore(snap)
     assert h.world.pool.capacity == 8192 and snap.world.pool.capacity < 8192
 
-
-def test_scrubbing_the_gallery_back_to_the_start_replays_the_same_particles():
-    from viewer.ui.session import open_session
-    from viewer.synthetic import ASSETS_DIR
-    s = open_session(None, str(ASSETS_DIR / "gallery.scenario.json"))
-    pb = s.playback
-    pb.seek_frame(40)
-    pool = s.world.pool
-    straight = (pool.capacity, pool.alive.copy(), pool.state[pool.alive].tobytes(),
-                s.world.rng.state())
-    pb.seek_frame(0)
-    assert s.world.pool.capacity == straight[0]
-    pb.seek_frame(40)
-    pool = s.world.pool
-    assert (pool.alive == straight[1]).all() and pool.alive.any()
-    assert pool.state[pool.alive].tobytes() == straight[2]
-    assert s.world.rng.state() == straight[3]

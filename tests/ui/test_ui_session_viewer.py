@@ -145,3 +145,21 @@ def test_an_orbit_far_from_every_edge_keeps_the_snapshots(tmp_path):
     s.playback.seek_frame(8)
     assert s.playback.frames_simulated - before == 3      # from snapshot 5 (made at a)
     assert _state(s) == _straight(path, b, 8)
+
+
+def test_scrubbing_the_gallery_back_to_the_start_replays_the_same_particles():
+    """RunnerHandle.restore presizes the restored pool (ParticlePool.presize): a scrub
+    back to frame 0 and forward again gives the straight run's particles and draws."""
+    s = open_session(None, str(S.ASSETS_DIR / "gallery.scenario.json"))
+    pb = s.playback
+    pb.seek_frame(40)
+    pool = s.world.pool
+    straight = (pool.capacity, pool.alive.copy(), pool.state[pool.alive].tobytes(),
+                s.world.rng.state())
+    pb.seek_frame(0)
+    assert s.world.pool.capacity == straight[0]
+    pb.seek_frame(40)
+    pool = s.world.pool
+    assert (pool.alive == straight[1]).all() and pool.alive.any()
+    assert pool.state[pool.alive].tobytes() == straight[2]
+    assert s.world.rng.state() == straight[3]
