@@ -187,8 +187,8 @@ class Playback:
             world, view = self.world, self._world_view
         if frame == 0:
             view = self.labels.pure(self.view)     # nothing has been culled yet
-        else:
-            self._space_for(world)
+        elif frame % self.snapshot_every == 0:
+            self._space_for(world)             # weighed only where a copy would be made
         if frame % self.snapshot_every:
             return
         if frame in self._snapshots and self._fits(frame):
