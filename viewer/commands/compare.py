@@ -29,7 +29,7 @@ from viewer.sim.mixer import SAMPLE_RATE
 def _crop(text: str):
     from viewer.compare.reference import Crop
     try:
-        x, y, w, h = (int(v) for v in str(text).split(","))
+        x, y, w, h = (bounds.int_text(v, hex_ok=False) for v in str(text).split(","))
     except ValueError:
         raise argparse.ArgumentTypeError(f"--crop takes x,y,w,h, not {text!r}") from None
     if not (bounds.CROP_ORIGIN.contains(x) and bounds.CROP_ORIGIN.contains(y)
@@ -203,10 +203,9 @@ def run(args) -> int:
     """Renders the scenario and compares it frame by frame as the frames come (nothing
     keeps them). Aligning needs the whole rendering first (its sound, or a thumbnail of
     each frame), so ``--align`` renders twice: once to find the offset, once to compare."""
-    import moderngl
-
     from viewer.dat.database import AssetDatabase
     from viewer.media import FrameWriter
+    from viewer.render.context import headless_context
     from viewer.sim.mixer import SoundCapture
     if not take_align_dat(args, "vfxviewer compare"):
         return 2
@@ -224,7 +223,7 @@ def run(args) -> int:
     comparer = FrameComparer(track, mode=args.mode, view_opts=view_opts)
     writer = None
     sound = None
-    ctx = moderngl.create_standalone_context(backend="egl", require=330)
+    ctx = headless_context()
     db = AssetDatabase(paths)
     try:
         def render(on_frame, capture) -> int:

@@ -246,15 +246,14 @@ def build_parser_args(argv):
 
 
 def run(args) -> int:
-    import moderngl
-
     from viewer.media import FrameWriter
+    from viewer.render.context import headless_context
     sc, paths = prepare(args, "vfxviewer render")
     if sc is None:
         return 2
     from viewer.dat.database import AssetDatabase
     from viewer.sim.mixer import SoundCapture
-    ctx = moderngl.create_standalone_context(backend="egl", require=330)
+    ctx = headless_context()
     db = AssetDatabase(paths)
     try:
         with writing(args.out, "--out"), FrameWriter(
