@@ -72,3 +72,15 @@ def test_looks_nodraw_hook_and_texture_velocity(cli):
     assert [e["nodraw"] for e in parts][:2] == [False, True]       # NoDraw hook
     assert any(not e["nodraw"] and e["t"] >= 1.0 for e in parts)   # ... and off again
     assert parts[-1]["uv_offset"][0] > 0.0 and parts[-1]["uv_offset"][1] == 0.0
+
+
+def test_looks_uv_offset_stays_after_the_texture_velocity_stops(cli):
+    """PES_TEXTURE_VELOCITY's (0, 0) at 4 s removes the GfxObj's velocity
+    (CPhysics::AddGfxVelocity 0x00509B60) but not the offset its mesh took
+    (CGfxObj::TexVelocity 0x005341D0): the last looks line keeps it, none snaps to 0."""
+    evs = _looks(cli, "--setup", _did(S.SETUP_SCROLL_PLANE), "--script",
+                 _did(S.PES_TEXTURE_VELOCITY), "--seconds", "5.0")
+    parts = [e for e in evs if e["event"] == "looks" and e["part"] == 0]
+    after = [e for e in parts if e["t"] > 4.1]
+    assert parts[-1]["uv_offset"][1] < -0.4 and parts[-1]["uv_offset"][0] > 0.0
+    assert not after            # unchanged after the stop: no new line

@@ -120,7 +120,8 @@ def test_SetOmega_PES_SET_OMEGA_spins_about_Z_for_2_s_then_stops(db):
 
 def test_UpdateTexVelocity_0x00509820_PES_TEXTURE_VELOCITY_on_SETUP_SCROLL_PLANE(db):
     """u 0.5 (wraps by stepping back 1 once >= 1), then v -0.25 (negative: never wrapped),
-    then (0, 0) unregisters the GfxObj (AddGfxVelocity 0x00509B60)."""
+    then (0, 0) unregisters the GfxObj (AddGfxVelocity 0x00509B60): the mesh keeps the
+    offset last written (CGfxObj::TexVelocity 0x005341D0), so the texture stays put."""
     run = script_run(db, S.SETUP_SCROLL_PLANE, S.PES_TEXTURE_VELOCITY)
     assert db.get(S.SETUP_SCROLL_PLANE).parts == (S.GFX_SCROLL_PLANE,)
     run.at(1.0)
@@ -135,6 +136,11 @@ def test_UpdateTexVelocity_0x00509820_PES_TEXTURE_VELOCITY_on_SETUP_SCROLL_PLANE
     assert 0.0 <= tv["u"] < 1.1                                    # wrapped back once
     run.at(4.2)
     assert _hex(S.GFX_SCROLL_PLANE) not in inspect.texture_velocities(run.world)
+    (m,) = build_scene_input(run.world).meshes
+    stopped = m.uv_offset
+    assert stopped[1] < -0.4 and stopped[0] > 0.0
+    run.at(4.6)
+    assert build_scene_input(run.world).meshes[0].uv_offset == stopped
 
 
 def test_NoDraw_PES_NODRAW_hides_the_mesh_not_its_emitters(db):

@@ -95,9 +95,9 @@ def test_building_the_scene_does_not_change_the_pool():
     assert np.array_equal(pool.position, before[1]) and np.array_equal(pool.trans, before[2])
 
 
-def test_UpdateTexVelocity_0x00509820_offset_reaches_the_part_uvs():
+def test_CGfxObj_TexVelocity_0x005341D0_mesh_offset_reaches_the_part_uvs():
     world, obj, _ = _world()
-    world.texture_velocity = {obj.parts[0].gfxobj_id: [0.5, 0.0, 0.25, 0.75]}
+    world.gfx_uv_delta = {obj.parts[0].gfxobj_id: (0.25, 0.75)}
     meshes = build_scene_input(world).meshes
     assert meshes[0].uv_offset == (0.25, 0.75)
     assert meshes[1].uv_offset == (0.0, 0.0)
@@ -152,7 +152,7 @@ def test_meshes_draw_from_the_same_looks_trace_prints():
         obj.parts[0].set_translucency(1.0)
         obj.parts[1].set_translucency(0.25)
         obj.parts[1].luminosity, obj.parts[1].diffuse = 0.5, 0.75
-        world.texture_velocity[obj.parts[1].gfxobj_id] = [0.1, 0.0, 0.3, 0.6]
+        world.gfx_uv_delta[obj.parts[1].gfxobj_id] = (0.3, 0.6)
         scene = build_scene_input(world)
         looks = {lk.part: lk for lk in inspect.object_looks(obj, scene.texture_offsets)}
         assert scene.meshes

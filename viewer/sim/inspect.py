@@ -99,8 +99,10 @@ def frame_time(world) -> float:
 
 
 def texture_offsets(world) -> dict[int, tuple[float, float]]:
-    """CPhysics::UpdateTexVelocity 0x00509820: the accumulated UV offset per GfxObj DID."""
-    return {int(gid): (float(e[2]), float(e[3])) for gid, e in world.texture_velocity.items()}
+    """The UV offset each GfxObj's mesh draws with, per GfxObj DID: what
+    CPhysics::UpdateTexVelocity 0x00509820 last wrote through CGfxObj::TexVelocity
+    0x005341D0 (kept after AddGfxVelocity 0x00509B60 removes the GfxObj's entry)."""
+    return {int(gid): (float(u), float(v)) for gid, (u, v) in world.gfx_uv_delta.items()}
 
 
 @dataclass(frozen=True)
@@ -110,12 +112,13 @@ class Look:
 
     ``translucency`` / ``luminosity`` / ``diffuse``: the object's m_translucency etc. on
     the -1 line; the part's material channels on a part line (a CLOAKED owner's part
-    translucency is not drawn: 0). ``uv_offset``: the accumulated TextureVelocity offset
-    of the part's GfxObj (CPhysics::UpdateTexVelocity 0x00509820 keeps one per GfxObj; the
-    root has none of its own: [0, 0]). ``nodraw``: not drawn: Hidden, NoDraw (also set on
-    the children of a Hidden parent by set_hidden 0x00514C60 and by the NoDraw hook via
-    set_nodraw 0x0050FCA0), or the part's draw_state bit (CPhysicsPart::SetTranslucency
-    0x0050E670). ``scale``: the object's m_scale (the -1 line only)."""
+    translucency is not drawn: 0). ``uv_offset``: the TextureVelocity offset the part's
+    GfxObj's mesh last took (CGfxObj::TexVelocity 0x005341D0: one per GfxObj, kept after
+    the velocity stops; the root has none of its own: [0, 0]). ``nodraw``: not drawn:
+    Hidden, NoDraw (also set on the children of a Hidden parent by set_hidden 0x00514C60
+    and by the NoDraw hook via set_nodraw 0x0050FCA0), or the part's draw_state bit
+    (CPhysicsPart::SetTranslucency 0x0050E670). ``scale``: the object's m_scale (the -1
+    line only)."""
 
     part: int
     translucency: float

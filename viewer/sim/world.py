@@ -116,6 +116,10 @@ class World:
         # how far every viewer-dependent decision so far was from flipping (render_pass)
         self._cull_margin = math.inf
         self.texture_velocity: dict[int, list[float]] = {}  # gfxobj -> [du, dv, u, v]
+        # each GfxObj's constructed mesh: the UV offset CGfxObj::TexVelocity 0x005341D0 last
+        # wrote (m_vUVDelta; m_bUseUVAnimation is set with it): one per GfxObj, shared by
+        # every part and particle drawing that GfxObj, kept after its entry is removed
+        self.gfx_uv_delta: dict[int, tuple[float, float]] = {}
         self.listeners: list[Callable[[dict], None]] = []
         self.events: list[dict] | None = None  # set to [] to record
         self.next_handle = 1
@@ -237,6 +241,8 @@ class World:
         if obj_id in self.objects:
             raise ScenarioError(f"object id {obj_id} already exists")
         setup = self._get(setup_did, "Setup", user=True)
+        if self.gfx_uv_delta:
+            self.release_unused_meshes()
         obj = PhysicsObj(obj_id, setup, setup_did)
         obj.update_time = self.time
         obj.transient_state |= TransientState.Active  # within the viewer's range
@@ -632,6 +638,8 @@ class World:
                 self.emit({"event": "emitter", "action": "blocked", **ev, "handle": live.handle})
                 return 0
         pm.replace_existing(emitter_id)
+        if self.gfx_uv_delta:
+            self.release_unused_meshes()
         info = self._get(info_did, "ParticleEmitterInfo")
         reason = None
         if info is None:
@@ -667,28 +675,32 @@ class World:
 
     # -- texture velocity -----------------------------------------------------------------------
     def add_gfx_velocity(self, gfxobj_id: int, du: float, dv: float) -> None:
-        """CPhysics::AddGfxVelocity 0x00509B60: per GfxObj, globally; (0,0) unregisters."""
+        """CPhysics::AddGfxVelocity 0x00509B60: one entry per GfxObj, world-wide. An entry
+        found takes the new speeds, or is removed by (0, 0) (the mesh keeps the offset
+        last written to it: the texture stays where it was). No entry: one is made, at
+        offset (0, 0), whatever the speeds (so (0, 0) makes a still entry, which writes
+        (0, 0) to the mesh at the next UpdateTexVelocity)."""
         entry = self.texture_velocity.get(gfxobj_id)
-        if entry is not None:
-            if du != 0.0 or dv != 0.0:
-                entry[0], entry[1] = du, dv
-            else:
-                del self.texture_velocity[gfxobj_id]
-        elif du != 0.0 or dv != 0.0:
+        if entry is None:
             self.texture_velocity[gfxobj_id] = [du, dv, 0.0, 0.0]
+        elif du != 0.0 or dv != 0.0:
+            entry[0], entry[1] = du, dv
+        else:
+            del self.texture_velocity[gfxobj_id]
 
     def update_tex_velocity(self, dt: float) -> None:
         """CPhysics::UpdateTexVelocity 0x00509820: an accumulated offset >= 1 steps back
-        by 1 (negative speeds never wrap). A GfxObj that nothing uses any more (no part of
-        a live object, no live emitter's particles: DBOCache::GetIfUsing 0x00416CF0 finds
-        no link but the cache's) loses its entry, speed and offset: an object made with it
+        by 1 (negative speeds never wrap), then CGfxObj::TexVelocity 0x005341D0 writes it
+        to the GfxObj's mesh. A GfxObj that nothing uses any more (no part of a live
+        object, no live emitter's particles: DBOCache::GetIfUsing 0x00416CF0 finds no
+        link but the cache's) loses its entry, speed and offset: an object made with it
         later starts still, at [0, 0]."""
-        if not self.texture_velocity:
+        if not self.texture_velocity and not self.gfx_uv_delta:
             return
-        used = self.gfxobjs_in_use()
+        used = self.release_unused_meshes()
         for gid in [g for g in self.texture_velocity if g not in used]:
             del self.texture_velocity[gid]
-        for entry in self.texture_velocity.values():
+        for gid, entry in self.texture_velocity.items():
             su, sv = entry[0] * dt, entry[1] * dt
             if entry[2] >= 1.0:
                 su -= 1.0
@@ -696,6 +708,18 @@ class World:
                 sv -= 1.0
             entry[2] += su
             entry[3] += sv
+            self.gfx_uv_delta[gid] = (entry[2], entry[3])  # CGfxObj::TexVelocity
+
+    def release_unused_meshes(self) -> set[int]:
+        """A GfxObj whose last user let it go is freed (DBOCache::Release 0x00416D50 ->
+        FreeObject 0x00416700 unloads it) and its mesh is built anew when next loaded: the
+        UV offset its old mesh kept is gone. Run before anything takes a GfxObj up again
+        (a new object, a new emitter, a part swap) and at each UpdateTexVelocity. Returns
+        the GfxObjs in use."""
+        used = self.gfxobjs_in_use()
+        for gid in [g for g in self.gfx_uv_delta if g not in used]:
+            del self.gfx_uv_delta[gid]
+        return used
 
     # -- motion ---------------------------------------------------------------------------------
     def do_motion(self, obj: PhysicsObj, command: int, speed: float = 1.0) -> bool:
