@@ -34,6 +34,7 @@ COMMANDS: list[tuple[tuple[str, ...], str, str]] = [
     (("open",), "open_viewer", "open the interactive viewer on a DAT"),
     (("compare",), "compare", "compare a scenario's rendering with a recording"),
     (("audit",), "audit", "check DAT files against the retail End-of-Retail facts"),
+    (("xref",), "xref", "what a record uses and what uses it, across the DATs"),
 ]
 
 
