@@ -10,7 +10,10 @@ the ACM codecs are not in the decompile, so we decode those forms with FFmpeg (P
   RIFF/WAVE file.
 
 A Wave that cannot be decoded (an unknown tag, a bad header, a codec error, no samples) is
-a ``DatError`` naming the DID and the format tag: never a crash, never silence.
+a ``DatError`` naming the DID and the format tag: never a crash, never silence. So is one
+outside the bounds below (docs/bounds.md), checked before anything is decoded where the
+header and the byte count tell, and while decoding otherwise: a header that lies (8-bit PCM
+"at 1 Hz") would make 2,400 bytes 40 minutes of sound.
 """
 
 from __future__ import annotations
@@ -27,6 +30,14 @@ WAVE_FORMAT_PCM = 0x0001
 WAVE_FORMAT_ADPCM = 0x0002
 WAVE_FORMAT_IMA_ADPCM = 0x0011
 WAVE_FORMAT_MPEGLAYER3 = 0x0055
+#: DirectSound's DSBFREQUENCY_MIN..DSBFREQUENCY_MAX: a buffer at another rate cannot be
+#: created, so retail cannot play such a Wave
+WAVE_RATE_MIN, WAVE_RATE_MAX = 100, 200_000
+#: WAVEFORMATEX without the extensible form describes mono or stereo only
+WAVE_CHANNELS_MAX = 2
+#: decoded sample frames of one Wave (2 ** 24: 5.8 minutes at 48 kHz, 25 at 11,025 Hz;
+#: retail's sounds last seconds): 64 MiB as mono float32
+WAVE_MAX_FRAMES = 1 << 24
 FORMAT_NAMES = {WAVE_FORMAT_PCM: "PCM", WAVE_FORMAT_ADPCM: "MS ADPCM",
                 WAVE_FORMAT_IMA_ADPCM: "IMA ADPCM", WAVE_FORMAT_MPEGLAYER3: "MP3"}
 
@@ -67,20 +78,31 @@ def _error(wave, tag, why: str, file=None) -> DatError:
 
 def _decode_pcm(fmt: WaveFormat, data: bytes) -> np.ndarray:
     if fmt.bits_per_sample == 8:
-        a = (np.frombuffer(data, np.uint8).astype(np.float32) - 128.0) / 128.0
+        a = np.frombuffer(data, np.uint8).astype(np.float32)
+        a -= 128.0
+        a /= 128.0
     elif fmt.bits_per_sample == 16:
-        a = np.frombuffer(data[:len(data) // 2 * 2], "<i2").astype(np.float32) / 32768.0
+        a = np.frombuffer(data[:len(data) // 2 * 2], "<i2").astype(np.float32)
+        a /= 32768.0
     else:
         raise ValueError(f"{fmt.bits_per_sample}-bit PCM is not supported (8 or 16)")
     n = a.shape[0] // fmt.channels
     return a[:n * fmt.channels].reshape(n, fmt.channels)
 
 
+def _too_long(frames: int) -> ValueError:
+    return ValueError(f"{frames} sample frames or more (at most {WAVE_MAX_FRAMES})")
+
+
 def _decode_av(wave, fmt: WaveFormat) -> np.ndarray:
     import av
     chunks = []
+    total = 0
     with av.open(io.BytesIO(wave.to_riff()), format="wav") as c:
         for frame in c.decode(audio=0):
+            total += frame.samples
+            if total > WAVE_MAX_FRAMES:
+                raise _too_long(total)
             a = frame.to_ndarray()
             if frame.format.is_planar:
                 a = a.T                     # (channels, n) -> (n, channels)
@@ -96,14 +118,25 @@ def _decode_av(wave, fmt: WaveFormat) -> np.ndarray:
     return np.concatenate(chunks)
 
 
+def check_format(fmt: WaveFormat) -> None:
+    """ValueError unless the rate and channel count are inside the bounds."""
+    if not 1 <= fmt.channels <= WAVE_CHANNELS_MAX:
+        raise ValueError(f"{fmt.channels} channels (1..{WAVE_CHANNELS_MAX})")
+    if not WAVE_RATE_MIN <= fmt.sample_rate <= WAVE_RATE_MAX:
+        raise ValueError(f"{fmt.sample_rate} Hz is outside {WAVE_RATE_MIN}..{WAVE_RATE_MAX} "
+                         "Hz (DirectSound's buffer rates)")
+
+
 def decode_wave(wave, *, file: str | None = None) -> Pcm:
     """The Wave's samples (float32, (frames, channels)) and its sample rate."""
     tag = wave.format_tag
     try:
         fmt = WaveFormat.parse(wave.header)
-        if fmt.channels < 1 or fmt.sample_rate < 1:
-            raise ValueError(f"{fmt.channels} channels at {fmt.sample_rate} Hz")
+        check_format(fmt)
         if tag == WAVE_FORMAT_PCM:
+            frames = len(wave.data) // max(1, fmt.bits_per_sample // 8 * fmt.channels)
+            if frames > WAVE_MAX_FRAMES:
+                raise _too_long(frames)
             samples = _decode_pcm(fmt, wave.data)
         elif tag in (WAVE_FORMAT_ADPCM, WAVE_FORMAT_IMA_ADPCM, WAVE_FORMAT_MPEGLAYER3):
             samples = _decode_av(wave, fmt)

@@ -1,8 +1,9 @@
 """The sound track of a run: the played ``sound`` events mixed into stereo PCM (numpy, no
 GL, no audio device).
 
-Each played event's Wave (viewer.dat.wave) is resampled to the track's rate and added at
-sample ``round((t - t0) * sample_rate)``, times its gain, panned. A voice ends when its
+Each played event's Wave (viewer.dat.wave) is resampled to the track's rate (only the part
+the track covers: what is heard, not the whole Wave) and added at sample
+``round((t - t0) * sample_rate)``, times its gain, panned. A voice ends when its
 Wave ends or when a later sound takes the same voice (the 16-voice ring of
 SoundManager::PlaySoundInternal 0x0054FEC0, viewer.sim.sound). How DirectSound resamples,
 pans and mixes is not in the decompile: linear interpolation, the far channel attenuated by
@@ -11,6 +12,7 @@ pans and mixes is not in the decompile: linear interpolation, the far channel at
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 
 import numpy as np
@@ -41,31 +43,67 @@ def pan_gains(pan: int) -> tuple[float, float]:
 
 def resample(mono: np.ndarray, rate: int, out_rate: int) -> np.ndarray:
     """Linear interpolation from ``rate`` to ``out_rate`` (the first sample stays first)."""
+    return resample_span(mono, rate, out_rate, 0, resampled_length(len(mono), rate, out_rate))
+
+
+def resampled_length(frames: int, rate: int, out_rate: int) -> int:
+    """How many samples ``frames`` samples at ``rate`` last at ``out_rate``."""
+    return frames if rate == out_rate else int(round(frames * out_rate / rate))
+
+
+def resample_span(mono: np.ndarray, rate: int, out_rate: int, j0: int, j1: int
+                  ) -> np.ndarray:
+    """Samples ``j0..j1`` of ``resample(mono, rate, out_rate)``, reading only the source
+    samples they lie between: a sound is resampled only where it is heard."""
     if rate == out_rate:
-        return mono.astype(np.float32, copy=False)
-    n = int(round(len(mono) * out_rate / rate))
-    x = np.arange(n, dtype=np.float64) * (rate / out_rate)
-    return np.interp(x, np.arange(len(mono)), mono).astype(np.float32)
+        return mono[j0:j1].astype(np.float32, copy=False)
+    if j1 <= j0 or not len(mono):
+        return np.zeros(0, np.float32)
+    x = np.arange(j0, j1, dtype=np.float64) * (rate / out_rate)
+    i0 = min(int(x[0]), len(mono) - 1)
+    i1 = min(len(mono), int(x[-1]) + 2)
+    return np.interp(x, np.arange(i0, i1), mono[i0:i1]).astype(np.float32)
 
 
 class SoundMixer:
-    """Decodes (once per Wave) and mixes. ``db`` gives Wave records by DID."""
+    """Decodes (once per Wave, at its own rate) and mixes, resampling only the samples
+    heard. ``db`` gives Wave records by DID. Decoded Waves are kept up to ``CACHE_BYTES``
+    (least recently used dropped first; the one in use always kept)."""
+
+    CACHE_BYTES = 256 << 20
 
     def __init__(self, db, sample_rate: int = SAMPLE_RATE) -> None:
         self.db = db
         self.sample_rate = int(sample_rate)
-        self._pcm: dict[int, np.ndarray] = {}
+        self._pcm: OrderedDict[int, tuple[np.ndarray, int]] = OrderedDict()
+        self._bytes = 0
 
-    def wave_samples(self, did: int) -> np.ndarray:
-        """The Wave's samples at the track's rate, mono (float32); a missing or undecodable
-        Wave is a DatError naming it."""
-        pcm = self._pcm.get(did)
-        if pcm is None:
+    def wave_pcm(self, did: int) -> tuple[np.ndarray, int]:
+        """The Wave's samples at its own rate, mono (float32), and that rate; a missing,
+        undecodable or out-of-bounds Wave (viewer.dat.wave) is a DatError naming it."""
+        got = self._pcm.get(did)
+        if got is None:
             from viewer.dat.wave import decode_wave
             w = decode_wave(self.db.get(did))
-            pcm = resample(w.samples.mean(axis=1), w.sample_rate, self.sample_rate)
-            self._pcm[did] = pcm
-        return pcm
+            mono = w.samples[:, 0] if w.samples.shape[1] == 1 else w.samples.mean(axis=1)
+            got = (np.ascontiguousarray(mono, np.float32), w.sample_rate)
+            self._pcm[did] = got
+            self._bytes += got[0].nbytes
+            while len(self._pcm) > 1 and self._bytes > self.CACHE_BYTES:
+                _, (dropped, _) = self._pcm.popitem(last=False)
+                self._bytes -= dropped.nbytes
+        self._pcm.move_to_end(did)
+        return got
+
+    def wave_length(self, did: int) -> int:
+        """The Wave's length in samples at the track's rate."""
+        mono, rate = self.wave_pcm(did)
+        return resampled_length(len(mono), rate, self.sample_rate)
+
+    def wave_span(self, did: int, j0: int, j1: int) -> np.ndarray:
+        """Samples ``j0..j1`` of the Wave at the track's rate, mono (float32)."""
+        mono, rate = self.wave_pcm(did)
+        return resample_span(mono, rate, self.sample_rate, j0, j1)
 
     def spans(self, events) -> list[VoiceSpan]:
         """The played sounds as heard, in start order: each ends at its Wave's end or when
@@ -75,7 +113,7 @@ class SoundMixer:
         last_on_voice: dict[int, int] = {}
         for e in played:
             t = float(e.get("start", e["t"]))
-            dur = len(self.wave_samples(int(e["wave"]))) / self.sample_rate
+            dur = self.wave_length(int(e["wave"])) / self.sample_rate
             v = int(e["voice"])
             prev = last_on_voice.get(v)
             if prev is not None and out[prev].end > t:
@@ -92,13 +130,12 @@ class SoundMixer:
         n = int(round(seconds * sr))
         out = np.zeros((n, 2), np.float32)
         for s in self.spans(events):
-            pcm = self.wave_samples(s.wave)
             a = int(round((s.start - t0) * sr))          # where the Wave's first sample goes
-            length = min(len(pcm), int(round((s.end - t0) * sr)) - a)
+            length = min(self.wave_length(s.wave), int(round((s.end - t0) * sr)) - a)
             lo, hi = max(a, 0), min(a + length, n)
             if hi <= lo:
                 continue
-            seg = pcm[lo - a:hi - a] * np.float32(s.gain * volume)
+            seg = self.wave_span(s.wave, lo - a, hi - a) * np.float32(s.gain * volume)
             gl, gr = pan_gains(s.pan)
             out[lo:hi, 0] += seg * np.float32(gl)
             out[lo:hi, 1] += seg * np.float32(gr)
