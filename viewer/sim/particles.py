@@ -27,6 +27,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from viewer import userdirs
 from viewer.sim.frame import EPS, Frame, quat_rotate
 
 FLT_MAX = 3.4028234663852886e38
@@ -83,6 +84,7 @@ def kernel():
     whichever tick allocates past the threshold."""
     global _KERNEL
     if _KERNEL is None:
+        userdirs.use_numba_cache_dir()
         from viewer.sim import particle_kernel as K
         from viewer.sim.rng import RetailRandom
         pool = ParticlePool(capacity=1, emitter_capacity=1)
@@ -128,7 +130,9 @@ def jit(fn):
     """``numba.njit`` for the compiled evaluation and the renderer's prepare kernel, with
     numpy's division semantics (x / 0 gives inf or nan, as the numpy reference does, instead
     of raising), cached on disk where numba finds a writable cache folder, compiled in
-    memory otherwise. Imports numba: only those lazily imported modules call it."""
+    memory otherwise (the cache folder: ``viewer.userdirs.use_numba_cache_dir``). Imports
+    numba: only those lazily imported modules call it."""
+    userdirs.use_numba_cache_dir()
     import numba
     try:
         return numba.njit(cache=True, error_model="numpy")(fn)

@@ -3,10 +3,11 @@ layout used on first run and by headless screenshots (which never read or write 
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
-APP_DIR_NAME = "vfxviewer"
+from viewer import userdirs
+
+APP_DIR_NAME = userdirs.APP_DIR_NAME
 
 # Window names (ImGui ids) docked by the default layout.
 LEFT = ("Assets", "Object", "Camera", "Launch", "Capture")
@@ -21,9 +22,10 @@ SAVED_FRONT = ("Timeline", "Viewport")
 
 
 def user_config_dir() -> Path:
-    """$XDG_CONFIG_HOME/vfxviewer, else ~/.config/vfxviewer (created on demand)."""
-    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(base) / APP_DIR_NAME
+    """The user's settings folder on this OS (``viewer.userdirs.config_dir``: on Linux
+    $XDG_CONFIG_HOME/vfxviewer, else ~/.config/vfxviewer; %APPDATA%\\vfxviewer on Windows;
+    ~/Library/Application Support/vfxviewer on macOS); created when a file is written."""
+    return userdirs.config_dir()
 
 
 def default_ini_path() -> Path:
