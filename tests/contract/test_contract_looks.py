@@ -1,5 +1,6 @@
 """Contract section 5 additions: ``trace --looks`` lines (owner, part, translucency,
-luminosity, diffuse, scale on part -1, uv_offset, nodraw): one per object and part at
+luminosity, diffuse, scale on part -1, uv_offset, nodraw; on part lines gfxobj and
+textures, the 2026-12-02 additions): one per object and part at
 creation, then one per object / part whose look changed at that tick. Through the CLI on
 the synthetic library."""
 
@@ -32,6 +33,9 @@ def test_looks_lines_have_the_contract_fields(cli):
     looks = [e for e in evs if e["event"] == "looks"]
     for e in looks:
         want = KEYS[:7] + (["scale"] if e["part"] == -1 else []) + KEYS[7:]
+        if e["part"] != -1:
+            want += ["gfxobj", "textures"]
+            assert e["gfxobj"].startswith("0x01") and isinstance(e["textures"], list)
         assert list(e) == want, e
         assert type(e["owner"]) is int and type(e["part"]) is int
         assert all(isinstance(e[k], float) for k in ("translucency", "luminosity", "diffuse"))

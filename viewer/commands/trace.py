@@ -22,7 +22,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--poses", action="store_true", help="per-part pose lines")
     parser.add_argument("--looks", action="store_true",
                         help="looks lines: translucency, luminosity, diffuse, scale, UV "
-                             "offset and nodraw per object and part, at creation and on "
+                             "offset, nodraw, and a part's GfxObj and textures, per object "
+                             "and part, at creation and on "
                              "every change (the values the renderer draws from)")
 
 
@@ -34,6 +35,9 @@ def _look_line(t: float, owner: int, look) -> dict:
         ev["scale"] = look.scale
     ev["uv_offset"] = list(look.uv_offset)
     ev["nodraw"] = look.nodraw
+    if look.gfxobj is not None:  # part lines: the GfxObj drawn and its surfaces' textures
+        ev["gfxobj"] = f"0x{look.gfxobj:08X}"
+        ev["textures"] = [f"0x{d:08X}" if d else None for d in look.textures]
     return ev
 
 
@@ -50,7 +54,7 @@ class LooksTracker:
         t = float(world.timer_now)
         out, seen = [], {}
         for obj in inspect.drawn_objects(world):
-            looks = inspect.object_looks(obj, offsets)
+            looks = inspect.object_looks(obj, offsets, world)
             before = self.last.get(obj.id)
             for k, look in enumerate(looks):
                 if before is None or k >= len(before) or before[k] != look:

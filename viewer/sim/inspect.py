@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -26,6 +27,7 @@ from viewer.dat.records.hooks import is_null_hook
 from viewer.errors import format_did
 from viewer.sim.frame import Frame
 from viewer.sim.hooks import HOOK_NAMES, hook_type_of
+from viewer.sim.objdesc import drawn_surfaces, part_textures
 from viewer.sim.particles import I_NUM, I_STOPPED, I_TOTAL_EMITTED, ParticleEmitter, ParticlePool
 from viewer.sim.physobj import FP_NAMES, PhysicsObj
 from viewer.sim.script_table import get_script
@@ -46,6 +48,7 @@ class PartView(Protocol):
     luminosity: float
     diffuse: float
     hidden: bool
+    objdesc: object | None  # ObjDesc surfaces (read with ``part_surfaces``)
 
 
 class LightView(Protocol):
@@ -118,7 +121,9 @@ class Look:
     Hidden, NoDraw (also set on the children of a Hidden parent by set_hidden 0x00514C60
     and by the NoDraw hook via set_nodraw 0x0050FCA0), or the part's draw_state bit
     (CPhysicsPart::SetTranslucency 0x0050E670). ``scale``: the object's m_scale (the -1
-    line only)."""
+    line only). ``gfxobj`` / ``textures`` (part lines, when read with the world): the
+    GfxObj drawn and the SurfaceTexture DID on each of its surfaces in surface order (0: a
+    solid colour), after ObjDesc part and texture changes (viewer.sim.objdesc)."""
 
     part: int
     translucency: float
@@ -127,11 +132,22 @@ class Look:
     uv_offset: tuple[float, float]
     nodraw: bool
     scale: float | None = None
+    gfxobj: int | None = None
+    textures: tuple[int, ...] | None = None
 
 
-def object_looks(obj: ObjectView, offsets: dict[int, tuple[float, float]]) -> list[Look]:
+def part_surfaces(part: PartView):
+    """The part's private surfaces as drawn after an ObjDesc (``objdesc.DrawnSurface``
+    per surface index: Surface, SurfaceTexture, palette), or None while it draws its
+    GfxObj's own surfaces."""
+    return drawn_surfaces(part)
+
+
+def object_looks(obj: ObjectView, offsets: dict[int, tuple[float, float]],
+                 world=None) -> list[Look]:
     """The object's look (part -1) then each part's, in part order. ``offsets``:
-    ``texture_offsets(world)``."""
+    ``texture_offsets(world)``; with ``world`` the part lines name their GfxObj and
+    textures."""
     state = int(obj.state)
     hidden_obj = bool(state & (PhysicsState.Hidden | PhysicsState.NoDraw))
     cloaked = bool(state & PhysicsState.Cloaked)  # a cloaked part's translucency is not drawn
@@ -141,8 +157,28 @@ def object_looks(obj: ObjectView, offsets: dict[int, tuple[float, float]]) -> li
         uv = offsets.get(int(p.gfxobj_id), (0.0, 0.0))
         out.append(Look(int(p.index), 0.0 if cloaked else float(p.translucency),
                         float(p.luminosity), float(p.diffuse), (float(uv[0]), float(uv[1])),
-                        hidden_obj or (bool(p.hidden) and not cloaked)))
+                        hidden_obj or (bool(p.hidden) and not cloaked),
+                        None, *_part_drawn(world, p)))
     return out
+
+
+def _part_drawn(world, p) -> tuple[int | None, tuple[int, ...] | None]:
+    if world is None:
+        return None, None
+    if p.objdesc is None or p.objdesc.surfaces is None:  # the GfxObj's own: memoised
+        try:
+            memo = _SHARED_TEXTURES.setdefault(world.db, {})
+        except TypeError:  # a database that takes no weak reference: no memo
+            memo = {}
+        tex = memo.get(int(p.gfxobj_id))
+        if tex is None:
+            tex = memo[int(p.gfxobj_id)] = part_textures(world, p)
+        return int(p.gfxobj_id), tex
+    return int(p.gfxobj_id), part_textures(world, p)
+
+
+# database -> {GfxObj DID: its surfaces' SurfaceTextures}, for parts drawing their own
+_SHARED_TEXTURES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def collision_shapes(world) -> list[dict]:

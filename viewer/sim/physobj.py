@@ -45,6 +45,9 @@ class PartState:
     luminosity: float = 0.0
     diffuse: float = 1.0
     hidden: bool = False  # draw_state bit 0 (NoDraw or translucency == 1)
+    # an ObjDesc's private surfaces, shiftPal, original palette (viewer.sim.objdesc.PartLook);
+    # None: the GfxObj's own surfaces as loaded
+    objdesc: object | None = None
 
     def set_translucency(self, t: float) -> None:
         """CPhysicsPart::SetTranslucency 0x0050E670: exactly 1.0 hides the part; any other
@@ -163,6 +166,7 @@ class PhysicsObj:
         self.spheres = sphere_list(getattr(setup, "spheres", ()) or ())
         self.placement_frames: list[Frame] | None = None
         self.parts: list[PartState] = []
+        self.pals: list | None = None  # CPartArray::pals (viewer.sim.objdesc.set_palette)
         if setup is not None:
             scales = getattr(setup, "default_scale", None)
             for i, gid in enumerate(getattr(setup, "parts", ())):
