@@ -55,16 +55,17 @@ def per_frame(app, target, n: int, dt: float = 1 / 30) -> tuple[float, float, fl
 @contextmanager
 def tiny_view(app):
     """The 3D view drawn at 1x1 (no scene rasterisation), the panels as they are."""
-    real = app._resize_viewport
+    view = app.scene_view
+    real = view.resize
 
     def resize():
-        app._want_viewport = (1, 1)
+        view.want_viewport = (1, 1)
         real()
-    app._resize_viewport = resize
+    view.resize = resize
     try:
         yield
     finally:
-        app._resize_viewport = real
+        view.resize = real
 
 
 @contextmanager
@@ -237,7 +238,7 @@ def bench_stress_draw(app, ctx, reps: int) -> None:
     from viewer.render.framebuffer import OffscreenTarget
     from viewer.render.world_adapter import build_scene_input
     s = app.session
-    renderer = app._scene_renderer_for(s)
+    renderer = app.scene_view.scene_renderer_for(s)
     camera = app.controller.view.camera
     scene = build_scene_input(s.world, gpu_particles=renderer.gpu_particles)
     for size in ((1, 1), SIZE):

@@ -2,8 +2,8 @@
 # fast on the second call (a stamp file in .venv records the installed pyproject.toml and
 # setup.py).
 #
-# System libraries: Mesa's EGL (headless rendering, needed by both) and Xvfb (only for the
-# test that opens the real window; without it that test skips). Missing ones are installed
+# System libraries: Mesa's EGL (headless rendering, needed by both), Xvfb and xdotool (only for
+# the tests that open and drive the real window; without them those skip). Missing ones are installed
 # with apt-get when running as root; otherwise the exact command is printed. Libraries are
 # found without relying on PATH (ldconfig by its absolute path, else the dynamic loader), so a
 # normal user whose libraries are installed goes straight on.
@@ -82,9 +82,11 @@ ensure_system_libs() {
     # shellcheck disable=SC2086
     _apt_install $need || { echo "Headless rendering needs Mesa EGL; see above." >&2; return 1; }
   fi
-  if [ "$1" = "test" ] && ! command -v xvfb-run >/dev/null 2>&1; then
-    _apt_install xvfb xauth \
-      || echo "Continuing without Xvfb: the real-window test will be skipped." >&2
+  if [ "$1" = "test" ] && { ! command -v xvfb-run >/dev/null 2>&1 \
+                            || ! command -v xdotool >/dev/null 2>&1; }; then
+    # Xvfb runs the real window; xdotool drives it like a user (tests/app/xdriver.py)
+    _apt_install xvfb xauth xdotool \
+      || echo "Continuing without Xvfb / xdotool: the real-window tests will be skipped." >&2
   fi
   return 0
 }

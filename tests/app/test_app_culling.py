@@ -60,7 +60,7 @@ def _both_paths(gl_ctx, path, distance):
     try:
         app.controller.view.camera = make_camera(args, session.world)
         app.controller.apply(Seek(sc.seconds))
-        app._draw_view(target, transparent=True)   # the window's 3D view, one drawn frame
+        app.scene_view.draw(target, transparent=True)   # the window's 3D view, one drawn frame
         shown = target.read_rgba()
         window_state = _culling(session.world)
         particles = build_scene_input(session.world).particles
@@ -111,7 +111,7 @@ def test_window_and_render_give_the_sound_listener_the_same_heading(gl_ctx, tmp_
     try:
         camera = make_camera(args, session.world)
         app.controller.view.camera = camera
-        app._draw_view(target)
+        app.scene_view.draw(target)
         assert session.world.sound.listener_heading == pytest.approx(270.0)
         assert session.world.sound.listener_heading == pytest.approx(headings[-1])
         assert frame_heading(camera.forward()) == pytest.approx(270.0)

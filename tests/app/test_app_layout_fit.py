@@ -115,7 +115,7 @@ def test_default_layout_fits_with_nothing_cut(gl_ctx, size, tmp_path):
             save_png(app.capture(size, frames=1), ROOT / "tests" / "_artifacts" / "layout"
                      / f"{state}_{size[0]}x{size[1]}.png")
         # View > Reset layout: the default again, Timeline in front
-        app._layout_done, app._reset_layout = False, True
+        app.wiring.layout_done, app.wiring.reset_layout = False, True
         frames(4)
         assert not imgui.internal.find_window_by_name("Timeline").hidden
         assert imgui.internal.find_window_by_name("###Errors").hidden
@@ -222,7 +222,7 @@ def test_a_saved_layout_with_errors_in_front_still_shows_the_timeline(gl_ctx, tm
         layout.bring_to_front(["###Errors"])
         frames(3)
         assert _timeline_errors_hidden() == (True, False)
-        app._layout_done, app._reset_layout = False, True   # View > Reset layout
+        app.wiring.layout_done, app.wiring.reset_layout = False, True   # View > Reset layout
         frames(4)
         assert _timeline_errors_hidden() == (False, True)
 

@@ -168,7 +168,7 @@ def test_one_particle_draw_per_batch(rig):
 
 def test_scene_renderer_clear_false_draws_over_the_window_target(gl_ctx):
     """The window clears and draws its grid, then calls SceneRenderer.render(clear=False)
-    (viewer/app.py): what the target holds stays where nothing is drawn."""
+    (viewer/app/scene_view.py): what the target holds stays where nothing is drawn."""
     from tests.render import dat_fixture
     from viewer.dat.database import AssetDatabase
     from viewer.render.renderer import RenderSettings, SceneRenderer

@@ -181,7 +181,7 @@ def _shown_figures(app):
     """The Reference panel's figures of the shown frame (None: not measured as drawn)."""
     s = app.session
     return panel_view(app.controller.view.compare, s.playback.time, s.playback.frame,
-                      view=app._view_tag()).current
+                      view=app.scene_view.view_tag()).current
 
 
 def test_paused_the_shown_frame_is_measured_exactly_as_drawn_now(gl_ctx, rec):
@@ -244,7 +244,7 @@ def test_paused_the_composite_is_drawn_again_only_when_what_it_shows_changed(
         app.only_panel = "Viewport"
         app.controller.apply_all([c.CameraZoom(6), c.LoadReference(str(rec), 30.0),
                                   c.SetCompareMode("overlay"), c.Seek(0.4)])
-        if app._composite_pass() is None:
+        if app.scene_view.composite_pass() is None:
             pytest.skip("no GLSL 4.00: the numpy composite")
         for _ in range(4):
             app.frame(1 / 30, SIZE, target.fbo)
@@ -262,6 +262,6 @@ def test_paused_the_composite_is_drawn_again_only_when_what_it_shows_changed(
         assert app.errors.entries == []
         tex = app.compare_texture                   # what composing it now gives
         kept = tex.read(alignment=1)
-        app._composed = None
+        app.scene_view._composed = None
         app.frame(1 / 30, SIZE, target.fbo)
         assert app.compare_texture.read(alignment=1) == kept

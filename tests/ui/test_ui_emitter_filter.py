@@ -90,7 +90,7 @@ def test_the_selected_emitters_particles_are_highlighted(gl_ctx):
         em = live_emitters(app.session.world)[0]
         app.controller.apply(c.Select("emitter", em.handle))
         app.frame(1 / 60, display_size=SIZE, target=target.fbo)
-        small = [r for r in app._selection_rings() if r[1] == 3.5]
+        small = [r for r in app.wiring.selection_rings() if r[1] == 3.5]
         assert 0 < len(small) <= em.alive            # (those in front of the camera)
 
 

@@ -76,7 +76,7 @@ def test_the_timeline_shows_the_counts_on_its_own_time_axis(gl_ctx, monkeypatch)
     selected emitter, else every emitter seen."""
     from imgui_bundle import implot
 
-    import viewer.app as app_module
+    import viewer.app.panels as app_module
 
     app = ViewerApp(gl_ctx, display_size=SIZE, session=_session())
     app.use_scene_renderer = False

@@ -41,10 +41,10 @@ def test_load_scenario_plays_frames_the_objects_and_remembers_the_folder(gl_ctx)
         assert app.recent_dirs.items[0] == str(DEFAULT_SCENARIO.resolve().parent)
         # the next dialog starts in that folder, not the working folder
         folder = DEFAULT_SCENARIO.resolve().parent
-        assert app._default_path("load") == str(folder / "scenario.json")
-        assert app._default_path("reference") == str(folder) + os.sep
+        assert app.prompts.default_path("load") == str(folder / "scenario.json")
+        assert app.prompts.default_path("reference") == str(folder) + os.sep
         s.scenario.path = None
-        assert app._default_path("save") == str(folder / "scenario.json")
+        assert app.prompts.default_path("save") == str(folder / "scenario.json")
         app.file_dialog = ("load", str(DEFAULT_SCENARIO.parent) + "/")
         for _ in range(2):
             app.frame(1 / 60, display_size=SIZE, target=target.fbo)

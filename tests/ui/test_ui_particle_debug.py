@@ -51,7 +51,7 @@ def test_particle_colour_and_velocities_change_pixels_never_the_trace(gl_ctx):
         app.controller.apply(c.Select("emitter", em.handle))
         selected = view()
         app.overlays["show_velocities"] = True
-        assert app._selected_velocities().shape == (em.alive, 2, 3)
+        assert app.scene_view.selected_velocities().shape == (em.alive, 2, 3)
         assert F.changed_pixels(view(), selected) > 20
         assert app.session.stats() == stats and app.errors.entries == []
     assert _trace() == before and len(before) > 10
@@ -109,10 +109,10 @@ def test_particle_bounds_overlay_changes_pixels_never_the_trace(gl_ctx):
         app.overlays["show_particle_bounds"] = True
         every = F.settled_view(app, target)
         assert F.changed_pixels(every, plain) > 20
-        n_all = len(app._particle_boxes())
+        n_all = len(app.scene_view.particle_boxes())
         em = next(e for e in live_emitters(app.session.world) if e.alive)
         app.controller.apply(c.Select("emitter", em.handle))
-        assert len(app._particle_boxes()) == 1 <= n_all
+        assert len(app.scene_view.particle_boxes()) == 1 <= n_all
         app.overlays["show_particle_bounds"] = False
         assert np.array_equal(F.settled_view(app, target), plain)   # off: the plain view
         assert app.session.stats() == stats and app.errors.entries == []

@@ -10,7 +10,7 @@ from dataclasses import replace
 import pytest
 import ui_fixtures as F
 
-from viewer import app as app_mod
+from viewer.app import panels as app_mod
 from viewer.render import particles as particles_mod
 from viewer.render import particles_gpu
 from viewer.render import renderer as renderer_mod
@@ -107,7 +107,7 @@ def test_paused_frames_build_the_emitter_list_once_per_sim_frame(gl_ctx, monkeyp
         app.frame(1 / 40, display_size=SIZE, target=target.fbo)
         app.frame(1 / 40, display_size=SIZE, target=target.fbo)
         assert counts.inspected == 1
-        (shown,) = [e for e in app._live_emitters(em.handle) if e.handle == em.handle]
+        (shown,) = [e for e in app.wiring.live_emitters(em.handle) if e.handle == em.handle]
         (fresh,) = [e for e in live_emitters(session.world, with_particles=em.handle)
                     if e.handle == em.handle]
         assert shown == fresh                 # what the panel shows is today's list

@@ -134,7 +134,7 @@ def test_each_change_draws_the_paused_view_anew(paused, monkeypatch, change):
     assert app.errors.entries == [], [e.line() for e in app.errors.entries]
     assert (app.viewport.size != before) == (change == "resize")
     kept = app.viewport.read_rgba()
-    app._view_drawn = None                          # what drawing it now gives
+    app.scene_view.view_drawn = None                          # what drawing it now gives
     _frames(app, target, 1, size)
     assert np.array_equal(app.viewport.read_rgba(), kept), change
 
@@ -179,7 +179,7 @@ def test_the_selected_emitters_particle_rings_take_one_projection_a_frame(
     assert em.alive >= 8, em.alive
     app.controller.apply(c.Select("emitter", em.handle))
     _frames(app, target, 2)
-    rings = app._selection_rings()
+    rings = app.wiring.selection_rings()
     cam, size = app.controller.view.camera, app.viewport.size
     points = [em.origin, *(p.position for p in em.particles)]
     want = [xy for xy in (project(cam, size, p) for p in points) if xy is not None]

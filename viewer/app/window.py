@@ -1,0 +1,141 @@
+"""The real window (moderngl-window, pyglet by default): the frame loop, scripted actions
+and the window's input events forwarded to ImGui.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import time
+from pathlib import Path
+
+import moderngl_window as mglw
+import numpy as np
+from PIL import Image
+
+from viewer.app.headless import session_state
+from viewer.app.viewer_app import ViewerApp
+from viewer.errors import ScenarioError
+from viewer.ui import layout
+from viewer.ui.imgui_backend import build_keymap
+
+
+def run_window(size=(1400, 860), *, session=None, screenshot: str | None = None,
+               screenshot_after: int = 30, setup=None, window_backend: str = "pyglet",
+               actions=(), dump_state: str | None = None, opening=None) -> int:
+    """Open the real window (moderngl-window, pyglet by default) and run until closed.
+
+    ``screenshot``: after ``screenshot_after`` frames, save the window's framebuffer to this
+    PNG and exit (used by the Xvfb test; also ``VFXVIEWER_SCREENSHOT`` /
+    ``VFXVIEWER_SCREENSHOT_AFTER``). ``opening``: (SessionPlan, its opened DATs, play) to
+    read and show once the window is up (``ViewerApp.open_later``: progress, Cancel);
+    ``actions`` wait while it (or any long work) runs."""
+    window_cls = mglw.get_local_window_cls(window_backend)
+    wnd = window_cls(title="AC VFX Viewer", size=size, resizable=True, vsync=True,
+                     gl_version=(3, 3), aspect_ratio=None)
+    mglw.activate_context(window=wnd)
+    extra = None
+    if window_backend == "pyglet":
+        # pyglet is the default window backend's toolkit, loaded only when that backend
+        # opens a real window (headless runs and the other backends never need it)
+        import pyglet.window.key as extra
+    app = ViewerApp(wnd.ctx, display_size=wnd.size, ini_path=layout.default_ini_path(),
+                    session=session, keymap=build_keymap(wnd.keys, extra))
+    app.job_budget = 0.05   # the window keeps drawing (progress, Cancel) during long work
+    if setup is not None:
+        setup(app)
+    if opening is not None:
+        plan, db, play = opening
+        app.open_later(plan, "startup", None, db=db, play=play)
+    _bind_window_events(wnd, app)
+    last = time.perf_counter()
+    rc = 0
+    pending = sorted(actions, key=lambda a: a[0])
+    min_dt = _frame_interval(os.environ.get("VFXVIEWER_MAX_FPS"))
+    title = None
+    try:
+        while not wnd.is_closing and not app.should_close:
+            now = time.perf_counter()
+            if now - last < min_dt:          # VFXVIEWER_MAX_FPS: a slow machine, for tests
+                time.sleep(min_dt - (now - last))
+                now = time.perf_counter()
+            dt, last = now - last, now
+            if app.title() != title:
+                title = wnd.title = app.title()
+            while pending and pending[0][0] <= app.frame_count and app.job is None \
+                    and not app.controller.view.export_requests:
+                app.controller.apply(pending.pop(0)[1], "actions")
+            wnd.use()
+            app.frame(dt, display_size=wnd.size, target=wnd.fbo,
+                      framebuffer_scale=wnd.pixel_ratio)
+            if screenshot and app.frame_count >= screenshot_after:
+                data = wnd.fbo.read(viewport=(0, 0, *wnd.buffer_size), components=3)
+                img = np.frombuffer(data, np.uint8).reshape(wnd.buffer_size[1],
+                                                            wnd.buffer_size[0], 3)[::-1]
+                Path(screenshot).parent.mkdir(parents=True, exist_ok=True)
+                Image.fromarray(np.ascontiguousarray(img), "RGB").save(screenshot)
+                wnd.close()
+                break
+            wnd.swap_buffers()
+    finally:
+        if dump_state:
+            Path(dump_state).write_text(json.dumps(session_state(app), indent=1))
+        app.release()
+        wnd.destroy()
+    return rc
+
+
+def _frame_interval(max_fps) -> float:
+    """Seconds per frame at most ``max_fps`` (env VFXVIEWER_MAX_FPS; unset: no limit)."""
+    try:
+        fps = float(max_fps) if max_fps else 0.0
+    except ValueError:
+        raise ScenarioError(f"VFXVIEWER_MAX_FPS must be a number, not {max_fps!r}") from None
+    return 1.0 / fps if fps > 0 and math.isfinite(fps) else 0.0
+
+
+def _bind_window_events(wnd, app: ViewerApp) -> None:
+    inp = app.input
+    # Esc never closes the viewer, and the close button asks first when there are unsaved
+    # changes (ViewerApp.request_quit).
+    wnd.exit_key = None
+    native = getattr(wnd, "_window", None)
+    if native is not None and hasattr(native, "push_handlers"):   # pyglet
+        def on_close():
+            app.request_quit()
+            return True   # pyglet.event.EVENT_HANDLED: the window stays open
+        native.push_handlers(on_close=on_close)
+    buttons = {wnd.mouse.left: 0, wnd.mouse.right: 1, wnd.mouse.middle: 2}
+
+    def mods():
+        m = wnd.modifiers
+        inp.modifiers(m.ctrl, m.shift, m.alt)
+
+    def key_event(key, action, modifiers):
+        inp.modifiers(modifiers.ctrl, modifiers.shift, modifiers.alt)
+        inp.key(key, action == wnd.keys.ACTION_PRESS)
+
+    def mouse_pos(x, y, dx, dy):
+        inp.mouse_pos(x, y)
+
+    def mouse_press(x, y, button):
+        mods()
+        inp.mouse_pos(x, y)
+        if button in buttons:
+            inp.mouse_button(buttons[button], True)
+
+    def mouse_release(x, y, button):
+        mods()
+        inp.mouse_pos(x, y)
+        if button in buttons:
+            inp.mouse_button(buttons[button], False)
+
+    wnd.key_event_func = key_event
+    wnd.mouse_position_event_func = mouse_pos
+    wnd.mouse_drag_event_func = mouse_pos
+    wnd.mouse_press_event_func = mouse_press
+    wnd.mouse_release_event_func = mouse_release
+    wnd.mouse_scroll_event_func = lambda dx, dy: inp.wheel(dx, dy)
+    wnd.unicode_char_entered_func = lambda ch: inp.char(ch)
+    wnd.resize_func = lambda w, h: None   # the frame reads wnd.size every frame
