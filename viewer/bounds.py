@@ -15,6 +15,7 @@ Standard library only: every layer (sim, render, commands) may import this modul
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
 #: the largest finite f32: retail holds positions, velocities, headings and scales as floats,
@@ -182,3 +183,35 @@ def text_problem(text: str) -> str | None:
     except UnicodeEncodeError:
         return "a path cannot hold a lone surrogate (not UTF-8)"
     return None
+
+
+# -- how a number is spelled -----------------------------------------------------------------
+# One reading of number text for the command line and the files (scenario, actions): ASCII
+# digits only. Python's own int() and float() also read other scripts' digits ("\u0663" is
+# 3), digit grouping ("1_0") and Unicode spaces; none of those is a spelling the contract
+# knows, so each is refused instead of read as a number.
+_SPACE = " \t\r\n"
+_INT_TEXT = re.compile(r"[+-]?(?:0[xX][0-9A-Fa-f]+|[0-9]+)", re.ASCII)
+_DECIMAL_TEXT = re.compile(r"[+-]?[0-9]+", re.ASCII)
+_FLOAT_TEXT = re.compile(r"[+-]?(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
+                         r"|inf|infinity|nan)", re.ASCII | re.IGNORECASE)
+
+
+def int_text(text: str, *, hex_ok: bool = True) -> int:
+    """An integer written in ASCII: decimal (leading zeros allowed) or, with ``hex_ok``,
+    ``0x`` hex; a sign may lead and ASCII spaces may surround it. ValueError otherwise."""
+    core = str(text).strip(_SPACE)
+    if not (_INT_TEXT if hex_ok else _DECIMAL_TEXT).fullmatch(core):
+        raise ValueError(f"not an integer: {text!r}")
+    body = core.lstrip("+-")
+    value = int(body[2:], 16) if body[:2] in ("0x", "0X") else int(body, 10)
+    return -value if core.startswith("-") else value
+
+
+def float_text(text: str) -> float:
+    """A number written in ASCII: decimal with an optional fraction and exponent, or ``nan``,
+    ``inf``, ``infinity`` (any case, optionally signed). ValueError otherwise."""
+    core = str(text).strip(_SPACE)
+    if not _FLOAT_TEXT.fullmatch(core):
+        raise ValueError(f"not a number: {text!r}")
+    return float(core)

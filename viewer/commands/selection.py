@@ -20,9 +20,10 @@ from viewer.errors import format_did
 
 
 def parse_int(text: str) -> int:
-    """Decimal (leading zeros allowed) or 0x hex (contract conventions)."""
+    """Decimal (leading zeros allowed) or 0x hex (contract conventions), ASCII digits only
+    (the scenario reader's spelling: viewer.bounds.int_text)."""
     try:
-        return int(text, 0) if text.lower().startswith(("0x", "-0x", "+0x")) else int(text, 10)
+        return bounds.int_text(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
 
@@ -42,7 +43,7 @@ def parse_play_script(text: str) -> int:
     decimal or 0x hex; anything else is bad usage (never a silent wrap to 32 bits)."""
     from viewer.sim.script_table import play_script_number
     text = str(text).strip()
-    if text[:1].isdigit() or text[:1] in "+-":
+    if text[:1] in "0123456789+-":
         try:
             v = parse_int(text)
         except argparse.ArgumentTypeError:
@@ -59,7 +60,7 @@ def parse_play_script(text: str) -> int:
 def parse_intensity(text: str) -> float:
     """A float; ``nan``, ``inf`` and ``-inf`` included (the contract's intensities)."""
     try:
-        return float(text)
+        return bounds.float_text(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a float: {text!r}") from None
 
@@ -70,7 +71,7 @@ def bounded(bound: Bound, *, integer: bool = False):
     before any work starts."""
     def parse(text: str):
         try:
-            v = parse_int(text) if integer else float(text)
+            v = parse_int(text) if integer else bounds.float_text(text)
         except (ValueError, argparse.ArgumentTypeError):
             raise argparse.ArgumentTypeError(
                 f"expected {'an integer' if integer else 'a number'} in {bound.span()}, "
@@ -86,7 +87,7 @@ def bounded(bound: Bound, *, integer: bool = False):
 def parse_vec3(text: str, bound: Bound = bounds.CAMERA_COORDINATE) -> tuple[float, float, float]:
     """``x,y,z``: three numbers inside ``bound``."""
     try:
-        v = tuple(float(c) for c in str(text).split(","))
+        v = tuple(bounds.float_text(c) for c in str(text).split(","))
     except ValueError:
         v = ()
     if len(v) != 3 or not all(bound.contains(c) for c in v):
@@ -99,7 +100,7 @@ def parse_size_in(bound: Bound):
     """An argparse type for ``WxH`` with both sides inside ``bound``."""
     def parse(text: str) -> tuple[int, int]:
         try:
-            w, h = (int(v) for v in str(text).lower().split("x"))
+            w, h = (bounds.int_text(v, hex_ok=False) for v in str(text).lower().split("x"))
         except ValueError:
             raise argparse.ArgumentTypeError(f"size must be WxH, not {text!r}") from None
         if not (bound.contains(w) and bound.contains(h)):

@@ -45,7 +45,9 @@ class Crop:
     def from_json(value) -> Crop | None:
         if value is None:
             return None
-        x, y, w, h = (int(v) for v in value)
+        x, y, w, h = value
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in (x, y, w, h)):
+            raise ValueError(f"a crop is four integers x, y, w, h, not {value!r}")
         return Crop(x, y, w, h)
 
 

@@ -1227,14 +1227,27 @@ def _desc(entry: dict, index: int, file) -> ObjectDesc:
     state = entry.get("state", 0)
     if isinstance(state, str):
         try:
-            state = int(state, 0)
+            state = bounds.int_text(state)
         except ValueError:
             raise ScenarioError(f"world[{index}]: bad state {state!r}", file=file) from None
     if isinstance(state, bool) or not isinstance(state, int) or not 0 <= state <= 0xFFFFFFFF:
         raise ScenarioError(f"world[{index}]: bad state {state!r} (a u32)", file=file)
     oid = entry.get("id", f"world:{index}")
-    return ObjectDesc(oid, state, bool(entry.get("weenie", False)),
-                      bool(entry.get("creature", False)))
+    flags = []
+    for key in ("weenie", "creature"):  # "false" is text, not false
+        value = entry.get(key, False)
+        if not (isinstance(value, bool) or (isinstance(value, int) and value in (0, 1))):
+            raise ScenarioError(f"world[{index}].{key}: expected true or false, got "
+                                f"{value!r}", file=file)
+        flags.append(bool(value))
+    return ObjectDesc(oid, state, *flags)
+
+
+_DESC_KEYS = {"state", "id", "weenie", "creature"}
+#: each shape's keys (docs/cli.md section 4); any other is an error naming it
+SHAPE_KEYS = {"plane": {"normal", "d"}, "box": {"min", "max"},
+              "sphere": {"center", "radius"} | _DESC_KEYS,
+              "cylinder": {"radius", "height", "low_point", "base"} | _DESC_KEYS}
 
 
 def world_from_scenario(entries, file=None, options: AdjustOptions | None = None
@@ -1251,6 +1264,10 @@ def world_from_scenario(entries, file=None, options: AdjustOptions | None = None
         kind, body = next(iter(item.items()))
         if not isinstance(body, dict):
             raise ScenarioError(f"world[{i}].{kind} must be an object", file=file)
+        unknown = [k for k in body if k not in SHAPE_KEYS.get(kind, body)]
+        if unknown:
+            raise ScenarioError(f"world[{i}].{kind}.{unknown[0]}: unknown key (a {kind} "
+                                f"takes {', '.join(sorted(SHAPE_KEYS[kind]))})", file=file)
         try:
             if kind == "plane":
                 shapes.append(PlaneShape(_vec(body.get("normal"), "plane normal", file),

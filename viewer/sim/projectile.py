@@ -73,7 +73,7 @@ def _state(value, what: str) -> int:
     try:
         if isinstance(value, bool):
             raise ValueError  # noqa: TRY004 (turned into a ScenarioError below)
-        state = value if isinstance(value, int) else int(str(value), 0)
+        state = value if isinstance(value, int) else bounds.int_text(str(value))
     except ValueError:
         raise ScenarioError(f"launch: {what} is not a state: {value!r}") from None
     if not 0 <= state <= 0xFFFFFFFF:

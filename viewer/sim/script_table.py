@@ -13,6 +13,8 @@ import math
 
 import numpy as np
 
+from viewer.bounds import int_text
+
 NO_SCRIPT = 0
 
 
@@ -55,7 +57,7 @@ def play_script_number(value) -> int:
         return value & 0xFFFFFFFF
     text = str(value).strip()
     try:
-        return int(text, 0) & 0xFFFFFFFF
+        return int_text(text) & 0xFFFFFFFF  # ASCII digits only (viewer.bounds)
     except ValueError:
         pass
     from viewer.dat.records.common import PlayScript

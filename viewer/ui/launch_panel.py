@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from viewer.bounds import float_text, int_text
 from viewer.sim import presets
 from viewer.ui import commands as c
 from viewer.ui.widgets import (
@@ -95,7 +96,7 @@ def _did(text: str) -> int | None:
     text = text.strip()
     if not text:
         return None
-    value = int(text, 16) if text.lower().startswith("0x") else int(text, 0)
+    value = int_text(text)  # decimal or 0x hex, ASCII digits only (viewer.bounds)
     if not 0 < value <= 0xFFFFFFFF:
         raise ValueError(f"not a DID: {text!r}")
     return value
@@ -117,7 +118,7 @@ def launch_command(state: LaunchPanelState, view: LaunchView) -> c.LaunchProject
     obj = int(state.object_id) or (view.next_id if setup is not None else 0)
     if setup is None and obj not in view.objects:
         raise ValueError("give a projectile Setup, or the id of an object in the scene")
-    intensity = float(state.intensity.strip().lower())   # "nan" / "inf": the table decides
+    intensity = float_text(state.intensity)   # "nan" / "inf": the table decides
     return c.LaunchProjectile(obj, intensity=intensity, setup=setup, table=table,
                               **_aim(state))
 

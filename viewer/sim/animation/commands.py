@@ -18,6 +18,7 @@ than one command of a catalog shares a low word, the lower class byte wins
 
 from __future__ import annotations
 
+from viewer.bounds import int_text
 from viewer.errors import ScenarioError
 from viewer.sim.animation.command_tables import ACE_MODERN_TEXT, RETAIL_2013_TEXT
 
@@ -108,7 +109,7 @@ def resolve_command(value, catalog: CommandCatalog | None = None, *,
     elif isinstance(value, str):
         text = value.strip()
         try:
-            number = int(text, 0)
+            number = int_text(text)  # ASCII digits only (viewer.bounds)
         except ValueError:
             cmd = cat.command(text)
             if cmd is None:
