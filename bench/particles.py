@@ -210,8 +210,8 @@ def pass_case(ctx, live, frames, gpu):
 
 
 def main_pass(quick: bool) -> int:
-    import moderngl
-    ctx = moderngl.create_standalone_context(backend="egl", require=330)
+    from viewer.render.context import headless_context
+    ctx = headless_context()
     print(f"particle pass per frame, 10 emitters ({ctx.info['GL_RENDERER']}):")
     print(f"{'live':>9} | {'CPU path: main-thread ms':>24} {'wall ms':>9} |"
           f" {'GPU path: main-thread ms':>24} {'wall ms':>9}")
@@ -227,16 +227,15 @@ def main_pass(quick: bool) -> int:
 def main_stress(frames: int) -> int:
     """assets_synthetic/stress.scenario.json at 1280x720: sim tick, and scene + render per
     frame (main-thread CPU and wall), CPU path against GPU path."""
-    import moderngl
-
     from viewer.commands.render import build_parser_args, make_camera
     from viewer.dat.database import AssetDatabase
+    from viewer.render.context import headless_context
     from viewer.render.framebuffer import OffscreenTarget
     from viewer.render.renderer import RenderSettings, SceneRenderer
     from viewer.render.scene_input import scene_input_from_world
     from viewer.sim.scenario import Scenario, ScenarioRunner
     from viewer.synthetic import STRESS_SCENARIO
-    ctx = moderngl.create_standalone_context(backend="egl", require=330)
+    ctx = headless_context()
     sc = Scenario.load(STRESS_SCENARIO)
     db = AssetDatabase([str(p) for p in sc.dat_paths()])
     args = build_parser_args(["--scenario", str(STRESS_SCENARIO), "--out", "unused.png"])
@@ -301,16 +300,15 @@ def main_cpu_frame(repeats: int) -> int:
     particles.prepare, thread CPU ms, median of ``repeats`` (the same pool, the same eye)."""
     import statistics
 
-    import moderngl
-
     from viewer.dat.database import AssetDatabase
+    from viewer.render.context import headless_context
     from viewer.render.particles import prepare
     from viewer.render.renderer import SceneRenderer
     from viewer.render.world_adapter import _particle_arrays
     from viewer.sim import particles as SP
     from viewer.sim.scenario import Scenario, ScenarioRunner
     from viewer.synthetic import STRESS_SCENARIO
-    ctx = moderngl.create_standalone_context(backend="egl", require=330)
+    ctx = headless_context()
     sc = Scenario.load(STRESS_SCENARIO)
     db = AssetDatabase([str(p) for p in sc.dat_paths()])
     renderer = SceneRenderer(ctx, db)

@@ -100,8 +100,8 @@ def bench_fps(ctx) -> None:
 
 
 def main() -> int:
-    import moderngl
-    ctx = moderngl.create_standalone_context(backend="egl", require=330)
+    from viewer.render.context import headless_context
+    ctx = headless_context()
     print(f"GL: {ctx.info['GL_RENDERER']}")
     bench_particles(ctx)
     bench_fps(ctx)

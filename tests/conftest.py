@@ -48,8 +48,9 @@ def _determinism():
 
 @pytest.fixture(scope="session")
 def _gl_session_ctx():
-    moderngl = pytest.importorskip("moderngl")
-    ctx = moderngl.create_standalone_context(backend="egl", require=330)
+    pytest.importorskip("moderngl")
+    from viewer.render.context import headless_context
+    ctx = headless_context()   # EGL on Linux (VIEWER_GL_BACKEND overrides)
     yield ctx
     ctx.release()
 

@@ -25,8 +25,8 @@ FRAMES = 7  # t = 0, 1/30, ..., 6/30 = 0.2
 
 def _egl_ok() -> bool:
     try:
-        import moderngl
-        moderngl.create_standalone_context(backend="egl", require=330).release()
+        from viewer.render.context import headless_context
+        headless_context().release()
         return True
     except Exception:  # noqa: BLE001 - no EGL on this machine: skip, not fail
         return False

@@ -4,9 +4,14 @@ VIEWER_GL_BACKEND overriding either."""
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 import pytest
 
 from viewer.render import context as C
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class _Recorder:
@@ -74,3 +79,14 @@ def test_real_platform_defaults_to_sys_platform(monkeypatch):
     monkeypatch.setattr(C.sys, "platform", "linux")
     assert C.context_arguments() == {"require": 330, "backend": "egl"}
 
+
+def test_no_other_module_makes_a_standalone_context():
+    """Every standalone context of the package comes through headless_context."""
+    offenders = []
+    for path in sorted((ROOT / "viewer").rglob("*.py")):
+        if path == ROOT / "viewer" / "render" / "context.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and node.attr == "create_standalone_context":
+                offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert offenders == []

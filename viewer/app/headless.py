@@ -12,6 +12,7 @@ from viewer.app.viewer_app import ViewerApp
 from viewer.bounds import VIEWER_FRAMES
 from viewer.errors import ScenarioError
 from viewer.inputs import ACTIONS_MAX_BYTES, read_text_capped
+from viewer.render.context import headless_context
 from viewer.sim import inspect
 from viewer.sim.scenario import read_json
 from viewer.ui import commands as c
@@ -20,12 +21,14 @@ from viewer.ui.action_args import command_args_problem
 
 
 def create_headless_context() -> moderngl.Context:
-    return moderngl.create_standalone_context(backend="egl", require=330)
+    """The platform's headless context (``viewer.render.context``: EGL on Linux, WGL /
+    CGL on Windows / macOS, ``VIEWER_GL_BACKEND`` overrides)."""
+    return headless_context()
 
 
 def render_headless(size=(1280, 720), frames: int = 4, session=None,
                     setup=None, actions=(), errors: list | None = None) -> np.ndarray:
-    """The whole viewer (3D view and panels) rendered on EGL, as HxWx4 uint8. ``errors``
+    """The whole viewer (3D view and panels) rendered headless, as HxWx4 uint8. ``errors``
     receives the error panel's lines."""
     ctx = create_headless_context()
     try:
