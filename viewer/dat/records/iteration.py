@@ -3,6 +3,10 @@
 CMostlyConsecutiveIntSet::Serialize: i32 N, then tokens until N numbers are produced; a
 negative token t is followed by i32 start and means the run start .. start + (-t) - 1, a
 non-negative token is a single number (ACE and DRW assume pairs only).
+
+A run is 8 bytes however many numbers it stands for, so the header's N, not the record's
+bytes, bounds what decoding (and ``iterations``) makes: N is at most ``MAX_ITERATIONS``
+(ours; retail's End-of-Retail DATs hold 497..2,072 iterations).
 """
 
 from __future__ import annotations
@@ -12,6 +16,8 @@ from dataclasses import dataclass
 from viewer.dat.binary import Reader, Writer
 
 ITERATION_DID = 0xFFFF0001
+#: The most iteration numbers one record may claim: 32 times retail's largest list.
+MAX_ITERATIONS = 65536
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +39,9 @@ class Iteration:
         n = r.i32("iteration count")
         if n < 0:
             raise r.error(f"iteration count {n} is negative", 0)
+        if n > MAX_ITERATIONS:
+            raise r.error(f"iteration count {n} is more than the {MAX_ITERATIONS} iterations "
+                          f"a DAT may list", 0)
         produced, toks = 0, []
         while produced < n:
             t = r.i32("iteration token")

@@ -7,8 +7,13 @@ from dataclasses import dataclass
 
 from viewer.dat.binary import Reader, Writer
 from viewer.dat.records.common import PlayScript, as_enum
-from viewer.dat.records.crt_qsort import msvc70_qsort
+from viewer.dat.records.crt_qsort import qsort_order
 from viewer.dat.records.hooks import AnimationHook, NullHook, read_hook, write_hook
+
+#: The most hooks one PhysicsScript may hold (ours, not retail's: retail's scripts hold tens).
+#: Each hook is a few hundred bytes of Python objects however few bytes it takes on disk, so
+#: the count, not only the record's bytes, bounds the memory and the unpack sort's work.
+MAX_SCRIPT_HOOKS = 65536
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,10 +32,11 @@ def physics_script_data_sort(a: PhysicsScriptData, b: PhysicsScriptData) -> int:
 
 
 def runtime_order(stored) -> tuple:
-    """The hook order the runtime uses: retail's qsort of the stored entries."""
+    """The hook order the runtime uses: retail's qsort of the stored entries
+    (``crt_qsort.msvc70_qsort`` with ``physics_script_data_sort``, computed by
+    ``crt_qsort.qsort_order`` in O(n log n) whatever the ties)."""
     items = list(stored)
-    msvc70_qsort(items, physics_script_data_sort)
-    return tuple(items)
+    return tuple(items[i] for i in qsort_order([d.start_time for d in items]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +67,11 @@ class PhysicsScript:
     @classmethod
     def read(cls, r: Reader) -> PhysicsScript:
         id_ = r.u32("id")
+        at = r.pos
         n = r.count(r.u32("num_script_data"), 16, "script_data")
+        if n > MAX_SCRIPT_HOOKS:
+            raise r.error(f"script_data count {n} is more than the {MAX_SCRIPT_HOOKS} hooks "
+                          f"a PhysicsScript may hold", at)
         stored = []
         for _ in range(n):
             t = r.f64("start_time")
