@@ -179,3 +179,40 @@ def test_inspect_object_looks_name_the_gfxobj_and_the_textures_drawn():
     looks = inspect.object_looks(obj, {}, w)
     assert (looks[1].gfxobj, looks[1].textures) == (GFX_B, (0,))
     assert (looks[2].gfxobj, looks[2].textures) == (GFX_A, (TEX_Q, 0))
+
+
+def _scenario(objects, events=(), seconds=0.2):
+    from viewer.sim.scenario import Scenario, ScenarioRunner
+    sc = Scenario.from_json({"fps": 10, "seconds": seconds, "objects": objects,
+                             "events": list(events)})
+    runner = ScenarioRunner(sc, _db())
+    runner.run()
+    return runner.world
+
+
+def test_scenario_objdesc_on_an_object_and_as_a_later_event():
+    swap = {"parts": [{"part": 0, "gfxobj": f"0x{GFX_B:08X}"}]}
+    recolour = {"palette": f"0x{PAL_BASE:08X}",
+                "subpalettes": [{"palette": f"0x{PAL_RED:08X}", "offset": 0, "length": 1}]}
+    w = _scenario([{"id": 1, "setup": f"0x{SETUP:08X}", "objdesc": swap}],
+                  [{"t": 0.1, "object": 1, "objdesc": recolour}])
+    obj = w.objects[1]
+    # the later event restores palettes only: the swap made at creation stays
+    assert obj.parts[0].gfxobj_id == GFX_B
+    assert O.drawn_surfaces(obj.parts[1])[0].palette[0] == 0xFFFF0000
+    w = _scenario([], [{"t": 0.0, "object": 2,
+                        "create": {"setup": f"0x{SETUP:08X}", "objdesc": swap}}])
+    assert w.objects[2].parts[0].gfxobj_id == GFX_B
+
+
+def test_scenario_objdesc_errors_name_the_field():
+    import pytest
+
+    from viewer.errors import ScenarioError
+    cases = [({"parts": [{"part": 0}]}, "objects[0].objdesc.parts[0]"),
+             ({"parts": [{"part": 256, "gfxobj": 1}]}, "objdesc.parts[0].part"),
+             ({"colour": 1}, "objdesc.colour"),
+             ({"subpalettes": [{"palette": 1, "offset": 0, "length": 1}]}, "objdesc.palette")]
+    for od, where in cases:
+        with pytest.raises(ScenarioError, match=where.replace("[", r"\[").replace("]", r"\]")):
+            _scenario([{"id": 1, "setup": f"0x{SETUP:08X}", "objdesc": od}])

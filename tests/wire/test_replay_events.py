@@ -75,5 +75,7 @@ def test_capture_scenario_stand_in_for_a_mid_session_capture():
     assert first["t"] == 0.0 and first["create"]["stand_in"] is True
     assert first["create"]["setup"] == "0x02000001" and first["create"]["table"] == "0x34000004"
     plays = [e for e in rest if "play" in e]
-    assert len(plays) == sum(1 for e in rest) and plays[0]["play"] == 0x37
+    descs = [e for e in rest if "objdesc" in e]  # the player's 60 ObjDescEvents (0xF625)
+    assert len(descs) == 60 and len(plays) + len(descs) == len(rest)
+    assert plays[0]["play"] == 0x37
     assert Scenario.from_json(s).events

@@ -593,3 +593,40 @@ def gfxobj_surfaces_quiet(world, gfxobj_did: int) -> list[CustomSurface]:
             out.append(CustomSurface(int(sid), int(rec.type), HANDLER_LOADED, tex, 0,
                                      base1map=tex))
     return out
+
+
+# --- the scenario form ------------------------------------------------------------------------
+_SCENARIO_KEYS = {"palette", "subpalettes", "textures", "parts"}
+_ENTRY_KEYS = {"subpalettes": ("palette", "offset", "length"),
+               "textures": ("part", "old", "new"), "parts": ("part", "gfxobj")}
+
+
+def parse_objdesc(f, value, at: str) -> ObjDesc:
+    """A scenario ``objdesc`` (docs/cli.md section 4) read with the scenario's field
+    readers ``f``: ``palette``, ``subpalettes`` [{palette, offset, length}] (offset and
+    length in units of 8 entries, 0..255, a length of 0 meaning 256 units, as on the wire),
+    ``textures`` [{part, old, new}], ``parts`` [{part, gfxobj}]; part indices 0..255 (a u8
+    on the wire). Unknown keys are errors naming them."""
+    f.object(value, at)
+    unknown = [k for k in value if k not in _SCENARIO_KEYS]
+    if unknown:
+        raise f.fail(f"{at}.{unknown[0]}", "unknown key (an objdesc takes "
+                     f"{', '.join(sorted(_SCENARIO_KEYS))})")
+    rows = {}
+    for name, keys in _ENTRY_KEYS.items():
+        rows[name] = []
+        for i, entry in enumerate(f.list(value.get(name), f"{at}.{name}")):
+            where = f"{at}.{name}[{i}]"
+            f.object(entry, where)
+            bad = [k for k in entry if k not in keys]
+            if bad or any(k not in entry for k in keys):
+                raise f.fail(f"{where}.{bad[0]}" if bad else where,
+                             f"an entry takes exactly {', '.join(keys)}")
+            rows[name].append(tuple(
+                f.did(entry[k], f"{where}.{k}") if k in ("palette", "old", "new", "gfxobj")
+                else f.int(entry[k], f"{where}.{k}", lo=0, hi=255) for k in keys))
+    palette = f.did(value["palette"], f"{at}.palette") if "palette" in value else 0
+    if rows["subpalettes"] and not palette:
+        raise f.fail(f"{at}.palette", "subpalettes need the base palette they modify")
+    return ObjDesc.unpack(palette, rows["subpalettes"], rows["textures"], rows["parts"])
+

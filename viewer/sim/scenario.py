@@ -27,13 +27,14 @@ from viewer.sim import presets
 from viewer.sim.animation.commands import CATALOGS, resolve_command
 from viewer.sim.clock import FrameClock, as_time
 from viewer.sim.collision import world_from_scenario
+from viewer.sim.objdesc import do_objdesc_changes_from_default, parse_objdesc
 from viewer.sim.projectile import LaunchSpec, ProjectileHarness
 from viewer.sim.script_table import play_script_number
 from viewer.sim.state import state_hex
 from viewer.sim.world import World
 
 EVENT_KINDS = ("play_script", "play", "set_state", "motion", "create", "destroy",
-               "set_velocity", "set_hidden", "launch")
+               "set_velocity", "set_hidden", "launch", "objdesc")
 
 U32_MAX = 0xFFFFFFFF
 
@@ -400,6 +401,8 @@ def _parse_object(f: _Fields, o, at: str) -> ScenarioObject:
     _object_placement(f, o, at, obj)
     _object_links(f, o, at, obj)
     obj.extra = {k: v for k, v in o.items() if k not in _OBJECT_FIELDS}
+    if "objdesc" in o:  # checked here, applied at creation (viewer.sim.objdesc)
+        parse_objdesc(f, o["objdesc"], f"{at}.objdesc")
     return obj
 
 
@@ -555,6 +558,7 @@ _EVENT_VALUE = {
                                                           B.VELOCITY), 1.0),
     "set_hidden": lambda f, e, value, at, obj: (f.flag(value, f"{at}.set_hidden"), 1.0),
     "launch": _launch_event,
+    "objdesc": lambda f, e, value, at, obj: (parse_objdesc(f, value, f"{at}.objdesc"), 1.0),
 }
 assert set(_EVENT_VALUE) == set(EVENT_KINDS)
 
@@ -625,6 +629,7 @@ class ScenarioRunner:
                             default_script_type=o.default_script,
                             default_script_intensity=o.default_intensity, scale=o.scale,
                             translucency=o.translucency)
+            self._objdesc(o)
         for i, o in enumerate(self.scenario.objects):  # parents come first (_check_parents)
             if o.parent is not None:
                 if o.parent not in w.objects:
@@ -652,6 +657,7 @@ class ScenarioRunner:
                             table=so.table, default_script_type=so.default_script,
                             default_script_intensity=so.default_intensity, scale=so.scale,
                             translucency=so.translucency)
+            self._objdesc(so)
             return
         if ev.kind == "launch" and ev.value.preset is not None:
             self._create_preset(ev)
@@ -676,6 +682,15 @@ class ScenarioRunner:
             # as a State message: set_state 0x00514DD0 calls set_hidden only on a change
             bit = 0x4000  # PhysicsState.Hidden
             w.set_state(obj, obj.state | bit if ev.value else obj.state & ~bit)
+        elif ev.kind == "objdesc":  # an ObjDescEvent: SmartBox::UpdateVisualDesc 0x00451F40
+            do_objdesc_changes_from_default(w, obj, ev.value)
+
+    def _objdesc(self, o: ScenarioObject) -> None:
+        """A created object's ObjDesc, as CreateObject's visual description is applied
+        (ACCObjectMaint::SetVisualDesc 0x00557660 -> DoObjDescChangesFromDefault)."""
+        if "objdesc" in o.extra:
+            desc = parse_objdesc(_Fields(None), o.extra["objdesc"], "objdesc")  # checked
+            do_objdesc_changes_from_default(self.world, self.world.objects[o.id], desc)
 
     def _create_preset(self, ev: ScenarioEvent) -> None:
         """A preset launch creates its projectile (Setup and table of the named WCID) at

@@ -21,6 +21,7 @@ from viewer.wire.descs import PhysicsDesc, Position
 from viewer.wire.messages import (
     CreateObject,
     Message,
+    ObjDescEvent,
     PlayerCreate,
     PlayScriptId,
     PlayScriptType,
@@ -159,6 +160,7 @@ def _object_entry(t: float, msg: CreateObject, generation: int) -> dict:
         "created_at": round(t, 6),
         "generation": generation,
         "physics_desc": to_json(p),
+        "objdesc": to_json(msg.objdesc),
     }
 
 
@@ -242,6 +244,9 @@ def replay_events(path: str | Path, guid: int | None = None, *,
                                 "play_script": hex32(msg.script_did)})
                 elif isinstance(msg, SetState):
                     evs.append({"t": round(t, 6), "object": g, "set_state": hex32(msg.state)})
+                elif isinstance(msg, ObjDescEvent):
+                    evs.append({"t": round(t, 6), "object": g,
+                                "objdesc": to_json(msg.objdesc)})
             if evs:
                 objects[g] = {"id": g, "guid": hex32(g), "name": None, "setup": None,
                               "table": None, "position": None, "state": None,
@@ -296,6 +301,23 @@ def capture_scenario(path: str | Path, guid: int | None = None, *,
             "objects": [], "events": events, "capture": str(path)}
 
 
+def objdesc_spec(od: dict) -> dict:
+    """A decoded ObjDesc (``to_json`` form) in the scenario's ``objdesc`` form (docs/cli.md
+    section 4): offsets and counts stay in the wire's units of 8 palette entries."""
+    out: dict = {}
+    if od.get("subpalettes"):
+        out["palette"] = od["base_palette"]
+        out["subpalettes"] = [{"palette": s["palette"], "offset": s["offset"],
+                               "length": s["num_colors"]} for s in od["subpalettes"]]
+    if od.get("texture_changes"):
+        out["textures"] = [{"part": t["part_index"], "old": t["old_texture"],
+                            "new": t["new_texture"]} for t in od["texture_changes"]]
+    if od.get("anim_part_changes"):
+        out["parts"] = [{"part": a["part_index"], "gfxobj": a["gfxobj"]}
+                        for a in od["anim_part_changes"]]
+    return out
+
+
 def _enters_world(obj: dict) -> bool:
     """A created object with a Setup whose PhysicsDesc has a position cell and no parent
     (SmartBox::HandleCreateObject 0x00454C80 calls enter_world only then)."""
@@ -316,6 +338,9 @@ def _create_spec(obj: dict, pos: Position, anchor) -> dict:
         spec["velocity"] = pd["velocity"]
     if pd["scale"] is not None:
         spec["scale"] = pd["scale"]
+    objdesc = objdesc_spec(obj.get("objdesc") or {})
+    if objdesc:  # CreateObject's visual description (applied at creation)
+        spec["objdesc"] = objdesc
     if pd["default_script"] is not None:
         spec["default_script"] = pd["default_script"]
         spec["default_intensity"] = (pd["default_script_intensity"]
@@ -372,4 +397,6 @@ def _capture_events(timeline_events: list[dict], creates: dict[int, dict]) -> li
                 events.append({**base, "destroy": True})
         elif oid in live and ("play" in ev or "play_script" in ev or "set_state" in ev):
             events.append(dict(ev))
+        elif oid in live and "objdesc" in ev:  # ObjDescEvent 0xF625
+            events.append({**base, "objdesc": objdesc_spec(ev["objdesc"])})
     return events
