@@ -71,6 +71,19 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The command line; Ctrl-C (SIGINT) and SIGTERM end it with one line and exit 130 /
+    143, after the outputs half written are removed (viewer/commands/interrupts.py)."""
+    from viewer.commands.interrupts import Terminated, stop_on_signals, stopped_message
+    try:
+        with stop_on_signals():
+            return _main(argv)
+    except (KeyboardInterrupt, Terminated) as exc:
+        line, status = stopped_message(exc)
+        print(f"vfxviewer: {line}", file=sys.stderr)
+        return status
+
+
+def _main(argv: list[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if getattr(args, "_run", None) is None:
@@ -82,6 +95,8 @@ def main(argv: list[str] | None = None) -> int:
         else:
             parser.print_help()
             return 2
+    from viewer.commands.dat_args import say_dat_set_notes
+    say_dat_set_notes()   # a folder given as a DAT: the retail members it lacks, once
     try:
         return int(args._run(args) or 0)
     except ViewerError as err:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -291,10 +292,10 @@ class _GifStream:
 
 
 def partial_path(out: Path) -> Path:
-    """Where a file output is written before it is renamed to ``out``: a hidden
-    ``.NAME.partial.EXT`` beside it, or ``out`` itself when that is a device or another
-    non-file (never rename over one)."""
-    if out.exists() and not out.is_file():
+    """Where an output is written before it is renamed to ``out``: a hidden
+    ``.NAME.partial.EXT`` beside it (``.NAME.partial`` for a folder of frames), or ``out``
+    itself when that is a device or another non-file (never rename over one)."""
+    if out.exists() and not out.is_file() and not out.is_dir():
         return out
     return out.with_name(f".{out.stem}.partial{out.suffix}")
 
@@ -313,20 +314,28 @@ def save_image(image, out: str | os.PathLike) -> Path:
     type without alpha (.jpg) gets the picture set over black."""
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = partial_path(out)
     fmt = _save_format(out)
     if fmt in _NO_ALPHA and image.mode in ("RGBA", "LA"):
         from PIL import Image
         image = Image.fromarray(_to_rgb(np.asarray(image.convert("RGBA"))), "RGB")
-    try:
+    with replacing(out) as tmp:
         image.save(tmp, format=fmt, **_SAVE_OPTIONS.get(fmt, {}))
+    return out
+
+
+@contextlib.contextmanager
+def replacing(out: Path):
+    """The path to write ``out`` under (``partial_path``): renamed to ``out`` when the block
+    ends, removed when it fails or is interrupted."""
+    tmp = partial_path(out)
+    try:
+        yield tmp
         if tmp != out:
             os.replace(tmp, out)
     except BaseException:
         if tmp != out:
             tmp.unlink(missing_ok=True)
         raise
-    return out
 
 
 def _save_format(out: Path) -> str | None:
@@ -359,11 +368,11 @@ class FrameWriter:
     ``transparent`` keeps the alpha channel where the format has one (PNG, GIF); video and
     JPEG are always opaque (set over black).
 
-    GIF and video frames are streamed to disk as they come (memory holds one frame). A
-    file output is written under a hidden temporary name beside it and renamed when
-    ``close()`` finishes, so a failure (or ``abort()``) never leaves a partial or empty
-    file at ``out``. ``wants(last)`` says whether a frame is written at all (a picture
-    keeps only the last: the caller need not render the others)."""
+    GIF and video frames are streamed to disk as they come (memory holds one frame). An
+    output (a file or a folder of frames) is written under a hidden temporary name beside
+    it and renamed when ``close()`` finishes, so a failure (or ``abort()``) never leaves a
+    partial or empty output at ``out``. ``wants(last)`` says whether a frame is written at
+    all (a picture keeps only the last: the caller need not render the others)."""
 
     def __init__(self, out: str | os.PathLike, *, fps: float = 30.0,
                  transparent: bool = False) -> None:
@@ -383,12 +392,14 @@ class FrameWriter:
             raise MediaError(f"unsupported output type {self.out.suffix.lower()!r} "
                              f"({OUTPUT_TYPES})", file=str(self.out))
         self.kind = kind
+        self.out.parent.mkdir(parents=True, exist_ok=True)
+        # a folder's partial twin sits beside it: "." and ".." are named by their path
+        self._tmp = partial_path(Path(os.path.abspath(self.out)) if kind == "dir"
+                                 else self.out)
         if kind == "dir":
-            self.out.mkdir(parents=True, exist_ok=True)
-        self._tmp = self.out
-        if self.kind != "dir":
-            self.out.parent.mkdir(parents=True, exist_ok=True)
-            self._tmp = partial_path(self.out)
+            if self._tmp.exists():   # left by a run killed outright (SIGKILL, power off)
+                shutil.rmtree(self._tmp)
+            self._tmp.mkdir()
 
     def wants(self, last: bool) -> bool:
         """Whether a frame is written: every one, except that a picture keeps the last."""
@@ -415,7 +426,7 @@ class FrameWriter:
         if self.kind == "picture":
             self._last = frame
         elif self.kind == "dir":
-            self._image(frame).save(self.out / f"frame_{self.count:05d}.png")
+            self._image(frame).save(self._tmp / f"frame_{self.count:05d}.png")
         elif self.kind == "gif":
             if self._gif is None:
                 self._fh = open(self._tmp, "wb")  # noqa: SIM115 - closed by close()/abort()
@@ -496,7 +507,9 @@ class FrameWriter:
                 self._container = None
                 if self._audio is not None and len(self._audio[0]):
                     self._mux_audio(*self._audio)
-            if self._tmp != self.out and self._tmp.exists():
+            if self.kind == "dir":
+                _move_folder(self._tmp, self.out)
+            elif self._tmp != self.out and self._tmp.exists():
                 os.replace(self._tmp, self.out)
         except BaseException:
             self.abort()
@@ -514,7 +527,9 @@ class FrameWriter:
         if self._fh is not None:
             self._fh.close()
             self._fh = None
-        if self._tmp != self.out:
+        if self.kind == "dir":
+            shutil.rmtree(self._tmp, ignore_errors=True)
+        elif self._tmp != self.out:
             self._tmp.unlink(missing_ok=True)
 
     def __enter__(self) -> Self:
@@ -525,6 +540,17 @@ class FrameWriter:
             self.close()
         else:
             self.abort()
+
+
+def _move_folder(tmp: Path, out: Path) -> None:
+    """The frames written under ``tmp`` become ``out``: one rename when ``out`` is new, else
+    each file renamed into it (an existing folder keeps its other files, as before)."""
+    if not out.exists():
+        os.replace(tmp, out)
+        return
+    for f in sorted(tmp.iterdir()):
+        os.replace(f, out / f.name)
+    tmp.rmdir()
 
 
 def _audio_frames(samples: np.ndarray, rate: int, planar_float: bool, block: int = 1024):

@@ -59,6 +59,17 @@ def writing(path, option: str):
                           file=str(path)) from None
 
 
+@contextmanager
+def written(path, option: str, mode: str = "w", **options):
+    """``open(path, mode)`` for a whole output written at once (``--csv``, ``--json``):
+    under its hidden partial twin (viewer.media.partial_path), renamed to ``path`` when the
+    block ends, removed when it fails or is interrupted; an OSError is the one-line
+    OutputError naming ``path``."""
+    from viewer.media import replacing
+    with writing(path, option), replacing(Path(path)) as tmp, open(tmp, mode, **options) as fh:
+        yield fh
+
+
 def _probe(folder: Path) -> None:
     import tempfile
     with tempfile.TemporaryFile(dir=folder):
