@@ -33,6 +33,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import sys
 
+    from viewer.commands.overwrite import refuse_clash
+    from viewer.commands.screenshot import opened_inputs
+    if refuse_clash("vfxviewer open", [("--screenshot", args.screenshot),
+                                       ("--dump-state", args.dump_state)],
+                    opened_inputs(args)) is not None:
+        return 2
+
     if (sys.platform.startswith("linux") and not os.environ.get("DISPLAY")
             and not os.environ.get("WAYLAND_DISPLAY")):
         print("vfxviewer: no display (DISPLAY is unset); for a headless render use "

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from viewer import bounds
 from viewer.commands.output import check_output, nonempty_path, writing
+from viewer.commands.overwrite import refuse_clash, scenario_inputs
 from viewer.commands.selection import (
     add_selection_arguments,
     bounded,
@@ -78,9 +79,11 @@ def load_scenario(args):
     return build_scenario(args)
 
 
-def prepare(args, prog: str):
+def prepare(args, prog: str, *, outputs=(), inputs=()):
     """``(scenario, dat paths)``, or ``(None, None)`` after printing a usage error. Every
-    option is checked here, before any work: the camera, the output's size and path."""
+    option is checked here, before any work: the camera, the output's size and path, and
+    that no output (``--out`` and the caller's ``outputs``) is one of the inputs (the DATs,
+    the scenario and the caller's ``inputs``: viewer.commands.overwrite)."""
     if check_selection(args, prog) is not None:
         return None, None
     spec = str(args.camera)
@@ -106,6 +109,10 @@ def prepare(args, prog: str):
     paths = selection_dat_paths(args, sc)
     if not paths:
         usage_error(prog, "no DAT: give DAT on the command line or \"dat\" in the scenario")
+        return None, None
+    if refuse_clash(prog, [("--out", out), *outputs],
+                    [*(("DAT", p) for p in paths),
+                     *scenario_inputs(args.scenario, None), *inputs]) is not None:
         return None, None
     return sc, paths
 

@@ -18,6 +18,7 @@ import tempfile
 from pathlib import Path
 
 from viewer.commands.output import check_output, nonempty_path, writing
+from viewer.commands.overwrite import refuse_clash
 from viewer.errors import ViewerError, WireError
 from viewer.wire.capture import AC_PORTS
 from viewer.wire.pipeline import ReplayStats, iter_messages
@@ -86,6 +87,9 @@ def run(args: argparse.Namespace) -> int:
             print(f"vfxviewer replay: error: --{flag} plays the capture on a DAT: give --dat "
                   "DAT", file=sys.stderr)
             return 2
+    if refuse_clash("vfxviewer replay", [("--scenario-out", args.scenario_out)],
+                    [("capture", args.capture), ("DAT", args.dat)]) is not None:
+        return 2  # before any work: the capture must not be written over while read
     if args.scenario_out:
         check_output(args.scenario_out, "--scenario-out")
     if args.scenario_out or (args.dat is not None and (args.trace or args.gui)):

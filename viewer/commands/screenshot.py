@@ -16,6 +16,7 @@ from pathlib import Path
 
 from viewer import bounds
 from viewer.commands.output import check_output, nonempty_path, writing
+from viewer.commands.overwrite import refuse_clash, scenario_inputs
 from viewer.commands.selection import bounded, parse_size_in
 
 parse_size = parse_size_in(bounds.VIEWER_SIZE)
@@ -59,6 +60,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                                           "(as vfxviewer open --actions)")
 
 
+def opened_inputs(args: argparse.Namespace) -> list:
+    """What the viewer reads (``screenshot`` and ``open``): the DAT, the actions file, the
+    scenario and the DATs and reference recording it names."""
+    inputs = [("DAT", args.dat), ("actions", args.actions)]
+    if args.scenario:
+        from viewer.sim.scenario import Scenario
+        inputs += scenario_inputs(args.scenario, Scenario.load(args.scenario),
+                                  dats=not args.dat)
+    return inputs
+
+
 def run(args: argparse.Namespace) -> int:
     import sys
 
@@ -69,6 +81,8 @@ def run(args: argparse.Namespace) -> int:
     from viewer.ui.session import open_session
 
     out = check_output(args.out, "--out")
+    if refuse_clash("vfxviewer screenshot", [("--out", out)], opened_inputs(args)) is not None:
+        return 2
     actions = load_actions(args.actions)
     session = open_session(args.dat, args.scenario)
     setup = None
