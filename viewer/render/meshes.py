@@ -186,6 +186,8 @@ class MeshCache:
         self.allow_compressed = allow_compressed
         self.meshes: dict[int, GpuMesh] = {}
         self.surfaces: dict[int, SurfaceMaterial] = {}
+        # (Surface, SurfaceTexture, palette key) -> a part's ObjDesc-changed surface
+        self.custom: dict[tuple, SurfaceMaterial] = {}
 
     def _get(self, did: int):
         try:
@@ -204,7 +206,42 @@ class MeshCache:
             mat = self.surfaces[did] = self._load_surface(did)
         return mat
 
-    def _load_surface(self, did: int) -> SurfaceMaterial:
+    def custom_surface(self, drawn) -> SurfaceMaterial:
+        """A part's private surface after an ObjDesc (``inspect.part_surfaces`` entry): the
+        Surface's blend and channels with the SurfaceTexture and palette the part draws."""
+        key = (drawn.surface_did, drawn.texture, drawn.palette_key)
+        mat = self.custom.get(key)
+        if mat is None:
+            mat = self.custom[key] = self._load_surface(drawn.surface_did, drawn)
+        return mat
+
+    def _custom_texture(self, drawn, s):
+        """(texture, paletted, mode) of a private surface: its SurfaceTexture's source level
+        0, a paletted one looked up in the part's palette texel by texel, indices below 8
+        transparent on a clip-map surface (ImgTex::CopyIntoData 0x0053EC60); none bound:
+        white."""
+        if not drawn.texture:
+            return None, False, ""
+        levels = list(self._get(drawn.texture).textures)
+        if not levels:
+            raise DatError("SurfaceTexture lists no RenderSurface", did=drawn.texture)
+        rs = self._get(int(levels[0]))
+        fmt = int(rs.format)
+        paletted = fmt in (PixelFormat.P8, PixelFormat.INDEX16)
+        pal = None
+        if paletted and drawn.palette is not None:
+            pal = textures.palette_rgba(drawn.palette)
+            if s.type & materials.BASE1_CLIPMAP:
+                pal = pal.copy()
+                pal[:8] = 0
+        elif paletted:
+            pal = textures.palette_rgba(self._get(int(rs.default_palette_id)).colors)
+        tex = textures.upload(self.ctx, fmt, int(rs.width), int(rs.height),
+                              bytes(rs.source_data), pal, did=int(levels[0]),
+                              allow_compressed=self.allow_compressed)
+        return tex, paletted, tex.extra
+
+    def _load_surface(self, did: int, drawn=None) -> SurfaceMaterial:
         s = self._get(did)
         st = int(s.type)
         trans = float(s.translucency)
@@ -214,7 +251,9 @@ class MeshCache:
         color = (1.0, 1.0, 1.0, 1.0)
         paletted = False
         mode = ""
-        if st & (materials.BASE1_IMAGE | materials.BASE1_CLIPMAP):
+        if drawn is not None and st & (materials.BASE1_IMAGE | materials.BASE1_CLIPMAP):
+            tex, paletted, mode = self._custom_texture(drawn, s)
+        elif st & (materials.BASE1_IMAGE | materials.BASE1_CLIPMAP):
             stex = self._get(int(s.orig_texture_id))
             levels = list(stex.textures)
             if not levels:
@@ -270,8 +309,9 @@ class MeshCache:
             if m.corners is not None:
                 m.corners.release()
             m.vbo.release()
-        for s in self.surfaces.values():
+        for s in (*self.surfaces.values(), *self.custom.values()):
             if s.texture is not None:
                 s.texture.release()
         self.meshes.clear()
         self.surfaces.clear()
+        self.custom.clear()

@@ -43,6 +43,9 @@ class MeshInstance:
     owner: int = 0
     part: int = -1
     hidden: bool = False                   # Hidden/NoDraw object or draw_state bit: not drawn
+    # an ObjDesc's private surfaces by surface index (inspect.part_surfaces), or None: the
+    # GfxObj's own (CPhysicsPart::Draw 0x0050D7A0 draws any degrade level with them)
+    surfaces: tuple | None = None
 
 
 @dataclass(frozen=True)

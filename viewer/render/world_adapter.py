@@ -52,7 +52,8 @@ def object_meshes(obj: ObjectView,
             tuple(float(c) for c in p.gfxobj_scale), look.translucency,
             # the private material copy exists only off the defaults
             None if lum == 0.0 else lum, None if dif == 1.0 else dif,
-            look.uv_offset, int(obj.id), int(p.index), look.nodraw))
+            look.uv_offset, int(obj.id), int(p.index), look.nodraw,
+            inspect.part_surfaces(p)))
     return out
 
 

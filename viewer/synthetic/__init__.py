@@ -38,6 +38,8 @@ GALLERY_SCENARIO = ASSETS_DIR / "gallery.scenario.json"
 NAMED_PROJECTILES_SCENARIO = ASSETS_DIR / "named_projectiles.scenario.json"
 #: A stress scene: 500 emitters, over 100k live particles from the first frame.
 STRESS_SCENARIO = ASSETS_DIR / "stress.scenario.json"
+#: The ObjDesc demo: a clothing part swap, a subpalette recolour, a texture change.
+OBJDESC_SCENARIO = ASSETS_DIR / "objdesc.scenario.json"
 
 # --------------------------------------------------------------------------------------------
 # Textures: five procedural shapes in every pixel format (textures.py draws them).
@@ -297,6 +299,28 @@ PST_FLAME = 0x34000101      # ProjectileCollision@1, Launch@0/0.5/1, Explode@0/0
 PST_ARROW = 0x34000102      # Create, Destroy, DisappearDestroy @1; no Launch/Explode
 PST_HUMANOID = 0x34000103   # UnHide@1 / Hidden@1 pair (and Create)
 PST_UNSORTED = 0x34000104   # entries stored out of Mod order; keys out of order; a duplicate
+
+# --------------------------------------------------------------------------------------------
+# ObjDesc demo (issue 27): a mannequin whose clothing part is swapped, recoloured through
+# subpalettes and retextured (viewer/sim/objdesc.py). INDEX16 cloth textures index two bands
+# of their palette: the dark "warp" threads at entries 64..127 (subpalette units 8..15), the
+# light "weft" threads at 128..191 (units 16..23).
+# --------------------------------------------------------------------------------------------
+PALETTE_CLOTH_BASE = 0x04000301     # 2048 colours: blue warp, pale grey weft, grey elsewhere
+PALETTE_CLOTH_CRIMSON = 0x04000302  # 2048 colours: crimson (the warp band's recolour)
+PALETTE_CLOTH_GOLD = 0x04000303     # 256 colours: gold; widened x8 at load (Palette::InitLoad)
+RS_CLOTH_WEAVE = 0x06000301         # 32x32 INDEX16 checker weave, default palette CLOTH_BASE
+RS_CLOTH_STRIPES = 0x06000302       # 32x32 INDEX16 stripes, same bands
+TEX_CLOTH_WEAVE = 0x05000301
+TEX_CLOTH_STRIPES = 0x05000302
+SURFACE_CLOTH = 0x08000301          # Base1Image on TEX_CLOTH_WEAVE
+GFX_TUNIC = 0x01000501              # a short tunic box (the "clothing" part)
+GFX_ROBE = 0x01000502               # a long robe box that replaces it
+SETUP_MANNEQUIN = 0x0200010A        # part 0 the stand, part 1 the tunic
+PES_MANNEQUIN_FLAME = 0x33000F25    # a persistent flame on part 1 (it must follow the swap)
+#: subpalette units (offset, length) of the two bands
+CLOTH_WARP_UNITS = (8, 8)
+CLOTH_WEFT_UNITS = (16, 8)
 
 #: PhysicsState used for the default-scenario projectiles:
 #: ReportCollisions | Missile | AlignPath | PathClipped | LightingOn | Inelastic.

@@ -1214,11 +1214,61 @@ def _retail_standins(lib: Library) -> None:
 # Assembly
 # =============================================================================================
 
+ISSUE_OBJDESC = "issue 27 (ObjDesc: part swap, subpalette recolour, texture change)"
+
+
+def _objdesc_assets(lib: Library) -> None:
+    """The ObjDesc demo: paletted cloth textures, their palettes, a mannequin with a
+    clothing part, the part that replaces it, and a flame hooked onto that part."""
+    for name, kind, what in (
+            ("PALETTE_CLOTH_BASE", "base", "2048 colours: blue warp band (64..127), pale "
+             "grey weft band (128..191), mid grey elsewhere"),
+            ("PALETTE_CLOTH_CRIMSON", "crimson", "2048-colour crimson ramp (a subpalette)"),
+            ("PALETTE_CLOTH_GOLD", "gold", "256-colour gold ramp (a subpalette; widened to "
+             "2048 at load, Palette::InitLoad)")):
+        lib.add(name, Palette(getattr(S, name), tuple(T.cloth_palette(kind))), what,
+                ISSUE_OBJDESC)
+    n = T.CLOTH_SIZE
+    for pattern, rs, tex in (("weave", "RS_CLOTH_WEAVE", "TEX_CLOTH_WEAVE"),
+                             ("stripes", "RS_CLOTH_STRIPES", "TEX_CLOTH_STRIPES")):
+        data = T.cloth_indices(pattern).astype("<u2").tobytes()
+        lib.add(rs, RenderSurface(getattr(S, rs), 6, n, n, PixelFormat.INDEX16, data,
+                                  S.PALETTE_CLOTH_BASE),
+                f"{n}x{n} INDEX16 cloth {pattern} (warp 64..127, weft 128..191)",
+                ISSUE_OBJDESC)
+        lib.add(tex, SurfaceTexture(getattr(S, tex), 0, TextureType.Texture2D,
+                                    (getattr(S, rs),)),
+                f"ImgTex -> the {pattern} cloth", ISSUE_OBJDESC)
+    lib.add("SURFACE_CLOTH", Surface(SurfaceType.Base1Image, S.TEX_CLOTH_WEAVE, 0, None,
+                                     0.0, 0.0, 1.0),
+            "Base1Image on the paletted weave: its original palette is the texture's",
+            ISSUE_OBJDESC)
+    for name, size, center, what in (
+            ("GFX_TUNIC", (0.44, 0.28, 0.5), (0.0, 0.0, 0.0), "short tunic box"),
+            ("GFX_ROBE", (0.56, 0.34, 1.0), (0.0, 0.0, -0.25), "long robe box that replaces "
+             "the tunic (AnimPartChange)")):
+        m = MeshBuilder()
+        m.box(size, center)
+        lib.add(name, m.gfxobj(getattr(S, name), (S.SURFACE_CLOTH,)), what, ISSUE_OBJDESC)
+    lib.add("SETUP_MANNEQUIN",
+            _setup(S.SETUP_MANNEQUIN, [S.GFX_RACK, S.GFX_TUNIC],
+                   placements=((Placement.Default,
+                                _placement(2, [frame(), frame((0.0, 0.0, 1.2))])),),
+                   sorting=((0.0, 0.0, 1.0), 1.2)),
+            "mannequin: part 0 a stand, part 1 the clothing part an ObjDesc swaps",
+            ISSUE_OBJDESC)
+    lib.add("PES_MANNEQUIN_FLAME",
+            _pes(S.PES_MANNEQUIN_FLAME,
+                 (0, _cp(S.EMIT_LANTERN_FLAME, part=1, emitter_id=1, origin=(0.0, 0.0, 0.3)))),
+            "a persistent flame on part 1: it stays on the part through the swap",
+            ISSUE_OBJDESC)
+
+
 def build_library() -> Library:
     lib = Library()
     for step in (_textures, _surfaces, _degrades, _particle_gfxobjs, _object_gfxobjs,
                  _setups, _animations, _motion_table, _sounds, _emitters, _scripts, _tables,
-                 _retail_standins):
+                 _retail_standins, _objdesc_assets):
         step(lib)
     seen: dict[int, str] = {}
     for a in lib.assets:
@@ -1349,6 +1399,29 @@ def stress_scenario() -> dict:
             "world": [{"plane": {"normal": [0, 0, 1], "d": 0}}]}
 
 
+def objdesc_scenario() -> dict:
+    """The ObjDesc demo: the mannequin with its flame; at 1 s the tunic becomes a robe
+    (AnimPartChange); at 2 s the warp band turns crimson and the weft band gold
+    (subpalettes on the texture's own palette); at 3 s the robe's weave becomes stripes
+    (TextureMapChange) in the same colours."""
+    h = did_str
+    recolour = {"palette": h(S.PALETTE_CLOTH_BASE), "subpalettes": [
+        {"palette": h(S.PALETTE_CLOTH_CRIMSON), "offset": S.CLOTH_WARP_UNITS[0],
+         "length": S.CLOTH_WARP_UNITS[1]},
+        {"palette": h(S.PALETTE_CLOTH_GOLD), "offset": S.CLOTH_WEFT_UNITS[0],
+         "length": S.CLOTH_WEFT_UNITS[1]}]}
+    return {"dat": ["synthetic_portal.dat"], "seed": 0, "fps": 30, "seconds": 4.0,
+            "objects": [{"id": 1, "setup": h(S.SETUP_MANNEQUIN)}],
+            "events": [
+                {"t": 0.0, "object": 1, "play_script": h(S.PES_MANNEQUIN_FLAME)},
+                {"t": 1.0, "object": 1,
+                 "objdesc": {"parts": [{"part": 1, "gfxobj": h(S.GFX_ROBE)}]}},
+                {"t": 2.0, "object": 1, "objdesc": recolour},
+                {"t": 3.0, "object": 1, "objdesc": {**recolour, "textures": [
+                    {"part": 1, "old": h(S.TEX_CLOTH_WEAVE),
+                     "new": h(S.TEX_CLOTH_STRIPES)}]}}]}
+
+
 def named_projectiles_scenario() -> dict:
     """The ten named projectiles (``"launch": {"preset": ...}``), one lane each, fired at a
     wall 8 m away: arrows and quarrels keep gravity (a ballistic arc at 25 m/s), the spells
@@ -1453,7 +1526,8 @@ def generate(out_dir: Path | None = None, *, root: Path | None = None) -> dict[s
              "scenario": out_dir / S.DEFAULT_SCENARIO.name,
              "gallery": out_dir / S.GALLERY_SCENARIO.name,
              "named_projectiles": out_dir / S.NAMED_PROJECTILES_SCENARIO.name,
-             "stress": out_dir / S.STRESS_SCENARIO.name}
+             "stress": out_dir / S.STRESS_SCENARIO.name,
+             "objdesc": out_dir / S.OBJDESC_SCENARIO.name}
     paths["dat"].write_bytes(build_dat_bytes(lib))
     paths["manifest"].write_text(manifest_text(lib, root), encoding="utf-8")
     paths["scenario"].write_text(json.dumps(default_scenario(), indent=2) + "\n",
@@ -1464,6 +1538,8 @@ def generate(out_dir: Path | None = None, *, root: Path | None = None) -> dict[s
         json.dumps(named_projectiles_scenario(), indent=2) + "\n", encoding="utf-8")
     paths["stress"].write_text(json.dumps(stress_scenario(), indent=2) + "\n",
                                encoding="utf-8")
+    paths["objdesc"].write_text(json.dumps(objdesc_scenario(), indent=2) + "\n",
+                                encoding="utf-8")
     return paths
 
 

@@ -323,3 +323,47 @@ def encode(shape: str, fmt: str) -> tuple[int, int, bytes]:
     if fmt in ("DXT1", "DXT3", "DXT5"):
         return w, h, encode_bcn(img, fmt)
     return w, h, encode_uncompressed(img, fmt)
+
+
+# ---------------------------------------------------------------------------------------------
+# Cloth: the ObjDesc demo's paletted textures and palettes
+# ---------------------------------------------------------------------------------------------
+CLOTH_SIZE = 32
+CLOTH_WARP = 64      # first palette entry of the warp band (64 entries)
+CLOTH_WEFT = 128     # first palette entry of the weft band (64 entries)
+
+
+def cloth_indices(pattern: str) -> np.ndarray:
+    """(32, 32) INDEX16 indices: ``weave`` a 4-texel checker of warp and weft threads,
+    ``stripes`` 4-texel horizontal bands; the shade within a band follows the texel's
+    place along its thread (0..63)."""
+    y, x = np.mgrid[0:CLOTH_SIZE, 0:CLOTH_SIZE]
+    if pattern == "weave":
+        warp = ((x // 4) + (y // 4)) % 2 == 0
+        shade = np.where(warp, (y % 4) * 16 + (x % 16), (x % 4) * 16 + (y % 16))
+    elif pattern == "stripes":
+        warp = (y // 4) % 2 == 0
+        shade = (x * 2) % 64
+    else:
+        raise KeyError(f"unknown cloth pattern {pattern!r}")
+    return np.where(warp, CLOTH_WARP, CLOTH_WEFT) + shade
+
+
+def cloth_palette(kind: str) -> list[int]:
+    """ColorARGB palettes: ``base`` (2048: blue warp, pale grey weft, mid grey elsewhere),
+    ``crimson`` (2048, a crimson ramp everywhere), ``gold`` (256, a gold ramp: widened to
+    2048 at load, entry k at 8k..8k+7)."""
+    def ramp(n, lo, hi):
+        t = (np.arange(n) % 64) / 63.0
+        rgb = np.rint(np.outer(1.0 - t, lo) + np.outer(t, hi)).astype(np.uint32)
+        return [int(0xFF000000 | (r << 16) | (g << 8) | b) for r, g, b in rgb]
+    if kind == "base":
+        grey = [0xFF808080] * 2048
+        grey[CLOTH_WARP:CLOTH_WARP + 64] = ramp(64, (20, 40, 110), (60, 100, 200))
+        grey[CLOTH_WEFT:CLOTH_WEFT + 64] = ramp(64, (170, 170, 160), (235, 235, 225))
+        return grey
+    if kind == "crimson":
+        return ramp(2048, (90, 10, 20), (220, 40, 50))
+    if kind == "gold":
+        return ramp(256, (150, 110, 20), (255, 215, 80))
+    raise KeyError(f"unknown cloth palette {kind!r}")
