@@ -31,7 +31,7 @@ LAYERS: dict[str, frozenset[str]] = {
     "bounds": frozenset(),
     "resources": frozenset({"errors"}),
     "userdirs": frozenset(),
-    "dat": frozenset({"errors"}),
+    "dat": frozenset({"errors", "inputs"}),
     "wire": frozenset({"errors", "inputs"}),
     "media": frozenset({"errors"}),
     "compare": frozenset({"errors", "media"}),

@@ -1,10 +1,15 @@
 """Reading an input file whole, with a byte cap.
 
 Scenario files, ``--actions`` files and packet captures are read into memory before they are
-parsed; each kind has a documented ceiling, so a hostile input (``/dev/zero``, a named pipe
-that never ends, a sparse file of terabytes) is refused with the contract's one-line error
-instead of reading until memory runs out. A regular file is measured before it is read; any
-other file (a pipe, a device) is read up to the cap plus one byte.
+parsed; each kind has a documented ceiling, so a hostile input (a sparse file of terabytes,
+a file that keeps growing) is refused with the contract's one-line error instead of reading
+until memory runs out. A regular file is measured before it is read, and read up to the cap
+plus one byte (it may grow while being read).
+
+Only regular files are inputs: ``open_input`` opens without blocking and refuses a named
+pipe (which would wait for a writer forever), a device (``/dev/zero``), a folder or a socket
+with the one-line input failure, before a byte is read. Every file the viewer reads (DATs,
+scenarios, actions, captures) is opened through it.
 """
 
 from __future__ import annotations
@@ -22,14 +27,52 @@ ACTIONS_MAX_BYTES = 16 << 20
 CAPTURE_MAX_BYTES = 256 << 20
 
 
+_NOT_FILES = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe"),
+              (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+              (stat.S_ISSOCK, "a socket"))
+
+
+def not_a_file(mode: int) -> str | None:
+    """What a file of this ``st_mode`` is when it is not a regular file (``"a named pipe"``),
+    else None."""
+    if stat.S_ISREG(mode):
+        return None
+    for test, kind in _NOT_FILES:
+        if test(mode):
+            return kind
+    return "not a regular file"
+
+
+def open_input(path, error: type, what: str, name: str | None = None):
+    """``path`` opened for reading (binary), or ``error`` (a ViewerError type) naming it (as
+    ``name``, default the path): it cannot be opened, or it is not a regular file. Opening
+    never blocks: a named pipe without a writer is refused at once instead of waiting."""
+    name = str(path) if name is None else name
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except (OSError, ValueError) as exc:
+        raise error(f"cannot read {what}: {getattr(exc, 'strerror', None) or exc}",
+                    file=name) from None
+    try:
+        kind = not_a_file(os.fstat(fd).st_mode)
+    except OSError as exc:
+        os.close(fd)
+        raise error(f"cannot read {what}: {exc.strerror or exc}", file=name) from None
+    if kind is not None:
+        os.close(fd)
+        raise error(f"{what} is {kind}, not a file", file=name)
+    return os.fdopen(fd, "rb")
+
+
 def read_capped(path, limit: int, error: type, what: str) -> bytes:
     """The bytes of ``path``; ``error`` (a ViewerError type) naming the file when it cannot
-    be read or holds more than ``limit`` bytes."""
+    be read, is not a regular file (``open_input``) or holds more than ``limit`` bytes."""
     name = str(path)
+    fh = open_input(path, error, what)
     try:
-        with open(path, "rb") as fh:
+        with fh:
             st = os.fstat(fh.fileno())
-            if stat.S_ISREG(st.st_mode) and st.st_size > limit:
+            if st.st_size > limit:
                 raise error(f"{what} is {st.st_size} bytes, more than the {limit} accepted",
                             file=name)
             data = fh.read(limit + 1)

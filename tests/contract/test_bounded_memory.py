@@ -84,18 +84,33 @@ def test_a_size_prefix_its_stream_cannot_reach_is_refused():
 
 
 # --- inputs read whole: a byte cap (viewer/inputs.py) ---------------------------------------
-@pytest.mark.parametrize("argv, what, limit", [
-    (["trace", str(S.SYNTHETIC_DAT), "--scenario", "/dev/zero"], "scenario",
-     SCENARIO_MAX_BYTES),
-    (["replay", "/dev/zero"], "capture", CAPTURE_MAX_BYTES),
-    (["screenshot", "--out", "{tmp}/x.png", "--actions", "/dev/zero"], "actions",
-     ACTIONS_MAX_BYTES),
+@pytest.mark.parametrize("argv, what", [
+    (["trace", str(S.SYNTHETIC_DAT), "--scenario", "/dev/zero"], "scenario"),
+    (["replay", "/dev/zero"], "capture"),
+    (["screenshot", "--out", "{tmp}/x.png", "--actions", "/dev/zero"], "actions"),
 ], ids=["trace-scenario", "replay", "screenshot-actions"])
-def test_an_endless_input_is_read_up_to_its_cap_then_refused(argv, what, limit, tmp_path):
+def test_an_endless_device_is_refused_unread(argv, what, tmp_path):
+    """Only regular files are inputs (viewer.inputs.open_input; issue 26 class 2)."""
     argv = [a.format(tmp=tmp_path) for a in argv]
     r = run_bounded(argv, memory=LIMIT, timeout=120)
-    _one_line_error(r, "/dev/zero", f"{what} holds more than the {limit} bytes accepted")
+    _one_line_error(r, "/dev/zero", f"{what} is a character device, not a file")
     assert not (tmp_path / "x.png").exists()
+
+
+def test_a_regular_file_growing_past_its_cap_is_read_up_to_the_cap_then_refused(tmp_path,
+                                                                                monkeypatch):
+    """The size measured before reading may be stale: the read itself stops at the cap."""
+    import os
+
+    from viewer.errors import ScenarioError
+    from viewer.inputs import read_capped
+    p = tmp_path / "s.json"
+    p.write_bytes(b"x" * 64)
+    real_fstat = os.fstat
+    monkeypatch.setattr(os, "fstat", lambda fd: os.stat_result(
+        (*real_fstat(fd)[:6], 10, *real_fstat(fd)[7:])))    # st_size 10: the file "grew"
+    with pytest.raises(ScenarioError, match="holds more than the 32 bytes accepted"):
+        read_capped(p, 32, ScenarioError, "scenario")
 
 
 @pytest.mark.parametrize("argv, what", [

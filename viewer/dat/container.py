@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from viewer.errors import DatError
+from viewer.inputs import open_input
 
 HEADER_OFFSET = 0x140
 MAGIC = 0x00005442
@@ -121,10 +122,8 @@ class DatFile:
         if data is not None:
             self._buf = data
         else:
-            try:
-                self._fh = open(self.path, "rb")  # noqa: SIM115 (closed by close())
-            except OSError as exc:
-                raise DatError(f"cannot open DAT: {exc.strerror}", file=self.name) from exc
+            # never blocks: a named pipe, a device or a folder is refused unread
+            self._fh = open_input(self.path, DatError, "DAT", self.name)
             size = os.fstat(self._fh.fileno()).st_size
             if size < HEADER_OFFSET + _HEADER.size:
                 self._fh.close()
