@@ -393,8 +393,9 @@ def original_palette_id(world, part) -> int:
 
 
 def part_set_part(world, part, gfxobj_id: int) -> bool:
-    """CPhysicsPart::SetPart 0x0050E700 -> SetGfxObjArray 0x0050E2E0: the GfxObj (absent:
-    the part is kept), its own surfaces, DetermineBasePal, and the shiftPal again."""
+    """CPhysicsPart::SetPart 0x0050E700 -> CPhysicsPart::SetGfxObjArray 0x0050E2E0: the
+    GfxObj (absent: the part is kept), its own surfaces, DetermineBasePal, and the shiftPal
+    again."""
     if not gfxobj_id or gfxobj_surfaces(world, gfxobj_id) is None:
         return False
     look = _look(part)
@@ -522,10 +523,10 @@ def do_objdesc_changes(world, obj, desc: ObjDesc) -> bool:
 
 
 def do_objdesc_changes_from_default(world, obj, desc: ObjDesc | None) -> bool:
-    """CPhysicsObj::DoObjDescChangesFromDefault 0x0050F9B0 -> CPartArray::
-    DoObjDescChangesFromDefault 0x00519480: restore every part's palette, drop the
-    part array's palettes (DestroyPals 0x00518210), apply ``desc``; then the object's
-    translucency is applied to its parts again."""
+    """CPhysicsObj::DoObjDescChangesFromDefault 0x0050F9B0 ->
+    CPartArray::DoObjDescChangesFromDefault 0x00519480: restore every part's palette, drop
+    the part array's palettes (CPartArray::DestroyPals 0x00518210), apply ``desc``; then
+    the object's translucency is applied to its parts again."""
     for p in obj.parts:
         part_restore_palette(p)
     obj.pals = None
