@@ -82,3 +82,34 @@ def test_texture_change_keeps_the_recolour(pictures):
     stripes = _cloth(pictures[3.5])
     assert not np.array_equal(stripes, _cloth(pictures[2.5]))
     assert stripes[..., 0].mean() > stripes[..., 2].mean() + 40
+
+
+def test_ImgTex_CopyIntoData_0x0053EC60_part_palette_and_clipmap_indices(gl_ctx):
+    """A part's private surface draws its SurfaceTexture looked up in the part's palette
+    index by index; on a clip-map surface indices below 8 are transparent black."""
+    from viewer.dat.records import PixelFormat, RenderSurface, Surface, SurfaceTexture
+    from viewer.dat.records import SurfaceType as ST
+    from viewer.render.meshes import MeshCache
+    from viewer.sim.objdesc import DrawnSurface
+
+    class DB:
+        records = {0x08000001: Surface(ST.Base1ClipMap, 0x05000001, 0, None, 0.0, 0.0, 1.0),
+                   0x05000001: SurfaceTexture(0x05000001, 0, 2, (0x06000001,)),
+                   0x06000001: RenderSurface(0x06000001, 0, 2, 1, PixelFormat.INDEX16,
+                                             np.array([7, 8], "<u2").tobytes(), 0x04000001)}
+
+        def get(self, did):
+            return self.records[did]
+
+    pal = np.full(2048, 0xFF102030, np.uint32)
+    pal[8] = 0xFFFF0000
+    cache = MeshCache(gl_ctx, DB())
+    try:
+        mat = cache.custom_surface(DrawnSurface(0x08000001, 0x05000001, pal, b"k", True))
+        texels = np.frombuffer(mat.texture.read(), np.uint8).reshape(2, 4)
+        assert texels[0].tolist() == [0, 0, 0, 0]          # index 7: clip-map transparent
+        assert texels[1].tolist() == [255, 0, 0, 255]      # index 8: the part's palette
+        assert mat.paletted
+        assert cache.custom_surface(DrawnSurface(0x08000001, 0x05000001, pal, b"k")) is mat
+    finally:
+        cache.release()
