@@ -192,7 +192,11 @@ class LongWork:
                          discard=lambda db: db.close())
 
     def opened(self, kind: str, value, session, play: bool = True):
-        """A newly opened session becomes the one shown."""
+        """A newly opened session becomes the one shown; what opening it noticed (a folder
+        lacking members of the retail DAT set) goes to the Errors panel with a notice."""
+        context = {"dat": "Open DAT", "scenario": "Load scenario"}.get(kind, "Open")
+        for notice in session.take_notices():
+            self.app.controller.errors.report(notice, context)
         if kind == "dat":
             for p in value:
                 self.app.prompts.recent.add(str(p))

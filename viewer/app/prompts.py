@@ -10,6 +10,7 @@ from pathlib import Path
 
 from imgui_bundle import imgui
 
+from viewer.dat.dat_set import install_folders
 from viewer.ui import commands as c
 from viewer.ui.assets_panel import RecentFiles
 
@@ -20,6 +21,7 @@ class Prompts:
     def __init__(self, app, ini_path) -> None:
         self.app = app
         self.file_dialog: tuple[str, str] | None = None   # (kind, path text) while open
+        self.install_folders: list[str] = []   # retail installs found (Open DAT dialog)
         self.recent = RecentFiles(None if ini_path is None
                                   else Path(ini_path).parent / "recent.json")
         # folders the file dialog opened or saved in (newest first), kept beside the layout
@@ -36,8 +38,10 @@ class Prompts:
         self._after_save = None   # "quit" or a held-back command: once the Save dialog saved
 
     def open_dialog(self, kind: str) -> None:
-        """Show the path dialog of ``kind`` (FILE_KINDS), starting at its default path."""
+        """Show the path dialog of ``kind`` (FILE_KINDS), starting at its default path; Open
+        DAT also offers the usual retail install folders that exist here."""
         self.file_dialog = (kind, self.default_path(kind))
+        self.install_folders = [str(p) for p in install_folders()] if kind == "dat" else []
 
     def escape(self) -> None:
         """Esc: close the quit prompt, else the file dialog, else give the keyboard back to
@@ -145,6 +149,13 @@ class Prompts:
         """Recent folders, and the matching files of the typed path's folder; a click puts
         the folder or file into the path. Returns the (maybe changed) path text."""
         folder, listing = browse_folder(text, FILE_KINDS[kind])
+        # Open DAT: a folder opens the retail DAT set in it (client_portal.dat, ...)
+        if (kind == "dat" and self.install_folders
+                and imgui.begin_combo("##installs", "Retail installs")):
+            for d in self.install_folders:
+                if imgui.selectable(d, False)[0]:
+                    text = d
+            imgui.end_combo()
         if self.recent_dirs.items and imgui.begin_combo("##recent", "Recent folders"):
             for d in self.recent_dirs.items:
                 if imgui.selectable(d, False)[0]:

@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 
+from viewer.commands.dat_args import DAT_HELP, open_dats
 from viewer.commands.selection import parse_int
 
 
@@ -17,17 +18,16 @@ def parse_type(text: str) -> int:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("dat", metavar="DAT", help="a DAT file")
+    parser.add_argument("dat", metavar="DAT", help=DAT_HELP)
     parser.add_argument("--type", type=parse_type, default=None, metavar="0xNN",
                         help="keep only DIDs whose top byte is this")
     parser.add_argument("--json", action="store_true", help="print a JSON array")
 
 
 def run(args: argparse.Namespace) -> int:
-    from viewer.dat.container import DatFile
     from viewer.errors import format_did
 
-    with DatFile(args.dat) as dat:
+    with open_dats([args.dat])[0] as dat:
         rows = [(e.did, e.size) for e in dat.entries()
                 if args.type is None or (e.did >> 24) == args.type]
     out = sys.stdout

@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from viewer import bounds
+from viewer.commands.dat_args import DAT_HELP, open_dats
 from viewer.commands.selection import bounded, parse_int
 
 
@@ -17,7 +18,7 @@ def parse_did(text: str) -> int:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("dat", metavar="DAT", help="a DAT file")
+    parser.add_argument("dat", metavar="DAT", help=DAT_HELP)
     parser.add_argument("did", metavar="DID", type=parse_did, help="0x... or decimal")
     parser.add_argument("--indent", type=bounded(bounds.INDENT, integer=True), default=None,
                         help=f"pretty-print ({bounds.INDENT.span()})")
@@ -25,11 +26,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from viewer.dat import records as R
-    from viewer.dat.container import DatFile
     from viewer.dat.jsonable import dumps, record_json
 
-    with DatFile(args.dat) as dat:
+    with open_dats([args.dat])[0] as dat:
         data = dat.read(args.did)
-        record = R.decode(args.did, data, file=dat.name)
+        record = R.decode(args.did, data, file=dat.file_of(args.did).name)
     sys.stdout.write(dumps(record_json(args.did, record), indent=args.indent) + "\n")
     return 0

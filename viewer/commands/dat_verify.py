@@ -12,11 +12,12 @@ import argparse
 import json
 import sys
 
+from viewer.commands.dat_args import DATS_HELP, dat_files
 from viewer.commands.dat_ls import parse_type
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("dats", metavar="DAT", nargs="+", help="DAT files")
+    parser.add_argument("dats", metavar="DAT", nargs="+", help=DATS_HELP)
     parser.add_argument("--type", type=parse_type, default=None, metavar="0xNN",
                         help="verify only DIDs whose top byte is this")
     parser.add_argument("--json", action="store_true",
@@ -38,6 +39,7 @@ def _progress_bar(args: argparse.Namespace):
 def run(args: argparse.Namespace) -> int:
     from viewer.dat.verify import verify
 
+    args.dats = [str(f) for f in dat_files(args.dats)]   # folders: their DAT sets
     bar = _progress_bar(args)
     try:
         report = verify(args.dats, type_filter=args.type,

@@ -1,6 +1,7 @@
 """AssetDatabase: typed, cached access to DAT records.
 
-``AssetDatabase(paths | DatCollection | DatFile)``; ``get(did)`` decodes once and caches
+``AssetDatabase(paths | DatCollection | DatFile)`` (a folder among the paths stands for the
+retail DAT set in it: ``viewer.dat.dat_set``); ``get(did)`` decodes once and caches
 the immutable record; a missing DID raises DatError naming it. The typed helpers
 (``setup``, ``physics_script`` ...) also check that the DID is of the expected type.
 ``AssetDatabase.from_records({did: record_or_bytes})`` builds a tiny in-memory database
@@ -14,6 +15,7 @@ from collections.abc import Iterable, Mapping
 
 from viewer.dat import records as R
 from viewer.dat.container import DatCollection, DatFile
+from viewer.dat.dat_set import DatSet, open_collection
 from viewer.dat.writer import build_dat
 from viewer.errors import DatError, format_did
 
@@ -21,12 +23,15 @@ from viewer.errors import DatError, format_did
 class AssetDatabase:
     def __init__(self, source: str | os.PathLike | Iterable | DatCollection | DatFile,
                  *, highres_first: bool = True) -> None:
+        self.dat_set: DatSet | None = None   # what the paths given stood for (folders)
         if isinstance(source, DatCollection):
             self.collection = source
-        elif isinstance(source, (DatFile, str, os.PathLike)):
+        elif isinstance(source, DatFile):
             self.collection = DatCollection([source], highres_first=highres_first)
-        else:
-            self.collection = DatCollection(list(source), highres_first=highres_first)
+        else:   # paths: a folder stands for the retail DAT set in it (viewer.dat.dat_set)
+            paths = [source] if isinstance(source, (str, os.PathLike)) else list(source)
+            self.collection, self.dat_set = open_collection(paths,
+                                                            highres_first=highres_first)
         self._cache: dict[int, object] = {}
 
     @classmethod

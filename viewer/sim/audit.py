@@ -25,6 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
+from viewer.dat import dat_set
 from viewer.dat import records as R
 from viewer.dat import retail_facts as F
 from viewer.dat.container import DatCollection, DatFile
@@ -81,13 +82,16 @@ def _ps(key) -> str:
 # --------------------------------------------------------------------------------------------
 
 def expand_paths(paths: Iterable[str | os.PathLike]) -> tuple[list[Path], list[str]]:
-    """DAT files named by the arguments (a folder means the ``*.dat`` files in it, sorted)
-    and a note for each argument that names none."""
+    """DAT files named by the arguments (a folder means the retail DAT set in it:
+    ``viewer.dat.dat_set``, whose announcer names the members it lacks) and a note for each
+    argument that names none."""
     files: list[Path] = []
     notes: list[str] = []
     for p in map(Path, paths):
         if p.is_dir():
-            found = sorted(q for q in p.iterdir() if q.is_file() and q.suffix.lower() == ".dat")
+            folder = dat_set.expand([p])
+            dat_set.announce(folder)
+            found = folder.files
             if not found:
                 notes.append(f"no DAT files in folder {p}")
             files.extend(found)

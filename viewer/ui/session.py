@@ -600,10 +600,15 @@ def open_database(paths):
     from viewer.dat.database import AssetDatabase
 
     paths = [str(p) for p in paths]
-    for p in paths:
-        if not Path(p).is_file():
-            raise ScenarioError("DAT file not found", file=p)
+    _check_dat_paths(paths)
     return AssetDatabase(paths if len(paths) > 1 else paths[0])
+
+
+def _check_dat_paths(paths) -> None:
+    """Each DAT path names a file or a folder (the retail DAT set in it)."""
+    for p in paths:
+        if not (Path(p).is_file() or Path(p).is_dir()):
+            raise ScenarioError("DAT file or folder not found", file=p)
 
 
 class SessionPlan:
@@ -627,6 +632,9 @@ class SessionPlan:
 
     def session(self, db, **kwargs) -> Session:
         session = Session(db, self.scenario, dat_paths=self.paths, **kwargs)
+        # a folder opened as a DAT set: which retail members it held and which it lacked
+        if db.dat_set is not None:
+            session.notices += [f.notice() for f in db.dat_set.incomplete()]
         if self.builtin:
             session.file = None   # Save asks for a path: never over the shipped scenario
         return session
@@ -661,9 +669,7 @@ def plan_session(dat=None, scenario=None) -> SessionPlan:
     if not paths:
         raise ScenarioError("no DAT given and the scenario lists none",
                             file=None if scenario is None else str(scenario))
-    for p in paths:
-        if not Path(p).is_file():
-            raise ScenarioError("DAT file not found", file=p)
+    _check_dat_paths(paths)
     return SessionPlan(sc, paths, builtin)
 
 
