@@ -216,3 +216,31 @@ def test_scenario_objdesc_errors_name_the_field():
     for od, where in cases:
         with pytest.raises(ScenarioError, match=where.replace("[", r"\[").replace("]", r"\]")):
             _scenario([{"id": 1, "setup": f"0x{SETUP:08X}", "objdesc": od}])
+
+
+def test_Subpalette_replaces_0x005AD830_and_supercedes_0x005AD870():
+    full, part = O.Subpalette(PAL_RED, 0, 2048), O.Subpalette(PAL_RED, 8, 8)
+    assert full.replaces(part) and full.supercedes(part)
+    assert part.replaces(O.Subpalette(PAL_SMALL, 8, 8)) and not part.replaces(full)
+    assert not full.supercedes(O.Subpalette(PAL_SMALL, 0, 2048))
+
+
+def test_CSurface_UseTextureMap_0x005362E0_refuses_a_surface_without_a_texture():
+    """A solid-colour surface binds no texture: a change naming its (zero) original
+    texture fails the part's change (CPhysicsPart::SetTextureMap returns at the refusal)."""
+    w, obj = _world()
+    assert not O.part_set_texture_map(w, obj.parts[2], 0, TEX_Q)
+    assert O.part_textures(w, obj.parts[2]) == (0,)
+
+
+def test_CPhysicsPart_RestorePalette_0x0050D5B0_an_empty_ObjDesc_keeps_the_drawn_colours():
+    """From default with nothing to apply: palettes are reset for the next resolve, but
+    no InitObjDescChanges runs (CPartArray::DoObjDescChanges 0x00519210 only calls it when
+    something changed), so the surfaces keep drawing the recolour."""
+    w, obj = _world()
+    O.do_objdesc_changes_from_default(w, obj, O.ObjDesc.unpack(PAL_BASE, [(PAL_RED, 0, 1)],
+                                                               [], []))
+    O.do_objdesc_changes_from_default(w, obj, O.ObjDesc())
+    surf = obj.parts[0].objdesc.surfaces[0]
+    assert surf.base1pal is None and surf.drawn_palette.colors[0] == 0xFFFF0000
+    assert obj.parts[0].objdesc.shift_pal is None and obj.pals is None
