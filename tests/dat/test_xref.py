@@ -176,10 +176,10 @@ def test_cache_is_used_then_rebuilt_when_a_dat_changes(tmp_path):
     recs = retail_shaped_bytes()
     write_dat(path, recs)
     with DatCollection([path]) as c:
-        first, cached = load_or_build(c)
+        first, cached = load_or_build(c, tmp_path / "cache")
         assert not cached and first.key["format"] == FORMAT
-        assert cache_path(first.key).is_file()
-        again, cached = load_or_build(c)
+        assert cache_path(first.key, tmp_path / "cache").is_file()
+        again, cached = load_or_build(c, tmp_path / "cache")
         assert cached and lines(again.uses(F.RECALL.motion_table)) == \
             lines(first.uses(F.RECALL.motion_table))
         assert [e.did for e in again.errors] == []
@@ -188,7 +188,7 @@ def test_cache_is_used_then_rebuilt_when_a_dat_changes(tmp_path):
     write_dat(path, recs)
     os.utime(path, ns=(1, 1))
     with DatCollection([path]) as c:
-        changed, cached = load_or_build(c)
+        changed, cached = load_or_build(c, tmp_path / "cache")
     assert not cached and not changed.holds(F.RECALL.motion_table)
     assert changed.used_by(F.RECALL.animation) == []
 
@@ -198,13 +198,13 @@ def test_cache_of_same_size_and_time_but_another_header_is_rebuilt(tmp_path):
     write_dat(path, retail_shaped_bytes(), iteration=1)
     st = os.stat(path)
     with DatCollection([path]) as c:
-        load_or_build(c)
+        load_or_build(c, tmp_path / "cache")
     data = bytearray(path.read_bytes())
     data[0x140 + 0x38] ^= 0x01               # a header field (the pack version) only
     path.write_bytes(bytes(data))
     os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
     with DatCollection([path]) as c:
-        _, cached = load_or_build(c)
+        _, cached = load_or_build(c, tmp_path / "cache")
     assert not cached
 
 
@@ -259,3 +259,12 @@ def test_record_rows_cover_every_hook_that_names_a_record():
     assert all(R.HOOK_CLASSES[t] is cls for cls, t in hooks.items())
     assert _hook_target(R.CallPESHook(0, 0x33000001, 0.0)) == 0x33000001
     assert _hook_target(R.ScaleHook(0, 1.0, 0.0)) == 0
+
+
+def test_cli_caches_in_the_user_cache_folder_unless_no_cache(tmp_path, capsys):
+    folder = tmp_path / "cache" / "vfxviewer"         # XDG_CACHE_HOME (the fixture)
+    rc, _, _ = run(capsys, "xref", str(S.SYNTHETIC_DAT), "0x34000101", "--no-cache")
+    assert rc == 0 and not list(folder.glob("xref-*.npz"))
+    rc, out, _ = run(capsys, "xref", str(S.SYNTHETIC_DAT), "0x34000101")
+    assert rc == 0 and len(list(folder.glob("xref-*.npz"))) == 1
+    assert run(capsys, "xref", str(S.SYNTHETIC_DAT), "0x34000101")[1] == out

@@ -26,6 +26,7 @@ from viewer.ui.assets_panel import (
     filter_dids,
     hex_query_problem,
     parse_hex_query,
+    search_dids,
     type_name,
 )
 from viewer.ui.controller import Controller
@@ -58,17 +59,38 @@ def test_filter_dids_by_type_and_hex_query():
     assert hex_query_problem("") is None and filter_dids(dids, None, "  ") == dids
 
 
-def test_reverse_references(db):
+def test_uses_and_used_by_through_the_background_index(db):
     idx = AssetIndex(db)
-    assert idx.scripts_creating(F.EMITTER) == [F.SCRIPT]
-    assert idx.scripts_creating(F.EMITTER_PES) == [F.SCRIPT_PES]
-    assert idx.tables_using(F.SCRIPT) == [F.TABLE]
-    assert idx.scripts_calling(F.SCRIPT_PES) == [F.SCRIPT]
-    assert idx.setups_using(F.TABLE) == []          # our Setup has no default table
-    refs = dict(idx.references(F.SCRIPT))
-    assert list(refs) == ["tables using it", "as", "scripts calling it (CallPES)"]
-    assert refs["as"] == [f"0x{F.TABLE:08X} Launch mod 0.3"]
-    assert idx.references(F.GFX) == []
+    xi = idx.wait(30)
+    assert xi is not None and idx.ready() is xi and AssetIndex(db).build() is idx.build()
+    assert F.SCRIPT in xi.users(F.EMITTER) and F.SCRIPT_PES in xi.users(F.EMITTER_PES)
+    assert xi.users(F.SCRIPT) == [F.TABLE]
+    assert F.SCRIPT in xi.users(F.SCRIPT_PES)                   # CallPES
+    assert [r.how for r in xi.used_by(F.SCRIPT)] == ["Launch (0x04) #0 mod 0.3"]
+    assert xi.used_by(F.SETUP) == []
+
+
+def test_search_by_did_playscript_name_hook_type_and_emitter_used(db):
+    xi = AssetIndex(db).wait(30)
+    dids = db.dids()
+    # DID: prefix or full, 0x optional; no index needed
+    assert search_dids(dids, None, "0x3300010")[0] == [d for d in dids if d >> 4 == 0x3300010]
+    assert search_dids(dids, None, "33000100")[0] == [F.SCRIPT]
+    # a name needs the index: said while it is built
+    assert search_dids(dids, None, "Launch")[:2] == (
+        [], "the cross-reference index is being built: name searches wait for it")
+    found, problem, note = search_dids(dids, xi, "launch")
+    assert problem is None and F.TABLE in found and F.SCRIPT in found and "Launch (0x04)" in note
+    assert F.TABLE in search_dids(dids, xi, "launch", 0x34)[0]
+    assert all(d >> 24 == 0x34 for d in search_dids(dids, xi, "launch", 0x34)[0])
+    found, _, note = search_dids(dids, xi, "CallPES")
+    assert F.SCRIPT in found and note == "hooks CallPES (19)"
+    assert search_dids(dids, xi, f"uses:0x{F.EMITTER:08X}")[0] == [F.SCRIPT]
+    assert search_dids(dids, xi, f"uses:{F.EMITTER_PES:08x}")[0] == [F.SCRIPT_PES]
+    assert search_dids(dids, xi, "hook:Hidden")[1].startswith("'hook:Hidden' is not a DID")
+    assert F.TABLE in search_dids(dids, xi, "ps:Hidden")[0]
+    found, problem, _ = search_dids(dids, xi, "Lanch")
+    assert found == [] and "is not a DID, a PlayScript name or a hook type" in problem
 
 
 def test_describe_names_playscripts_and_hooks(db):

@@ -39,7 +39,7 @@ def test_rows_are_every_entry_in_stored_order():
     assert [(r.play_script, r.index, r.script_id) for r in insp.rows] == [
         (LAUNCH, 0, 0x33000002), (LAUNCH, 1, 0x33000001), (LAUNCH, 2, 0x33000003),
         (HIDDEN, 0, 0x33000010)]
-    assert insp.rows[0].name == "Launch"
+    assert insp.rows[0].name == "Launch (0x04)"   # the name with the number beside
 
 
 def test_GetScript_0x00521A20_first_stored_entry_with_mod_ge_intensity_wins():
@@ -74,7 +74,7 @@ def test_GetScript_0x00521A20_inf_selects_none_and_minus_inf_the_first():
 
 def test_GetScript_0x00521E40_missing_type_selects_none():
     insp = inspect_table(T, int(PlayScript.Fizzle), 0.5)
-    assert insp.script_id == 0 and "no entry for Fizzle" in insp.reason
+    assert insp.script_id == 0 and "no entry for Fizzle (0x51)" in insp.reason
 
 
 def test_intensity_is_rounded_to_f32_as_the_client_holds_it():

@@ -69,14 +69,15 @@ def run(args: argparse.Namespace) -> int:
     from viewer.dat.container import DatCollection
     from viewer.dat.names import type_name
     from viewer.dat.xref import load_or_build
+    from viewer.userdirs import cache_dir
 
     with DatCollection(dat_files(args.dats)) as collection:
         if args.did not in collection:
             raise DatError("DID not found in any open DAT", file=collection.name, did=args.did)
         bar, step = _progress_bar()
         try:
-            index, _cached = load_or_build(collection, use_cache=not args.no_cache,
-                                           progress=step)
+            index, _cached = load_or_build(
+                collection, None if args.no_cache else cache_dir(), progress=step)
         finally:
             if bar is not None:
                 bar.close()

@@ -1,8 +1,9 @@
 """Cross-reference index over the open DATs: what each record uses and what uses it.
 
 Built once by decoding every record that can name another (``build_index``), kept in numpy
-arrays (one row per reference: source DID, target DID, how) and cached on disk in the
-user's cache folder (``load_or_build``), keyed by each DAT's path, size, modification time
+arrays (one row per reference: source DID, target DID, how) and cached on disk in a
+folder the caller names (``load_or_build``; the user's cache folder for the commands and
+the viewer), keyed by each DAT's path, size, modification time
 and header, so a second open of the same DATs loads it in milliseconds and a changed DAT
 rebuilds it. The references, each in the order the record stores them:
 
@@ -26,6 +27,7 @@ GL-free; no sim.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import enum
 import hashlib
@@ -232,6 +234,14 @@ def record_rows(did: int, rec) -> list[Row]:
 # The index
 # --------------------------------------------------------------------------------------------
 
+def _span(sorted_u32: np.ndarray, did: int) -> tuple[int, int]:
+    """[lo, hi) of ``did`` in an ascending uint32 array: the key as a uint32 scalar, so
+    the search never converts the array (a Python int would make it copy all of it)."""
+    key = np.uint32(did & 0xFFFFFFFF)
+    return (int(sorted_u32.searchsorted(key, "left")),
+            int(sorted_u32.searchsorted(key, "right")))
+
+
 _ARRAYS = ("dids", "src", "dst", "kind", "a", "b", "f", "by_dst", "hook_src", "hook_type")
 
 
@@ -250,8 +260,8 @@ class XrefIndex:
     # -- lookups -------------------------------------------------------------------------
     def holds(self, did: int) -> bool:
         """Whether an open DAT holds ``did``."""
-        i = int(np.searchsorted(self.dids, did))
-        return i < len(self.dids) and int(self.dids[i]) == did
+        lo, hi = _span(self.dids, did)
+        return hi > lo
 
     def _refs(self, rows: np.ndarray, other: np.ndarray) -> list[Ref]:
         """One Ref per related record, in the order of its first reference."""
@@ -269,17 +279,17 @@ class XrefIndex:
 
     def uses(self, did: int) -> list[Ref]:
         """What ``did`` names, in the order its record stores them."""
-        lo, hi = np.searchsorted(self.src, [did, did + 1])
+        lo, hi = _span(self.src, did)
         return self._refs(np.arange(lo, hi), self.dst)
 
     def used_by(self, did: int) -> list[Ref]:
         """Every record naming ``did``, by DID (each in its stored order)."""
-        lo, hi = np.searchsorted(self._dst_sorted, [did, did + 1])
+        lo, hi = _span(self._dst_sorted, did)
         return self._refs(self.by_dst[lo:hi], self.src)
 
     def users(self, did: int) -> list[int]:
         """The DIDs of the records naming ``did``, ascending."""
-        lo, hi = np.searchsorted(self._dst_sorted, [did, did + 1])
+        lo, hi = _span(self._dst_sorted, did)
         return sorted({int(v) for v in self.src[self.by_dst[lo:hi]].tolist()})
 
     def records_with_hook(self, hook_types) -> list[int]:
@@ -301,8 +311,10 @@ class XrefIndex:
 
     # -- files ---------------------------------------------------------------------------
     def save(self, path: str | os.PathLike) -> None:
-        """Write the index (atomically: a reader never sees half a file)."""
+        """Write the index (atomically: a reader never sees half a file), making its
+        folder where needed."""
         path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
         meta = {"key": self.key, "errors": [dataclasses.asdict(e) for e in self.errors]}
         tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
         with open(tmp, "wb") as fh:
@@ -424,13 +436,6 @@ def build_index(collection: DatCollection,
 # The cache
 # --------------------------------------------------------------------------------------------
 
-def user_cache_dir() -> Path:
-    """$XDG_CACHE_HOME/vfxviewer, else ~/.cache/vfxviewer (a stand-in until the viewer
-    has one helper for its folders)."""
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "vfxviewer"
-
-
 def cache_key(collection: DatCollection) -> dict | None:
     """What the cached index depends on: for each DAT (in the order given) its resolved
     path, size, modification time and a hash of its header; None when a DAT has no path
@@ -447,21 +452,22 @@ def cache_key(collection: DatCollection) -> dict | None:
     return {"format": FORMAT, "highres_first": collection.highres_first, "files": files}
 
 
-def cache_path(key: dict, cache_dir: str | os.PathLike | None = None) -> Path:
-    """The cache file for these DATs (one per set of paths: a changed DAT overwrites it)."""
+def cache_path(key: dict, cache_dir: str | os.PathLike) -> Path:
+    """The cache file for these DATs in ``cache_dir`` (one per set of paths: a changed DAT
+    overwrites it)."""
     paths = json.dumps([f["path"] for f in key["files"]]).encode()
-    name = f"xref-{hashlib.sha256(paths).hexdigest()[:20]}.npz"
-    return Path(cache_dir if cache_dir is not None else user_cache_dir()) / name
+    return Path(cache_dir) / f"xref-{hashlib.sha256(paths).hexdigest()[:20]}.npz"
 
 
-def load_or_build(collection: DatCollection, *, cache_dir: str | os.PathLike | None = None,
-                  use_cache: bool = True,
+def load_or_build(collection: DatCollection, cache_dir: str | os.PathLike | None,
                   progress: Callable[[int, int], None] | None = None
                   ) -> tuple[XrefIndex, bool]:
-    """(index, whether it came from the cache). A cache for other sizes, times, headers or
-    format is rebuilt and overwritten; a cache folder that cannot be written only costs
-    the next open a rebuild."""
-    key = cache_key(collection) if use_cache else None
+    """(index, whether it came from the cache). ``cache_dir``: the folder of the cache
+    (the user's cache folder, ``viewer.userdirs.cache_dir()``, for the commands and the
+    viewer; None: no cache). A cache for other sizes, times, headers or format is rebuilt
+    and overwritten; a cache folder that cannot be written only costs the next open a
+    rebuild."""
+    key = cache_key(collection) if cache_dir is not None else None
     path = None if key is None else cache_path(key, cache_dir)
     if path is not None and path.is_file():
         try:
@@ -472,14 +478,10 @@ def load_or_build(collection: DatCollection, *, cache_dir: str | os.PathLike | N
             pass   # unreadable: rebuilt below
     index = build_index(collection, progress, key)
     if path is not None:
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
+        with contextlib.suppress(OSError):
             index.save(path)
-        except OSError:
-            pass
     return index, False
 
 
 __all__ = ["FORMAT", "SCANNED", "How", "Ref", "XrefError", "XrefIndex", "build_index",
-           "cache_key", "cache_path", "how_text", "load_or_build", "record_rows",
-           "user_cache_dir"]
+           "cache_key", "cache_path", "how_text", "load_or_build", "record_rows"]

@@ -1,41 +1,37 @@
 """Asset browser: open DAT files (file dialog, typed path, recent list), filter by type,
-search by hex DID, PlayScript names of tables, reverse references (which scripts create
-this emitter, which tables use this script, which Setups use this table), and
-double-click to load a Setup or play a script.
+search by DID (prefix or full, ``0x`` optional), by PlayScript name, by hook type or by a
+DID used (``uses:0x32000101``), the Uses / Used by pane of the cross-reference index
+(``viewer/ui/xref_panel.py``), and double-click to load a Setup or play a script.
 
-``AssetIndex`` (the reverse references) and ``filter_dids`` are GL-free and tested
-directly; ``draw_assets_panel`` is the view.
+``AssetIndex`` (the index, built in the background), ``search_dids`` and ``describe`` are
+GL-free and tested directly; ``draw_assets_panel`` is the view.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import enum
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from viewer.dat.records.hooks import CallPESHook, CreateBlockingParticleHook, CreateParticleHook
+from viewer.dat.names import (
+    TYPE_NAMES,
+    emitter_type_label,
+    hook_type_label,
+    hook_types_named,
+    particle_type_label,
+    play_script_label,
+    play_scripts_named,
+    type_name,
+)
 from viewer.errors import ViewerError, format_did
 from viewer.ui import commands as c
 from viewer.ui.widgets import text_wrapped, text_wrapped_disabled
 
-TYPE_NAMES: dict[int, str] = {
-    0x01: "GfxObj", 0x02: "Setup", 0x03: "Animation", 0x04: "Palette",
-    0x05: "SurfaceTexture", 0x06: "RenderSurface", 0x08: "Surface", 0x09: "MotionTable",
-    0x0A: "Wave", 0x11: "GfxObjDegradeInfo", 0x13: "Region", 0x20: "SoundTable",
-    0x32: "ParticleEmitterInfo", 0x33: "PhysicsScript", 0x34: "PhysicsScriptTable",
-}
 EFFECT_TYPES = (0x02, 0x32, 0x33, 0x34)
-
-
-def _ps_name(number: int) -> str:
-    from viewer.sim.script_table import play_script_name
-    return play_script_name(number) or f"PlayScript {number}"
-
-
-def type_name(did: int) -> str:
-    return TYPE_NAMES.get((did >> 24) & 0xFF, f"type 0x{(did >> 24) & 0xFF:02X}")
+__all__ = ["TYPE_NAMES", "AssetIndex", "AssetsState", "RecentFiles", "activate", "describe",
+           "draw_assets_panel", "filter_dids", "hex_query_problem", "hook_summary",
+           "name_search", "parse_hex_query", "search_dids", "type_name"]
 
 
 def parse_hex_query(text: str) -> str:
@@ -80,113 +76,111 @@ def filter_dids(dids, type_prefix: int | None = None, query: str = "",
     return out
 
 
-@dataclass
 class AssetIndex:
-    """Reverse references over one database, built per kind on first use. Records that
-    fail to decode are skipped and listed in ``errors`` (the viewer keeps going)."""
+    """The cross-reference index of one database's DATs (``viewer.dat.xref``), loaded
+    from the user's cache or built in a worker thread (``build``: started by the first
+    frame the Assets panel shows), shared with every database over the same files
+    (``viewer.ui.xref_panel.build_for``)."""
 
-    db: object
-    errors: list[ViewerError] = field(default_factory=list)
-    _creators: dict[int, list[int]] | None = None       # emitter -> scripts
-    _table_users: dict[int, list[tuple[int, int, float]]] | None = None  # script -> entries
-    _setup_users: dict[int, list[int]] | None = None    # table -> setups
-    _pes_callers: dict[int, list[int]] | None = None    # script -> scripts (CallPES)
+    def __init__(self, db) -> None:
+        self.db = db
+        self._build = None
 
-    def _records(self, prefix: int):
-        for did in self.db.dids(prefix):
-            try:
-                yield did, self.db.get(did)
-            except ViewerError as err:
-                self.errors.append(err)
+    def build(self):
+        """The build (started now if it was not)."""
+        if self._build is None:
+            from viewer.ui.xref_panel import build_for
+            self._build = build_for(self.db)
+        return self._build
 
-    def _scan_scripts(self) -> None:
-        self._creators, self._pes_callers = {}, {}
-        for did, script in self._records(0x33):
-            for data in script.script_data:
-                hook = data.hook
-                if isinstance(hook, (CreateParticleHook, CreateBlockingParticleHook)) \
-                        and hook.emitter_info_id:
-                    lst = self._creators.setdefault(int(hook.emitter_info_id), [])
-                    if did not in lst:
-                        lst.append(did)
-                if isinstance(hook, CallPESHook) and hook.pes_id:
-                    lst = self._pes_callers.setdefault(int(hook.pes_id), [])
-                    if did not in lst:
-                        lst.append(did)
+    def ready(self):
+        """The XrefIndex once built, else None (starting the build)."""
+        return self.build().poll()
 
-    def scripts_creating(self, emitter: int) -> list[int]:
-        if self._creators is None:
-            self._scan_scripts()
-        return list(self._creators.get(emitter, []))
+    def wait(self, timeout: float | None = None):
+        """Block until the index is built (tests, headless); the XrefIndex or None."""
+        return self.build().wait(timeout)
 
-    def scripts_calling(self, script: int) -> list[int]:
-        if self._pes_callers is None:
-            self._scan_scripts()
-        return list(self._pes_callers.get(script, []))
 
-    def tables_using(self, script: int) -> list[int]:
-        return list(dict.fromkeys(t for t, _, _ in self.table_entries_using(script)))
+def name_search(index, query: str) -> tuple[list[int], str]:
+    """Records a name search finds, and what it matched: a PlayScript name (``Launch``,
+    ``AttribUp``: the tables with such an entry and the scripts those entries name), a
+    hook type (``CallPES``: the scripts and Animations holding one), ``uses:DID`` (the
+    records naming that DID: an emitter's scripts); ``ps:`` and ``hook:`` pick one kind.
+    Exact names win over prefixes; ``([], why)`` when nothing is named."""
+    text = query.strip()
+    kind, _, rest = text.partition(":")
+    if rest and kind.lower() == "uses":
+        if hex_query_problem(rest) is not None or not parse_hex_query(rest):
+            return [], f"'{rest.strip()}' is not a DID"
+        did = int(parse_hex_query(rest), 16)
+        return index.users(did), f"records using {format_did(did)}"
+    want_ps, want_hook = (kind.lower() in ("", "ps"), kind.lower() in ("", "hook")) \
+        if rest else (True, True)
+    name = rest if rest else text
+    ps = play_scripts_named(name) if want_ps else []
+    hooks = hook_types_named(name) if want_hook else []
+    exact_ps = [p for p in ps if play_script_label(p).lower().startswith(name.lower() + " ")]
+    exact_hooks = [h for h in hooks if hook_type_label(h).lower().startswith(
+        name.lower().removesuffix("hook") + " ")]
+    if exact_ps or exact_hooks:
+        ps, hooks = exact_ps, exact_hooks
+    found: set[int] = set()
+    said = []
+    if ps:
+        tables, scripts = index.table_entries(ps)
+        found.update(tables + scripts)
+        said.append(", ".join(play_script_label(p) for p in ps[:4]) +
+                    (f" +{len(ps) - 4}" if len(ps) > 4 else ""))
+    if hooks:
+        found.update(index.records_with_hook(hooks))
+        said.append("hooks " + ", ".join(hook_type_label(h) for h in hooks[:4]))
+    if not said:
+        return [], (f"'{text}' is not a DID, a PlayScript name or a hook type "
+                    f"(uses:DID lists what uses a record)")
+    return sorted(found), "; ".join(said)
 
-    def table_entries_using(self, script: int) -> list[tuple[int, int, float]]:
-        """(table, PlayScript, mod) of every table entry naming ``script``."""
-        if self._table_users is None:
-            self._table_users = {}
-            for did, table in self._records(0x34):
-                for key, data in table.entries:
-                    for entry in data.scripts:
-                        self._table_users.setdefault(int(entry.script_id), []).append(
-                            (did, int(key), float(entry.mod)))
-        return list(self._table_users.get(script, []))
 
-    def setups_using(self, table: int) -> list[int]:
-        if self._setup_users is None:
-            self._setup_users = {}
-            for did, setup in self._records(0x02):
-                t = int(setup.default_script_table or 0)
-                if t:
-                    self._setup_users.setdefault(t, []).append(did)
-        return list(self._setup_users.get(table, []))
-
-    def references(self, did: int) -> list[tuple[str, list[int]]]:
-        """(label, DIDs) reverse references that make sense for ``did``'s type."""
-        kind = (did >> 24) & 0xFF
-        if kind == 0x32:
-            return [("scripts creating it", self.scripts_creating(did))]
-        if kind == 0x33:
-            return [("tables using it", self.tables_using(did)),
-                    ("as", [f"{format_did(t)} {_ps_name(k)} mod {m:g}"
-                            for t, k, m in self.table_entries_using(did)]),
-                    ("scripts calling it (CallPES)", self.scripts_calling(did))]
-        if kind == 0x34:
-            return [("Setups using it", self.setups_using(did))]
-        return []
+def search_dids(dids, index, query: str, type_prefix: int | None = None
+                ) -> tuple[list[int], str | None, str | None]:
+    """(the DIDs a search lists, a problem or None, a note on what a name matched or
+    None). A hex query filters by DID (``filter_dids``); anything else is a name search
+    (``name_search``) over the cross-reference index (``index``: None while it is built,
+    said as a problem)."""
+    if hex_query_problem(query) is None:
+        return filter_dids(dids, type_prefix, query), None, None
+    if index is None:
+        return [], "the cross-reference index is being built: name searches wait for it", None
+    found, note = name_search(index, query)
+    if not found and note.startswith("'"):
+        return [], note, None
+    held = set(dids)
+    listed = [d for d in found if d in held and
+              (type_prefix is None or (d >> 24) & 0xFF == type_prefix)]
+    return listed, None, note
 
 
 def hook_summary(hook) -> str:
-    """A hook's type and the fields that say what it does (DIDs as DID strings)."""
-    name = type(hook).__name__.removesuffix("Hook")
+    """A hook's type with its number (``CallPES (19)``) and the fields that say what it
+    does (DIDs as DID strings)."""
+    number = getattr(hook, "type_number", None)
+    name = hook_type_label(int(hook.hook_type) if number is None else number)
     parts = []
     for f in dataclasses.fields(hook):
         field_name, value = f.name, getattr(hook, f.name)
-        if field_name in ("direction", "hook_type"):
+        if field_name in ("direction", "hook_type", "type_number"):
             continue
         if isinstance(value, int) and not isinstance(value, bool) and \
                 (field_name.endswith("_id") and value > 0xFFFF):
             parts.append(f"{field_name} {format_did(value)}")
         elif isinstance(value, (int, float)) and not isinstance(value, bool):
             parts.append(f"{field_name} {value:g}")
-    return name + (" (" + ", ".join(parts) + ")" if parts else "")
-
-
-def _enum_name(value) -> str:
-    """An enum member's name; a value the enum does not know (kept as an int) as a number."""
-    return value.name if isinstance(value, enum.Enum) else str(value)
+    return name + (": " + ", ".join(parts) if parts else "")
 
 
 def describe(db, did: int) -> list[str]:
-    """A few lines about one record for the browser's detail view."""
-    from viewer.sim.script_table import play_script_name
-
+    """A few lines about one record for the browser's detail view (PlayScript, hook,
+    emitter and particle types by name with their numbers)."""
     rec = db.get(did)
     kind = (did >> 24) & 0xFF
     lines = [f"{format_did(did)} {type_name(did)}"]
@@ -196,12 +190,11 @@ def describe(db, did: int) -> list[str]:
             lines.append(f"  {i:2d} {d.start_time:7.3f} s  {hook_summary(d.hook)}")
     elif kind == 0x34:
         for key, data in rec.entries:
-            name = play_script_name(int(key)) or str(int(key))
             pairs = ", ".join(f"{e.mod:g}->{format_did(e.script_id)}" for e in data.scripts)
-            lines.append(f"  {name} (0x{int(key):02X}): {pairs}")
+            lines.append(f"  {play_script_label(key)}: {pairs}")
     elif kind == 0x32:
-        lines.append(f"  type {_enum_name(rec.emitter_type)}, "
-                     f"particle {_enum_name(rec.particle_type)}")
+        lines.append(f"  type {emitter_type_label(rec.emitter_type)}, "
+                     f"particle {particle_type_label(rec.particle_type)}")
         lines.append(f"  birthrate {rec.birthrate:g}, max {rec.max_particles}, "
                      f"total {rec.total_particles}, lifespan {rec.lifespan:g}")
         lines.append(f"  hw_gfxobj {format_did(rec.hw_gfxobj_id)}")
@@ -246,17 +239,22 @@ class AssetsState:
     path_text: str = ""
     selected: int | None = None
     details: list[str] = field(default_factory=list)
-    refs: list[tuple[str, list[int]]] = field(default_factory=list)
+    problem: str | None = None     # why the search lists nothing
+    note: str | None = None        # what a name search matched
     _cache_key: tuple | None = None
     _cache: list[int] = field(default_factory=list)
 
-    def listing(self, db, prefix: int | None) -> list[int]:
-        """The filtered DIDs, recomputed only when the database, type or query changes
-        (a retail portal.dat has ~80,000 files)."""
-        key = (id(db), prefix, self.query)
+    def listing(self, db, prefix: int | None, index: AssetIndex | None = None) -> list[int]:
+        """The DIDs the type and the search pick (``search_dids``), recomputed only when
+        the database, type, query or index changes (a retail portal.dat has ~80,000
+        files). A name search starts the index's build and lists once it is ready."""
+        xi = None
+        if index is not None and hex_query_problem(self.query) is not None:
+            xi = index.ready()
+        key = (id(db), prefix, self.query, id(xi))
         if key != self._cache_key:
-            self._cache = filter_dids(db.dids(prefix) if prefix is not None else db.dids(),
-                                      None, self.query)
+            dids = db.dids(prefix) if prefix is not None else db.dids()
+            self._cache, self.problem, self.note = search_dids(dids, xi, self.query)
             self._cache_key = key
         return self._cache
 
@@ -290,11 +288,13 @@ def draw_assets_panel(db, index: AssetIndex | None, state: AssetsState, recent: 
         if db is None:
             imgui.text_disabled("No DAT open.")
             return out
+        if index is not None:
+            index.build()   # in the background from the first frame the panel shows
         _asset_list(imgui, db, index, state, object_id, out)
         imgui.separator()
         for line in state.details:
             text_wrapped(imgui, line)
-        _references(imgui, db, index, state)
+        _uses_pane(imgui, db, index, state, object_id, out)
     finally:
         imgui.end()
     return out
@@ -325,20 +325,20 @@ def _open_row(imgui, state: AssetsState, recent: RecentFiles, dat_paths,
 
 def _asset_list(imgui, db, index: AssetIndex | None, state: AssetsState,
                 object_id: int | None, out: list[c.Command]) -> None:
-    """The type filter, the hex search and the clipped list of matching DIDs (a click
-    selects, a double click activates)."""
+    """The type filter, the search (DID, PlayScript name, hook type, uses:DID) and the
+    clipped list of matching DIDs (a click selects, a double click activates)."""
     imgui.set_next_item_width(170)
     _, state.type_index = imgui.combo("##type", state.type_index, [n for n, _ in FILTERS])
     imgui.same_line()
     imgui.set_next_item_width(-1)
-    _, state.query = imgui.input_text_with_hint("##q", "hex DID", state.query)
+    _, state.query = imgui.input_text_with_hint("##q", "DID, PlayScript, hook type, uses:DID",
+                                                state.query)
     prefix = FILTERS[state.type_index][1]
-    dids = state.listing(db, prefix)
-    problem = hex_query_problem(state.query)
-    if problem is not None:
-        imgui.text_colored(imgui.ImVec4(1.0, 0.6, 0.3, 1.0), problem)
+    dids = state.listing(db, prefix, index)
+    if state.problem is not None:
+        imgui.text_colored(imgui.ImVec4(1.0, 0.6, 0.3, 1.0), state.problem)
     else:
-        imgui.text_disabled(f"{len(dids)} files")
+        imgui.text_disabled(f"{len(dids)} files" + (f": {state.note}" if state.note else ""))
     imgui.begin_child("list", imgui.ImVec2(0, imgui.get_content_region_avail().y * 0.55))
     clipper = imgui.ListClipper()
     clipper.begin(len(dids))
@@ -360,32 +360,27 @@ def _asset_list(imgui, db, index: AssetIndex | None, state: AssetsState,
     imgui.end_child()
 
 
-def _references(imgui, db, index: AssetIndex | None, state: AssetsState) -> None:
-    """Reverse references of the selected asset (decoding every script / table / Setup
-    once: on request); a DID button selects that asset."""
-    if state.selected is not None and index is not None and not state.refs \
-            and (state.selected >> 24) & 0xFF in (0x32, 0x33, 0x34) \
-            and imgui.button("Find references"):
-        state.refs = index.references(state.selected)
-    for label, refs in state.refs:
-        text_wrapped(imgui, f"{label}: {len(refs)}")
-        for r in refs[:50]:
-            if isinstance(r, str):
-                text_wrapped_disabled(imgui, f"  {r}")
-                continue
-            if imgui.small_button(f"{format_did(r)}##{label}"):
-                state.selected = r
-                _refresh_details(db, index, state)
-                break
+def _uses_pane(imgui, db, index: AssetIndex | None, state: AssetsState,
+               object_id: int | None, out: list[c.Command]) -> None:
+    """The selected record's Uses / Used by (viewer/ui/xref_panel.py); a related record
+    clicked there becomes the selection."""
+    from viewer.ui.xref_panel import draw_xref_pane
+
+    if state.selected is None or index is None:
+        return
+    cmds, opened = draw_xref_pane(imgui, index.build(), state.selected, object_id)
+    out.extend(cmds)
+    if opened is not None and opened != state.selected:
+        state.selected = opened
+        out.append(c.Select("asset", opened))
+        _refresh_details(db, index, state)
 
 
 def _refresh_details(db, index, state: AssetsState) -> None:
-    state.refs = []
     try:
         state.details = describe(db, state.selected)
     except ViewerError as err:
         state.details = [f"cannot decode: {err}"]
-        state.refs = []
 
 
 def _file_dialog() -> list[str]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from viewer.dat.names import emitter_type_label, particle_type_label
 from viewer.errors import format_did
 from viewer.sim.inspect import EmitterView, emitter_info_fields
 from viewer.ui import commands as c
@@ -114,13 +115,15 @@ def _scrolling(imgui):
 
 
 def _emitter_table(imgui, view: EmittersView, flags, out: list[c.Command]) -> None:
-    """One row per live emitter (selectable), then the finished ones greyed."""
+    """One row per live emitter (selectable), then the finished ones greyed; the
+    ParticleType by name with its number."""
     height = scrolling_table_height(imgui, len(view.live) + len(view.finished))
-    if not imgui.begin_table("emitters", 6, flags | _scrolling(imgui),
+    if not imgui.begin_table("emitters", 7, flags | _scrolling(imgui),
                              imgui.ImVec2(0, height)):
         return
     imgui.table_setup_scroll_freeze(1, 1)
-    for name in ("handle", "owner", "id", "info", "state", "alive/emitted/total"):
+    for name in ("handle", "owner", "id", "info", "state", "alive/emitted/total",
+                 "particle type"):
         imgui.table_setup_column(name)
     imgui.table_headers_row()
     for em in view.live:
@@ -129,15 +132,16 @@ def _emitter_table(imgui, view: EmittersView, flags, out: list[c.Command]) -> No
         if imgui.selectable(f"{em.handle}##em{em.handle}", em.handle == view.selected_handle,
                             imgui.SelectableFlags_.span_all_columns)[0]:
             out.append(c.Select("emitter", em.handle))
+        kind = "-" if em.info is None else particle_type_label(em.info.particle_type)
         for text in (str(em.owner), str(em.logical_id), format_did(em.info_did),
-                     em.state, f"{em.alive}/{em.emitted}/{em.total or '-'}"):
+                     em.state, f"{em.alive}/{em.emitted}/{em.total or '-'}", kind):
             imgui.table_next_column()
             imgui.text(text)
     for em in view.finished:
         imgui.table_next_row()
         for text in (str(em.handle), str(em.owner), str(em.logical_id),
                      format_did(em.info_did), "finished",
-                     f"{em.created:.2f}-{em.finished:.2f} s"):
+                     f"{em.created:.2f}-{em.finished:.2f} s", ""):
             imgui.table_next_column()
             imgui.text_disabled(text)
     imgui.end_table()
@@ -150,6 +154,9 @@ def _emitter_detail(imgui, sel, view: EmittersView, flags, out: list[c.Command])
     text_wrapped(imgui, f"Emitter {sel.handle}: owner {sel.owner}, part {sel.part}, "
                        f"offset ({sel.offset[0]:.3f}, {sel.offset[1]:.3f}, "
                        f"{sel.offset[2]:.3f})")
+    if sel.info is not None:
+        text_wrapped(imgui, f"particle type {particle_type_label(sel.info.particle_type)}, "
+                            f"emitter type {emitter_type_label(sel.info.emitter_type)}")
     for line in sel.detail:
         text_wrapped(imgui, line)
     if imgui.tree_node("ParticleEmitterInfo"):

@@ -11,8 +11,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from viewer.dat.names import play_script_label
 from viewer.errors import format_did
-from viewer.sim.script_table import NO_SCRIPT, as_f32, play_script_name, select_script
+from viewer.sim.script_table import NO_SCRIPT, as_f32, select_script
 from viewer.ui import commands as c
 from viewer.ui.widgets import text_wrapped
 
@@ -38,7 +39,7 @@ def format_intensity(x: float) -> str:
 @dataclass(frozen=True)
 class EntryRow:
     play_script: int
-    name: str
+    name: str             # PlayScript name and number: "Launch (0x04)"
     index: int            # position within this PlayScript's list (stored order)
     mod: float
     script_id: int
@@ -96,7 +97,7 @@ def _entry_rows(table, play_script: int, picked: int | None) -> tuple[EntryRow, 
     for key, d in table.entries:
         is_sel = int(key) == int(play_script) and not seen_selected
         for i, e in enumerate(d.scripts):
-            rows.append(EntryRow(int(key), play_script_name(int(key)) or str(int(key)), i,
+            rows.append(EntryRow(int(key), play_script_label(key), i,
                                  float(e.mod), int(e.script_id), is_sel and picked == i))
         seen_selected = seen_selected or is_sel
     return tuple(rows)
@@ -104,7 +105,7 @@ def _entry_rows(table, play_script: int, picked: int | None) -> tuple[EntryRow, 
 
 def _pick_reason(table, data, play_script: int, x32: float, picked: int | None) -> str:
     """Why retail picked what it did (or nothing), in one sentence."""
-    name = play_script_name(int(play_script)) or f"PlayScript {int(play_script)}"
+    name = play_script_label(play_script)
     if table is None:
         return "no PhysicsScriptTable: none"
     if data is None:
@@ -165,7 +166,7 @@ def draw_script_table_panel(view: ScriptTableView, state: dict) -> list[c.Comman
 
 def _type_combo(imgui, view: ScriptTableView, out: list[c.Command]) -> None:
     keys = [int(k) for k, _ in view.table.entries]
-    labels = [f"{play_script_name(k) or k} (0x{k:02X})" for k in keys]
+    labels = [play_script_label(k) for k in keys]
     current = keys.index(view.play_script) if view.play_script in keys else -1
     imgui.set_next_item_width(220)
     changed, idx = imgui.combo("PlayScript", max(current, 0), labels)
