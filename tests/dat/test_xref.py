@@ -16,6 +16,7 @@ from viewer.dat import retail_facts as F
 from viewer.dat.container import DatCollection
 from viewer.dat.names import (
     hook_type_label,
+    hook_type_label_of,
     hook_types_named,
     play_script_label,
     play_scripts_named,
@@ -56,6 +57,8 @@ def test_names_with_numbers_beside():
     assert play_script_label(0x1234) == "PlayScript 0x1234"
     assert hook_type_label(19) == "CallPES (19)" and hook_type_label(99) == \
         "AnimationHookType 99"
+    assert hook_type_label_of("CreateParticle") == "CreateParticle (13)"
+    assert hook_type_label_of("SomethingElse") == "SomethingElse"
     assert type_name(0x34000101) == "PhysicsScriptTable" and type_name(0x07000001) == \
         "RenderSurface" and type_name(0x0D000001) == "type 0x0D"
     assert play_scripts_named("launch") == [0x04]

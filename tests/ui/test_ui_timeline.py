@@ -79,7 +79,7 @@ def test_track_rows_and_hover_hit_test():
     rows = track_rows(tracks)
     assert [k for k, _ in rows] == ["lane", "lane", "bar", "pes"]
     text, clicks = hit_test(tracks, rows[0], 0.51, 0.02)
-    assert "CallPES (hook 1 of 0x33000719, owner 1)" in text and clicks == []
+    assert "CallPES (19) (hook 1 of 0x33000719, owner 1)" in text and clicks == []
     assert hit_test(tracks, rows[0], 0.3, 0.02) == ("", [])
     text, clicks = hit_test(tracks, rows[2], 0.9, 0.02)
     assert "emitter 7 (id 3) 0x320009C4" in text and "stopped 1.000 s" in text

@@ -50,6 +50,13 @@ def hook_type_label(value) -> str:
     return _label(AnimationHookType, value)
 
 
+def hook_type_label_of(name: str) -> str:
+    """A hook type named as trace names it (``CallPES``) with its number beside
+    (``CallPES (19)``); a name the enum does not know as it is."""
+    member = AnimationHookType.__members__.get(name)
+    return name if member is None else hook_type_label(member)
+
+
 def particle_type_label(value) -> str:
     return _label(ParticleType, value)
 
@@ -82,5 +89,6 @@ def hook_types_named(text: str) -> list[int]:
     return _lookup(AnimationHookType, t)
 
 
-__all__ = ["TYPE_NAMES", "emitter_type_label", "hook_type_label", "hook_types_named",
+__all__ = ["TYPE_NAMES", "emitter_type_label", "hook_type_label", "hook_type_label_of",
+           "hook_types_named",
            "particle_type_label", "play_script_label", "play_scripts_named", "type_name"]

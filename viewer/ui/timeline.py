@@ -13,6 +13,7 @@ import bisect
 import itertools
 from dataclasses import dataclass, field
 
+from viewer.dat.names import hook_type_label_of
 from viewer.sim.playback import SPEED_MAX, SPEED_MIN
 from viewer.ui import commands as c
 
@@ -413,7 +414,8 @@ def hit_test(tracks: TimelineTracks, row: tuple[str, object], t: float, toleranc
                 and abs(m.t - t) <= tolerance]
         if not near:
             return "", []
-        lines = [f"{m.t:.3f} s  {m.type} (hook {m.index} of 0x{m.source:08X}, owner {m.owner})"
+        lines = [f"{m.t:.3f} s  {hook_type_label_of(m.type)} (hook {m.index} of "
+                 f"0x{m.source:08X}, owner {m.owner})"
                  for m in sorted(near, key=lambda m: (abs(m.t - t), m.index))[:6]]
         return "\n".join(lines), []
     if kind == "bar":
