@@ -13,7 +13,7 @@ import re
 from viewer.commands.selection import parse_did as _did
 from viewer.commands.selection import parse_intensity as _intensity
 from viewer.commands.selection import parse_play_script
-from viewer.errors import ScenarioError, format_did
+from viewer.errors import format_did
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -34,9 +34,7 @@ def run(args: argparse.Namespace) -> int:
 
     script_type = args.play_script
     with AssetDatabase(args.dat) as db:
-        table = db.get(args.table)
-        if not hasattr(table, "entries") or not hasattr(table, "get"):
-            raise ScenarioError("not a PhysicsScriptTable", file=args.dat, did=args.table)
+        table = db.physics_script_table(args.table)   # "DID X is a Y, not a ..." otherwise
         did = get_script(table, script_type, args.intensity)
     print("none" if not did else format_did(did))
     return 0

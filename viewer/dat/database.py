@@ -17,7 +17,7 @@ from viewer.dat import records as R
 from viewer.dat.container import DatCollection, DatFile
 from viewer.dat.dat_set import DatSet, open_collection
 from viewer.dat.writer import build_dat
-from viewer.errors import DatError, format_did
+from viewer.errors import DatError
 
 
 class AssetDatabase:
@@ -106,50 +106,52 @@ class AssetDatabase:
             return None
         return self.get(did)
 
-    def _typed(self, did: int, cls: type):
+    def typed(self, did: int, cls: type, *, by: int | None = None):
+        """The record for a DID that must be a ``cls`` (its type is its DID's top byte):
+        ``DID X is a Y, not a Z (named by ...)`` (``by``: the record that named it) when
+        it is of another type, before anything is read."""
         if R.record_class(did) is not cls:
-            raise DatError(f"DID {format_did(did)} is not a {cls.__name__} "
-                           f"(type 0x{(did >> 24) & 0xFF:02X})", did=did)
+            raise R.wrong_type(did, R.type_name(did), cls, by=by, file=self.collection.name)
         return self.get(did)
 
-    def setup(self, did: int) -> R.Setup:
-        return self._typed(did, R.Setup)
+    def setup(self, did: int, *, by: int | None = None) -> R.Setup:
+        return self.typed(did, R.Setup, by=by)
 
-    def gfxobj(self, did: int) -> R.GfxObj:
-        return self._typed(did, R.GfxObj)
+    def gfxobj(self, did: int, *, by: int | None = None) -> R.GfxObj:
+        return self.typed(did, R.GfxObj, by=by)
 
-    def animation(self, did: int) -> R.Animation:
-        return self._typed(did, R.Animation)
+    def animation(self, did: int, *, by: int | None = None) -> R.Animation:
+        return self.typed(did, R.Animation, by=by)
 
-    def motion_table(self, did: int) -> R.MotionTable:
-        return self._typed(did, R.MotionTable)
+    def motion_table(self, did: int, *, by: int | None = None) -> R.MotionTable:
+        return self.typed(did, R.MotionTable, by=by)
 
-    def physics_script(self, did: int) -> R.PhysicsScript:
-        return self._typed(did, R.PhysicsScript)
+    def physics_script(self, did: int, *, by: int | None = None) -> R.PhysicsScript:
+        return self.typed(did, R.PhysicsScript, by=by)
 
-    def physics_script_table(self, did: int) -> R.PhysicsScriptTable:
-        return self._typed(did, R.PhysicsScriptTable)
+    def physics_script_table(self, did: int, *, by: int | None = None) -> R.PhysicsScriptTable:
+        return self.typed(did, R.PhysicsScriptTable, by=by)
 
-    def emitter_info(self, did: int) -> R.ParticleEmitterInfo:
-        return self._typed(did, R.ParticleEmitterInfo)
+    def emitter_info(self, did: int, *, by: int | None = None) -> R.ParticleEmitterInfo:
+        return self.typed(did, R.ParticleEmitterInfo, by=by)
 
-    def surface(self, did: int) -> R.Surface:
-        return self._typed(did, R.Surface)
+    def surface(self, did: int, *, by: int | None = None) -> R.Surface:
+        return self.typed(did, R.Surface, by=by)
 
-    def render_surface(self, did: int) -> R.RenderSurface:
-        return self._typed(did, R.RenderSurface)
+    def render_surface(self, did: int, *, by: int | None = None) -> R.RenderSurface:
+        return self.typed(did, R.RenderSurface, by=by)
 
-    def palette(self, did: int) -> R.Palette:
-        return self._typed(did, R.Palette)
+    def palette(self, did: int, *, by: int | None = None) -> R.Palette:
+        return self.typed(did, R.Palette, by=by)
 
-    def sound_table(self, did: int) -> R.SoundTable:
-        return self._typed(did, R.SoundTable)
+    def sound_table(self, did: int, *, by: int | None = None) -> R.SoundTable:
+        return self.typed(did, R.SoundTable, by=by)
 
-    def wave(self, did: int) -> R.Wave:
-        return self._typed(did, R.Wave)
+    def wave(self, did: int, *, by: int | None = None) -> R.Wave:
+        return self.typed(did, R.Wave, by=by)
 
-    def region(self, did: int) -> R.Region:
-        return self._typed(did, R.Region)
+    def region(self, did: int, *, by: int | None = None) -> R.Region:
+        return self.typed(did, R.Region, by=by)
 
     # -- pixels --------------------------------------------------------------------------
     def render_surface_rgba(self, did: int, palette_id: int | None = None):
@@ -162,5 +164,5 @@ class AssetDatabase:
         if rs.default_palette_id is not None or palette_id:
             if not pid:
                 raise DatError("indexed RenderSurface has no palette", did=did)
-            pal = self.palette(pid)
+            pal = self.palette(pid, by=did)
         return decode_render_surface(rs, pal)

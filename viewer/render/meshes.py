@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from viewer.dat import records as R
 from viewer.dat.records.common import PixelFormat
 from viewer.errors import DatError, ViewerError
 from viewer.render import materials, textures
@@ -189,7 +190,11 @@ class MeshCache:
         # (Surface, SurfaceTexture, palette key) -> a part's ObjDesc-changed surface
         self.custom: dict[tuple, SurfaceMaterial] = {}
 
-    def _get(self, did: int):
+    def _get(self, did: int, cls: type, by: int | None = None):
+        """The record DID ``did`` names, which must be a ``cls`` (its DID's type): "DID X
+        is a Y, not a Z (named by ``by``)" otherwise, before it is read."""
+        if did and R.record_class(did) is not cls:
+            raise R.wrong_type(did, R.type_name(did), cls, by=by)
         try:
             rec = self.db.get(did)
         except ViewerError:
@@ -200,10 +205,11 @@ class MeshCache:
             raise DatError("record not found", did=did)
         return rec
 
-    def surface(self, did: int) -> SurfaceMaterial:
+    def surface(self, did: int, by: int | None = None) -> SurfaceMaterial:
+        """The material of Surface ``did`` (``by``: the GfxObj naming it, for errors)."""
         mat = self.surfaces.get(did)
         if mat is None:
-            mat = self.surfaces[did] = self._load_surface(did)
+            mat = self.surfaces[did] = self._load_surface(did, by=by)
         return mat
 
     def custom_surface(self, drawn) -> SurfaceMaterial:
@@ -222,10 +228,10 @@ class MeshCache:
         white."""
         if not drawn.texture:
             return None, False, ""
-        levels = list(self._get(drawn.texture).textures)
+        levels = list(self._get(drawn.texture, R.SurfaceTexture).textures)
         if not levels:
             raise DatError("SurfaceTexture lists no RenderSurface", did=drawn.texture)
-        rs = self._get(int(levels[0]))
+        rs = self._get(int(levels[0]), R.RenderSurface, by=drawn.texture)
         fmt = int(rs.format)
         paletted = fmt in (PixelFormat.P8, PixelFormat.INDEX16)
         pal = None
@@ -235,14 +241,15 @@ class MeshCache:
                 pal = pal.copy()
                 pal[:8] = 0
         elif paletted:
-            pal = textures.palette_rgba(self._get(int(rs.default_palette_id)).colors)
+            pal = textures.palette_rgba(self._get(int(rs.default_palette_id), R.Palette,
+                                                  by=int(levels[0])).colors)
         tex = textures.upload(self.ctx, fmt, int(rs.width), int(rs.height),
                               bytes(rs.source_data), pal, did=int(levels[0]),
                               allow_compressed=self.allow_compressed)
         return tex, paletted, tex.extra
 
-    def _load_surface(self, did: int, drawn=None) -> SurfaceMaterial:
-        s = self._get(did)
+    def _load_surface(self, did: int, drawn=None, by: int | None = None) -> SurfaceMaterial:
+        s = self._get(did, R.Surface, by=by)
         st = int(s.type)
         trans = float(s.translucency)
         if trans > 0.0002:  # CSurface::InitEnd 0x00536400
@@ -254,17 +261,18 @@ class MeshCache:
         if drawn is not None and st & (materials.BASE1_IMAGE | materials.BASE1_CLIPMAP):
             tex, paletted, mode = self._custom_texture(drawn, s)
         elif st & (materials.BASE1_IMAGE | materials.BASE1_CLIPMAP):
-            stex = self._get(int(s.orig_texture_id))
+            stex = self._get(int(s.orig_texture_id), R.SurfaceTexture, by=did)
             levels = list(stex.textures)
             if not levels:
                 raise DatError("SurfaceTexture lists no RenderSurface", did=int(s.orig_texture_id))
             rs_did = int(levels[0])  # ACViewer uses textures[0]; the client's source level 0
-            rs = self._get(rs_did)
+            rs = self._get(rs_did, R.RenderSurface, by=int(s.orig_texture_id))
             fmt = int(rs.format)
             pal = None
             if fmt in (PixelFormat.P8, PixelFormat.INDEX16):
                 pal_did = int(s.orig_palette_id or 0) or int(rs.default_palette_id or 0)
-                pal = textures.palette_rgba(self._get(pal_did).colors)
+                pal = textures.palette_rgba(self._get(pal_did, R.Palette, by=(
+                    did if s.orig_palette_id else rs_did)).colors)
             tex = textures.upload(self.ctx, fmt, int(rs.width), int(rs.height),
                                   bytes(rs.source_data), pal, did=rs_did,
                                   allow_compressed=self.allow_compressed)
@@ -287,10 +295,10 @@ class MeshCache:
         return m
 
     def _load_mesh(self, did: int) -> GpuMesh:
-        gfx = self._get(did)
+        gfx = self._get(did, R.GfxObj)
         data = triangulate_gfxobj(gfx, did)
         surf_dids = list(gfx.surfaces)
-        subsets = [GpuSubset(si, first, count, self.surface(int(surf_dids[si])),
+        subsets = [GpuSubset(si, first, count, self.surface(int(surf_dids[si]), by=did),
                              si in data.wrap)
                    for si, first, count in data.subsets]
         vbo = self.ctx.buffer(data.vertices.tobytes() if len(data.vertices) else
@@ -298,7 +306,7 @@ class MeshCache:
         degrade = []
         deg_did = int(gfx.did_degrade or 0)
         if deg_did:
-            degrade = list(self._get(deg_did).degrades)
+            degrade = list(self._get(deg_did, R.GfxObjDegradeInfo, by=did).degrades)
         radius = float(np.sqrt((data.vertices[:, :3] ** 2).sum(axis=1)).max(initial=0.0))
         return GpuMesh(did, vbo, subsets, data.sort_center, degrade, radius=radius, data=data)
 

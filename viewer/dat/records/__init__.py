@@ -75,7 +75,7 @@ from viewer.dat.records.region import (  # noqa: F401
 from viewer.dat.records.setup import LightInfo, LocationType, Setup  # noqa: F401
 from viewer.dat.records.sound import SoundEntry, SoundTable, SoundTableData, Wave  # noqa: F401
 from viewer.dat.records.surface import Palette, RenderSurface, Surface, SurfaceTexture
-from viewer.errors import DatError
+from viewer.errors import DatError, format_did
 
 #: top byte of the DID -> record class
 RECORD_CLASSES: dict[int, type] = {
@@ -96,6 +96,37 @@ def record_class(did: int) -> type | None:
     if did == ITERATION_DID:
         return Iteration
     return RECORD_CLASSES.get((did >> 24) & 0xFF)
+
+
+def type_name(did: int) -> str:
+    """The record type a DID names, as ``dat show`` writes it (``"PhysicsScript"``), from its
+    top byte; ``"type 0xNN record"`` for a type the viewer has no decoder for."""
+    cls = record_class(did)
+    return cls.__name__ if cls is not None else f"type 0x{(did >> 24) & 0xFF:02X} record"
+
+
+def _a(name: str) -> str:
+    return f"an {name}" if name[:1] in "AEIOU" else f"a {name}"
+
+
+def wrong_type(did: int, found: type | str, expected: type | str, *, by: int | None = None,
+               file: str | None = None) -> DatError:
+    """The input failure for a DID followed to a record of another type:
+    ``DID 0x33000101 is a PhysicsScript, not a Wave (named by SoundTable 0x20000101)``;
+    ``by``: the record whose data named the DID, where known."""
+    def name(t):
+        return t if isinstance(t, str) else t.__name__
+    tail = f" (named by {type_name(by)} {format_did(by)})" if by else ""
+    return DatError(f"DID {format_did(did)} is {_a(name(found))}, not {_a(name(expected))}"
+                    f"{tail}", file=file)
+
+
+def expect_record(record, did: int, cls: type, *, by: int | None = None,
+                  file: str | None = None):
+    """``record`` (what DID ``did`` decoded to) when it is a ``cls``, else ``wrong_type``."""
+    if not isinstance(record, cls):
+        raise wrong_type(did, type(record), cls, by=by, file=file)
+    return record
 
 
 def decode(did: int, data: bytes, file: str | None = None):
