@@ -54,9 +54,10 @@ def _refused(r, name: str, kind: str) -> None:
      "scenario"),
     (["replay", "{p}"], "capture"),
     (["screenshot", "--out", "{tmp}/x.png", "--actions", "{p}"], "actions"),
+    (["screenshot", "{p}", "--out", "{tmp}/x.png"], "DAT"),
 ], ids=["dat-ls", "dat-show", "resolve", "xref", "trace-dat", "trace-scenario",
         "trace-scenario-dat", "render-scenario-dat", "render-scenario", "replay",
-        "screenshot-actions"])
+        "screenshot-actions", "screenshot-dat"])
 def test_a_named_pipe_without_a_writer_is_refused_at_once(fifo, tmp_path, argv, what):
     argv = [a.format(p=fifo, s=tmp_path / "s.json", tmp=tmp_path) for a in argv]
     r = run_bounded(argv, timeout=HANG_GUARD_S)
@@ -97,3 +98,10 @@ def test_open_input_refuses_without_blocking_and_opens_a_regular_file(tmp_path, 
     (tmp_path / "a.dat").write_bytes(b"abc")
     with open_input(tmp_path / "a.dat", DatError, "DAT") as fh:
         assert fh.read() == b"abc"
+
+
+def test_the_viewers_open_dat_refuses_a_named_pipe_before_its_worker_starts(fifo):
+    from viewer.errors import ScenarioError
+    from viewer.ui.session import plan_session
+    with pytest.raises(ScenarioError, match=r"pipe: DAT is a named pipe, not a file$"):
+        plan_session(dat=str(fifo))
