@@ -32,6 +32,14 @@ _NOT_FILES = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe"),
               (stat.S_ISSOCK, "a socket"))
 
 
+#: ``os.open`` flags of an input: read-only, never waiting for a writer (POSIX O_NONBLOCK:
+#: a named pipe; Windows has no such flag and no such files at ordinary paths), binary
+#: (Windows' O_BINARY: without it the C runtime reads text mode and turns CR LF into LF),
+#: not inherited by child processes. Flags a platform lacks are 0.
+_OPEN_FLAGS = (os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+               | getattr(os, "O_CLOEXEC", 0))
+
+
 def not_a_file(mode: int) -> str | None:
     """What a file of this ``st_mode`` is when it is not a regular file (``"a named pipe"``),
     else None."""
@@ -49,7 +57,7 @@ def open_input(path, error: type, what: str, name: str | None = None):
     never blocks: a named pipe without a writer is refused at once instead of waiting."""
     name = str(path) if name is None else name
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(path, _OPEN_FLAGS)
     except (OSError, ValueError) as exc:
         raise error(f"cannot read {what}: {getattr(exc, 'strerror', None) or exc}",
                     file=name) from None

@@ -6,6 +6,7 @@ commands (only ``ClearErrors``).
 
 from __future__ import annotations
 
+import os
 import traceback
 from dataclasses import dataclass
 
@@ -56,7 +57,7 @@ class ErrorLog:
                                err.offset, context)
         else:  # a bug, not bad input: keep running, but show where it came from
             tb = traceback.extract_tb(err.__traceback__)
-            at = f" at {tb[-1].filename.rsplit('/', 1)[-1]}:{tb[-1].lineno}" if tb else ""
+            at = f" at {os.path.basename(tb[-1].filename)}:{tb[-1].lineno}" if tb else ""
             entry = ErrorEntry("InternalError", f"{type(err).__name__}: {err}{at}",
                                None, None, None, context)
         key = (entry.kind, entry.message, entry.where, entry.context)
