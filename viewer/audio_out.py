@@ -23,7 +23,7 @@ import threading
 
 import numpy as np
 
-from viewer.sim.mixer import SAMPLE_RATE, SoundMixer
+from viewer.sim.mixer import SAMPLE_RATE, SoundMixer, takes_voice
 
 
 class SilentSink:
@@ -156,7 +156,7 @@ class SoundPlayer:
         self.error: Exception | None = None  # a Wave that could not be mixed (kept, not raised)
 
     def record(self, frame: int, events) -> None:
-        sounds = [e for e in events if e.get("event") == "sound" and e.get("played")]
+        sounds = [e for e in events if takes_voice(e)]
         if sounds:
             self._by_frame[frame] = sounds
         else:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from viewer.dat.records.animation import AnimationFrame
 from viewer.dat.records.common import Frame as RFrame
-from viewer.dat.records.common import SetupFlags, Sphere
+from viewer.dat.records.common import GfxObjFlags, SetupFlags, Sphere
+from viewer.dat.records.gfxobj import GfxObj, VertexArray
 from viewer.dat.records.hooks import (
     CallPESHook,
     CreateBlockingParticleHook,
@@ -22,16 +23,34 @@ from viewer.dat.records.physics_script import (
     ScriptAndModData,
 )
 from viewer.dat.records.setup import LightInfo, Setup
+from viewer.dat.records.sound import Wave
 from viewer.errors import DatError
 
 GFX = 0x01000001
 
 
+def gfxobj(did=GFX):
+    """An empty GfxObj (no surfaces, no vertices): enough for the runtime, which only
+    needs the record to be there (a part's or a particle's GfxObj)."""
+    return GfxObj(did, GfxObjFlags(0), (), VertexArray(1, ()), None, None, (0.0, 0.0, 0.0),
+                  None, None, None)
+
+
+def wave(did):
+    """A Wave record: 8-bit mono PCM at 11,025 Hz, 0.1 s of silence."""
+    import struct
+    header = struct.pack("<HHIIHHH", 1, 1, 11025, 11025, 1, 8, 0)
+    return Wave(did, header, bytes([128]) * 1103)
+
+
 class MemoryDB:
-    """Anything with a typed ``get(did)``: the runtime's only need of a database."""
+    """Anything with a typed ``get(did)``: the runtime's only need of a database. It holds
+    the GfxObj ``GFX`` every builder's Setup part and emitter draws unless told otherwise
+    (``records`` may replace it, or map it to None to leave it out)."""
 
     def __init__(self, records: dict | None = None) -> None:
-        self.records = dict(records or {})
+        self.records = {GFX: gfxobj(), **dict(records or {})}
+        self.records = {k: v for k, v in self.records.items() if v is not None}
 
     def add(self, did: int, record) -> int:
         self.records[did] = record

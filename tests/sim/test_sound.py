@@ -22,7 +22,8 @@ def _world(seed=7, origin=(0.0, 0.0, 0.0)):
         SoundTableData(TYPE, (SoundEntry(A, 0.2, 1.0, 0.5), SoundEntry(B_, 0.3, 0.5, 1.0),
                               SoundEntry(C, 0.4, 1.0, 1.0)), ()),)))
     setup = dataclasses.replace(B.setup(), default_sound_table=STABLE)
-    w = B.world({0x02000001: setup, STABLE: table}, seed=seed)
+    w = B.world({0x02000001: setup, STABLE: table, **{d: B.wave(d) for d in (A, B_, C)}},
+                seed=seed)
     return w, w.create_object(1, 0x02000001, position=origin)
 
 

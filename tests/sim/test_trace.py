@@ -32,6 +32,7 @@ def _records():
                         (0.2, SoundHook(0, 0x0A000001))),
         LATE: B.script(LATE, (0.0, NoOpHook(0)), (0.3, NoOpHook(0))),
         TABLE: B.table(TABLE, {4: [(0.5, LAUNCH), (1.0, LATE)], 0x76: [(1.0, LATE)]}),
+        B.GFX: B.gfxobj(), 0x0A000001: B.wave(0x0A000001),
     }
 
 

@@ -15,7 +15,7 @@ import numpy as np
 
 from viewer.errors import format_did
 
-DID_KEYS = frozenset({"script", "source", "info", "table", "setup", "did", "wave"})
+DID_KEYS = frozenset({"script", "source", "info", "table", "setup", "did", "wave", "by"})
 
 
 def _value(key, v):

@@ -32,7 +32,7 @@ def add_fp_hook(world: World, obj: PhysicsObj, fp_type: FPHookType, duration: fl
                 start: float, end: float, user: int = 0) -> None:
     """Prepend a tween (process_hooks walks newest first, so the oldest applies last)."""
     obj.fp_hooks.insert(0, FPHook(fp_type, world.physics_time, float(duration), float(start),
-                                  float(end), user))
+                                  float(end), user, world.referrer))
 
 
 # -- tween channels: what one FPHook value does to its owner ------------------------------
@@ -81,7 +81,7 @@ def process_fp_hook(world: World, obj: PhysicsObj, fp: FPHook, value: float) -> 
     if fp.hook_type == FPHookType.CallPES:
         if value >= 1.0 and obj.in_cell:
             # CPhysicsObj::CallPESInternal 0x00511AC0: plays when the tween reaches 1, in a cell
-            world.play_script_internal(obj, fp.user_data, origin="CallPES")
+            world.play_script_internal(obj, fp.user_data, origin="CallPES", by=fp.by)
         return
     apply = TWEEN_CHANNELS.get(fp.hook_type)
     if apply is not None:
@@ -172,17 +172,28 @@ def _replace_object(world, obj, hook) -> None:
         p.gfxobj_id = int(hook.gfxobj_id)
 
 
-def _play(world, obj, event: dict, wave: int, volume: float) -> None:
-    """PlaySoundInternal from the owner's position at play time (viewer.sim.sound)."""
+def _play(world, obj, event: dict, wave: int, volume: float, by: int | None = None) -> None:
+    """PlaySoundInternal from the owner's position at play time (viewer.sim.sound).
+
+    A Wave no open DAT holds is traced (``by``: the record naming it) and not heard:
+    retail made its SoundBufRef when the hook or table was loaded (SoundManager::CreateSound
+    0x00550BF0) whether or not the Wave loaded, so PlaySound finds it, rolls, and
+    PlaySoundInternal 0x0054FEC0 still takes the next voice (stopping what that voice
+    held) for a buffer SoundBuf::Create 0x00552930 could not fill (DBWave::Get null):
+    SoundBuf::Play 0x00552D50 has nothing to play. So ``played`` is false, ``voice`` the
+    voice it took, ``gain`` 0."""
+    held = world.holds(int(wave), "Wave", by=by)
     event.update(wave=int(wave), volume=float(volume), start=world.timer_now)
     event.update(world.sound.play_internal(obj.frame.origin, world.viewer_position, volume))
+    if not held:
+        event.update(played=False, gain=0.0)
     world.emit(event)
 
 
 def _sound(world, obj, hook) -> None:
     # SoundHook::Execute 0x00526A20 -> SoundManager::PlaySound(gid, obj) 0x00550730
     _play(world, obj, {"event": "sound", "owner": obj.id, "type": HookType.Sound.name},
-          hook.wave_id, world.sound.effect_volume)
+          hook.wave_id, world.sound.effect_volume)  # the Wave: named by the hook's record
 
 
 def _not_played(world, event: dict) -> None:
@@ -205,7 +216,7 @@ def _sound_table(world, obj, hook) -> None:
     if not world.sound.play_probability(float(entry.probability)):
         ev.update(wave=int(entry.wave_id), volume=float(entry.volume))
         return _not_played(world, ev)
-    _play(world, obj, ev, entry.wave_id, entry.volume)
+    _play(world, obj, ev, entry.wave_id, entry.volume, by=obj.sound_table_did)
 
 
 def _sound_tweaked(world, obj, hook) -> None:
@@ -269,4 +280,5 @@ def execute_hook(world: World, obj: PhysicsObj, hook, source: int, index: int) -
                 "type": HOOK_NAMES.get(t, str(t))})
     handler = HOOK_HANDLERS.get(t)
     if handler is not None:
-        handler(world, obj, hook)
+        with world.referring(source):  # the DIDs the hook names are named by its record
+            handler(world, obj, hook)

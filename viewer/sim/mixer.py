@@ -107,17 +107,22 @@ class SoundMixer:
 
     def spans(self, events) -> list[VoiceSpan]:
         """The played sounds as heard, in start order: each ends at its Wave's end or when
-        the next sound on its voice starts."""
-        played = [e for e in events if e.get("event") == "sound" and e.get("played")]
+        the next sound on its voice starts. A sound whose Wave no DAT holds took its voice
+        all the same (``played`` false, ``voice`` set: SoundManager::PlaySoundInternal
+        0x0054FEC0 stops what the voice held) and is not heard."""
         out: list[VoiceSpan] = []
         last_on_voice: dict[int, int] = {}
-        for e in played:
+        for e in events:
+            if not takes_voice(e):
+                continue
             t = float(e.get("start", e["t"]))
-            dur = self.wave_length(int(e["wave"])) / self.sample_rate
             v = int(e["voice"])
-            prev = last_on_voice.get(v)
+            prev = last_on_voice.pop(v, None)
             if prev is not None and out[prev].end > t:
                 out[prev] = _cut(out[prev], t)
+            if not e.get("played"):
+                continue
+            dur = self.wave_length(int(e["wave"])) / self.sample_rate
             last_on_voice[v] = len(out)
             out.append(VoiceSpan(t, t + dur, int(e["wave"]), float(e["gain"]),
                                  int(e.get("pan", 0)), v, int(e.get("owner", 0)),
@@ -148,8 +153,16 @@ def _cut(span: VoiceSpan, t: float) -> VoiceSpan:
     return replace(span, end=t)
 
 
+def takes_voice(ev: dict) -> bool:
+    """A ``sound`` event that took one of the 16 voices: played, or silent for want of its
+    Wave (it still stops what the voice held)."""
+    return ev.get("event") == "sound" and (bool(ev.get("played"))
+                                           or ev.get("voice") is not None)
+
+
 class SoundCapture:
-    """A World listener keeping the played ``sound`` events (for a render's track)."""
+    """A World listener keeping the ``sound`` events that took a voice (for a render's
+    track)."""
 
     def __init__(self) -> None:
         self.events: list[dict] = []
@@ -157,7 +170,7 @@ class SoundCapture:
         self.frames = 0
 
     def __call__(self, ev: dict) -> None:
-        if ev.get("event") == "sound" and ev.get("played"):
+        if takes_voice(ev):
             self.events.append(ev)
 
     def drawn(self, t: float) -> None:

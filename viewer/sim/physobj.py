@@ -98,6 +98,7 @@ class FPHook:
     start_value: float
     end_value: float
     user_data: int = 0
+    by: int | None = None  # CallPES: the record whose hook named the script
 
     def value_at(self, physics_time: float) -> tuple[float, bool]:
         """FPHook::Execute 0x0051BAA0: (current value, finished)."""

@@ -43,6 +43,7 @@ Events for ``vfxviewer trace`` go through one sink, ``world.emit(dict)``.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import functools
 import math
@@ -121,6 +122,10 @@ class World:
         # every part and particle drawing that GfxObj, kept after its entry is removed
         self.gfx_uv_delta: dict[int, tuple[float, float]] = {}
         self.listeners: list[Callable[[dict], None]] = []
+        # the record whose data names the DIDs being followed now (a hook's script or
+        # Animation while it executes, a Setup while its defaults are installed): the
+        # ``by`` of a ``missing`` event (see referring)
+        self.referrer: int | None = None
         self.events: list[dict] | None = None  # set to [] to record
         self.next_handle = 1
         self.updates = 0
@@ -197,10 +202,41 @@ class World:
             fn(ev)
 
     # -- database ------------------------------------------------------------------------------
-    def _get(self, did: int, what: str, *, user: bool = False):
+    @contextlib.contextmanager
+    def referring(self, did: int | None):
+        """While the body runs, the DIDs followed are named by record ``did``."""
+        before, self.referrer = self.referrer, did
+        try:
+            yield
+        finally:
+            self.referrer = before
+
+    def missing(self, what: str, did: int, by: int | None = None, **extra) -> None:
+        """One ``missing`` event: record ``did`` (a ``what``), named by record ``by`` (the
+        current referrer when not given), is in no open DAT; the caller skips the effect
+        the way retail skips it (DBObj::Get returns null)."""
+        self.emit({"event": "missing", "what": what, "did": int(did),
+                   "by": self.referrer if by is None else int(by), **extra})
+
+    def holds(self, did: int, what: str, *, by: int | None = None) -> bool:
+        """Whether an open DAT holds ``did`` (read from the directory: nothing decoded);
+        a ``missing`` event when none does."""
+        try:
+            there = did in self.db
+        except TypeError:  # a database without a directory to ask: load it
+            try:
+                self.db.get(did)
+                there = True
+            except (ViewerError, KeyError, LookupError):
+                there = False
+        if not there:
+            self.missing(what, did, by)
+        return there
+
+    def _get(self, did: int, what: str, *, user: bool = False, by: int | None = None):
         """A record; a DID named directly by the user is an input error, a DID referenced
         from DAT data that is absent (or of the wrong type) is traced and skipped (retail's
-        DBObj::Get -> null)."""
+        DBObj::Get -> null). ``by``: the record that named it (default: ``referrer``)."""
         try:
             record = self.db.get(did)
         except (ViewerError, KeyError, LookupError) as err:
@@ -216,14 +252,13 @@ class World:
                              else err.message)
                     raise ScenarioError(f"{what}: {lacks}", did=did) from err
                 raise ScenarioError(f"{what}: no such DID", did=did) from err
-            self.emit({"event": "missing", "what": what, "did": did})
+            self.missing(what, did, by)
             return None
         attr = _SHAPE.get(what)
         if attr is not None and not hasattr(record, attr):
             if user:
                 raise ScenarioError(f"not a {what} ({type(record).__name__})", did=did)
-            self.emit({"event": "missing", "what": what, "did": did,
-                       "found": type(record).__name__})
+            self.missing(what, did, by, found=type(record).__name__)
             return None
         return record
 
@@ -249,6 +284,7 @@ class World:
         self.objects[obj_id] = obj
         self.emit({"event": "object", "action": "created", "owner": obj_id,
                    "setup": setup_did})
+        self._check_parts(obj)
         obj.frame = Frame.from_heading(tuple(float(c) for c in position), float(heading_deg))
         self._set_frame(obj, obj.frame)
         if state is not None and state & PhysicsState.Static:
@@ -277,13 +313,15 @@ class World:
         DefaultScript gets HasDefaultAnim / HasDefaultScript and is registered with
         CPhysics::AddStaticAnimatingObject 0x00509AF0."""
         setup = obj.setup
+        by = obj.setup_did  # the Setup names each of these
         if getattr(setup, "default_script", 0):
-            self.play_script_internal(obj, int(setup.default_script), origin="DefaultScript")
+            self.play_script_internal(obj, int(setup.default_script), origin="DefaultScript",
+                                      by=by)
         self._attach_motion(obj)  # [animation]
         if getattr(setup, "default_sound_table", 0):
             obj.sound_table_did = int(setup.default_sound_table)
         if getattr(setup, "default_script_table", 0):
-            self._install_table(obj, int(setup.default_script_table))
+            self._install_table(obj, int(setup.default_script_table), by=by)
         if not obj.state & PhysicsState.Static:
             return
         before = obj.state
@@ -317,17 +355,19 @@ class World:
             obj.translucency_original = float(translucency)
             obj.set_translucency_internal(float(translucency))
 
-    def _install_table(self, obj: PhysicsObj, did: int, *, user: bool = False) -> None:
-        table = self._get(did, "PhysicsScriptTable", user=user)
+    def _install_table(self, obj: PhysicsObj, did: int, *, user: bool = False,
+                       by: int | None = None) -> None:
+        table = self._get(did, "PhysicsScriptTable", user=user, by=by)
         obj.table = table
         obj.table_did = did if table is not None else 0
 
     def sound_table(self, obj: PhysicsObj):
         """The owner's SoundTable (CPhysicsObj::sound_table, from Setup.default_sound_table
-        in InitDefaults 0x005139D0), or None (an absent one is traced)."""
+        in InitDefaults 0x005139D0), or None (an absent one is traced, named by the
+        Setup, each time a sound needs it)."""
         if not obj.sound_table_did:
             return None
-        return self._get(obj.sound_table_did, "SoundTable")
+        return self._get(obj.sound_table_did, "SoundTable", by=obj.setup_did)
 
     def _attach_motion(self, obj: PhysicsObj) -> None:
         """[animation] Install the Setup's motion table / DefaultAnimation controller as
@@ -338,12 +378,30 @@ class World:
                 or getattr(setup, "default_motion_table", 0)):
             return
         from viewer.sim.animation.controller import MotionController
-        obj.motion = MotionController(setup, self._load_motion_record, missing_ok=True)
+        obj.motion = MotionController(setup, functools.partial(self._load_motion_record, obj),
+                                      missing_ok=True)
 
-    def _load_motion_record(self, did: int):
-        """[animation] Absent Animation / MotionTable: traced, then skipped. A bound method,
-        not a closure, so a copied world's controllers load through the copy."""
-        return self._get(did, "Animation" if did >> 24 == 0x03 else "MotionTable")
+    def _load_motion_record(self, obj: PhysicsObj, did: int):
+        """[animation] Absent Animation / MotionTable: traced, then skipped (the Setup names
+        its motion table and default animation, the motion table every other Animation).
+        A bound method, not a closure, so a copied world's controllers load through the
+        copy."""
+        setup = obj.setup
+        if did >> 24 != 0x03:
+            return self._get(did, "MotionTable", by=obj.setup_did)
+        table = int(getattr(setup, "default_motion_table", 0) or 0)
+        by = (obj.setup_did if did == int(getattr(setup, "default_animation", 0) or 0)
+              or not table else table)
+        return self._get(did, "Animation", by=by)
+
+    def _check_parts(self, obj: PhysicsObj) -> None:
+        """A Setup part whose GfxObj no open DAT holds: traced, named by the Setup, once
+        when the object is made. (Retail's CPhysicsPart::SetPart 0x0050E700 fails, so
+        CPartArray::InitParts 0x00517F40 and the whole part array fail and no object is
+        made; the viewer keeps the object for the scenario's events and draws no such
+        part.)"""
+        for gid in dict.fromkeys(int(g) for g in getattr(obj.setup, "parts", ()) if g):
+            self.holds(gid, "GfxObj", by=obj.setup_did)
 
     def add_static_animating_object(self, obj: PhysicsObj) -> None:
         """CPhysics::AddStaticAnimatingObject 0x00509AF0: an object already listed is
@@ -452,7 +510,7 @@ class World:
             obj.state |= PhysicsState.Hidden
             if obj.table is not None:
                 did = self.resolve(obj, PS_HIDDEN, 1.0)
-                self.play_script_internal(obj, did, origin="Hidden")
+                self.play_script_internal(obj, did, origin="Hidden", by=obj.table_did)
             for link in obj.children:
                 link.child.state |= PhysicsState.NoDraw
                 for p in link.child.parts:
@@ -464,7 +522,7 @@ class World:
             obj.state &= ~PhysicsState.Hidden
             if obj.table is not None:
                 did = self.resolve(obj, PS_UNHIDE, 1.0)
-                self.play_script_internal(obj, did, origin="UnHide")
+                self.play_script_internal(obj, did, origin="UnHide", by=obj.table_did)
             for link in obj.children:  # unconditionally, as retail does
                 link.child.state &= ~PhysicsState.NoDraw
                 for p in link.child.parts:
@@ -562,11 +620,13 @@ class World:
         return obj.script_manager
 
     def play_script_internal(self, obj: PhysicsObj, did: int, *, origin: str | None = None,
-                             user: bool = False) -> bool:
-        """CPhysicsObj::play_script_internal 0x00510CA0: DID 0 does nothing."""
+                             user: bool = False, by: int | None = None) -> bool:
+        """CPhysicsObj::play_script_internal 0x00510CA0: DID 0 does nothing; a script no
+        DAT holds is traced and nothing is queued (ScriptManager::AddScript 0x0051B3A0:
+        DBObj::Get null, returns 0). ``by``: the record that named it."""
         if not did:
             return False
-        script = self._get(int(did), "PhysicsScript", user=user)
+        script = self._get(int(did), "PhysicsScript", user=user, by=by)
         if script is None:
             return False
         self.script_manager(obj).add_script(script, int(did), self.timer_now)
@@ -594,7 +654,7 @@ class World:
             self.resolve(obj, script_type, intensity)
             return False
         did = self.resolve(obj, script_type, intensity)
-        return self.play_script_internal(obj, did)
+        return self.play_script_internal(obj, did, by=obj.table_did)
 
     def play_default_script(self, obj: PhysicsObj) -> bool:
         """CPhysicsObj::play_default_script 0x005132B0: the owner's default type/intensity."""
@@ -603,7 +663,7 @@ class World:
         if obj.table is None:
             return False
         did = self.resolve(obj, obj.default_script_type, obj.default_script_intensity)
-        return self.play_script_internal(obj, did)
+        return self.play_script_internal(obj, did, by=obj.table_did)
 
     def play_default_script_part(self, obj: PhysicsObj, part_index: int) -> bool:
         """CPhysicsObj::play_default_script(part) 0x00513300: the child attached at that
@@ -617,7 +677,7 @@ class World:
                     return False
                 did = self.resolve(child, child.default_script_type,
                                    child.default_script_intensity)
-                return self.play_script_internal(child, did)
+                return self.play_script_internal(child, did, by=child.table_did)
         return False
 
     # -- particles ------------------------------------------------------------------------------
@@ -640,19 +700,24 @@ class World:
         pm.replace_existing(emitter_id)
         if self.gfx_uv_delta:
             self.release_unused_meshes()
+        # ParticleEmitter::SetInfo(DID) 0x0051D3C0: DBObj::Get null -> no emitter
         info = self._get(info_did, "ParticleEmitterInfo")
         reason = None
         if info is None:
             reason = "missing ParticleEmitterInfo"
         elif not int(getattr(info, "hw_gfxobj_id", 0)):
             reason = "hw_gfxobj_id is 0"  # ParticleEmitter::SetInfo 0x0051CE90
+        elif not self.holds(int(info.hw_gfxobj_id), "GfxObj", by=info_did):
+            # SetInfo 0x0051CE90: CPhysicsPart::makePhysicsPart 0x0050E760 fails for the
+            # particles' GfxObj -> SetInfo returns 0, CreateParticleEmitter 0x0051B6C0 too
+            reason = "missing GfxObj"
         elif not (part_index == -1 or 0 <= part_index < obj.num_parts):
             reason = "part index out of range"  # add_child 0x0050F8F0
         if reason is not None:
             # its own event kind: the contract's emitter actions all name a live instance
             self.emit({"event": "emitter_failed", **ev, "reason": reason})
             return 0
-        degrade = self._degrade_distance(int(info.hw_gfxobj_id))
+        degrade = self._degrade_distance(int(info.hw_gfxobj_id), info_did)
         handle = self.next_handle
         self.next_handle += 1
         em = ParticleEmitter(self.pool, info, info_did, obj.id, part_index, offset, emitter_id,
@@ -666,12 +731,15 @@ class World:
         em.init_end(self.rng, self.physics_time, self.timer_now)
         return logical
 
-    def _degrade_distance(self, gfxobj_did: int) -> float:
-        try:
-            return max_degrade_distance(self.db, gfxobj_did)
-        except (ViewerError, KeyError, LookupError):
-            self.emit({"event": "missing", "what": "GfxObj", "did": gfxobj_did})
+    def _degrade_distance(self, gfxobj_did: int, info_did: int) -> float:
+        """CPhysicsPart::GetMaxDegradeDistance 0x0050D510 of the particles' GfxObj (held:
+        checked before); a degrade table no DAT holds is traced and gives the default."""
+        gfx = self._get(gfxobj_did, "GfxObj", by=info_did)
+        degrade = int(getattr(gfx, "did_degrade", 0) or 0)
+        if gfx is None or (degrade and not self.holds(degrade, "GfxObjDegradeInfo",
+                                                      by=gfxobj_did)):
             return DEFAULT_DEGRADE_DISTANCE
+        return max_degrade_distance(self.db, gfxobj_did)
 
     # -- texture velocity -----------------------------------------------------------------------
     def add_gfx_velocity(self, gfxobj_id: int, du: float, dv: float) -> None:

@@ -3,19 +3,23 @@
 from __future__ import annotations
 
 import math
+import struct
 
 from viewer.dat.records.animation import Animation, AnimationFrame
 from viewer.dat.records.common import (
     AnimationFlags,
     AnimationHookDir,
     Frame,
+    GfxObjFlags,
     MotionDataFlags,
     SetupFlags,
     Sphere,
 )
+from viewer.dat.records.gfxobj import GfxObj, VertexArray
 from viewer.dat.records.hooks import CreateParticleHook, SoundHook, SoundTweakedHook
 from viewer.dat.records.motion_table import AnimData, MotionData, MotionTable
 from viewer.dat.records.setup import Setup
+from viewer.dat.records.sound import Wave
 
 IDENT = Frame()
 
@@ -122,4 +126,8 @@ def humanoid_records() -> DictDB:
           ((WALK_FORWARD, md((IDLE_TO_WALK, 0, -1, 30.0))),
            (LIFESTONE_RECALL, md((RECALL, 0, -1, RECALL_FPS))))),))
     s = setup(HUMANOID, PARTS, motion_table=TABLE)
-    return DictDB(idle, walk, link, recall, table, s)
+    # the parts' and the recall emitter's GfxObj, and the recall's Wave: present, empty
+    gfx = GfxObj(0x01000001, GfxObjFlags(0), (), VertexArray(1, ()), None, None,
+                 (0.0, 0.0, 0.0), None, None, None)
+    wave = Wave(0x0A000001, struct.pack("<HHIIHHH", 1, 1, 11025, 11025, 1, 8, 0), b"\x80")
+    return DictDB(idle, walk, link, recall, table, s, gfx, wave)

@@ -209,6 +209,7 @@ def test_emitter_on_a_part_reads_that_parts_published_pose_each_tick():
     s = setup(0x02000050, 2, motion_table=table.id)
     db = RaisingDB(sweep, table, s)
     db[RECALL_EMITTER] = emitter_info(RECALL_EMITTER, True)
+    db[0x01000001] = records()[0x01000001]   # the particles' GfxObj
     sc = Scenario.from_json({"fps": 30, "seconds": 1.0,
                              "objects": [{"id": 1, "setup": "0x02000050"}]})
     runner = ScenarioRunner(sc, db)

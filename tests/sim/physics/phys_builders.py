@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from viewer.dat.records.animation import AnimationFrame
 from viewer.dat.records.common import Frame as RFrame
-from viewer.dat.records.common import PlayScript, SetupFlags, Sphere
+from viewer.dat.records.common import GfxObjFlags, PlayScript, SetupFlags, Sphere
+from viewer.dat.records.gfxobj import GfxObj, VertexArray
 from viewer.dat.records.hooks import CreateParticleHook
 from viewer.dat.records.particle_emitter import ParticleEmitterInfo
 from viewer.dat.records.physics_script import (
@@ -82,4 +83,6 @@ def database():
         PES_EXPLODE: script(PES_EXPLODE, EMIT_BURST),
         EMIT_TRAIL: emitter(EMIT_TRAIL, 2, 0.5),      # one particle per 0.5 m flown
         EMIT_BURST: emitter(EMIT_BURST, 1, 0.1, initial=5),
+        GFX: GfxObj(GFX, GfxObjFlags(0), (), VertexArray(1, ()), None, None, (0.0, 0.0, 0.0),
+                    None, None, None),    # the parts' and particles' GfxObj: present, empty
     })
