@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from viewer import bounds as B
-from viewer.errors import ScenarioError
+from viewer.errors import OutputError, ScenarioError, ViewerError
 from viewer.sim import presets
 from viewer.sim.animation.commands import CATALOGS, resolve_command
 from viewer.sim.clock import FrameClock, as_time
@@ -37,6 +37,8 @@ EVENT_KINDS = ("play_script", "play", "set_state", "motion", "create", "destroy"
                "set_velocity", "set_hidden", "launch", "objdesc")
 
 U32_MAX = 0xFFFFFFFF
+#: a text value starting with one of these is a number, anything else a name
+_DIGITS = tuple("0123456789")
 
 
 class _Fields:
@@ -92,12 +94,8 @@ class _Fields:
         if isinstance(value, bool) or not isinstance(value, (int, str)):
             raise self.fail(path, f"not {what}: {value!r}")
         if isinstance(value, str):
-            text = value.strip()
-            base = 16 if text.lower().lstrip("+-").startswith("0x") else 10
-            try:
-                if "_" in text:  # Python's digit grouping is no JSON/contract spelling
-                    raise ValueError(text)
-                number = int(text, base)
+            try:  # ASCII digits only, the command line's spelling too (B.int_text)
+                number = B.int_text(value)
             except ValueError:
                 raise self.fail(path, f"not {what}: {value!r}") from None
         else:
@@ -115,7 +113,7 @@ class _Fields:
 
     def play_script(self, value, path: str) -> int:
         """A PlayScript: a name (``Launch``, ``Hidden``) or a u32 number."""
-        if isinstance(value, str) and not value.strip().lstrip("+-")[:1].isdigit():
+        if isinstance(value, str) and value.strip().lstrip("+-")[:1] not in _DIGITS:
             try:
                 return play_script_number(value)
             except ValueError as err:
@@ -129,10 +127,8 @@ class _Fields:
         0x00521A20 compares it raw)."""
         if isinstance(value, bool) or not isinstance(value, (int, float, str)):
             raise self.fail(path, f"not a number: {value!r}")
-        try:
-            if isinstance(value, str) and "_" in value:
-                raise ValueError(value)
-            return float(value.strip()) if isinstance(value, str) else float(value)
+        try:  # text: ASCII digits only, the command line's spelling too (B.float_text)
+            return B.float_text(value) if isinstance(value, str) else float(value)
         except (ValueError, OverflowError):
             raise self.fail(path, f"not a number: {value!r}") from None
 
@@ -301,7 +297,11 @@ class Scenario:
         ref = d.get("reference")
         if isinstance(ref, dict) and isinstance(ref.get("path"), str) and ref["path"]:
             d["reference"] = {**ref, "path": self._rebase(ref["path"], path)}
-        path.write_text(json.dumps(d, indent=2) + "\n", encoding="utf-8")
+        try:  # a missing folder, a path under a file, a full device: one line naming it
+            path.write_text(json.dumps(d, indent=2) + "\n", encoding="utf-8")
+        except OSError as err:
+            raise OutputError(f"cannot write the scenario: {err.strerror or err}",
+                              file=str(path)) from None
 
     def _rebase(self, entry: str, new_file: Path) -> str:
         """A path relative to this scenario's folder, made relative to ``new_file``'s."""
@@ -328,8 +328,9 @@ def read_json(text: str, file: str | None, what: str):
     JSON_DEPTH), integers of at most Python's 4300 digits; anything else is one
     ScenarioError naming the file (and the byte offset where it is known), never a Python
     exception."""
+    twice: list[str] = []
     try:
-        value = json.loads(text)
+        value = json.loads(text, object_pairs_hook=lambda pairs: _json_object(pairs, twice))
     except json.JSONDecodeError as err:
         raise ScenarioError(f"not JSON: {err.msg} (line {err.lineno})", file=file,
                             offset=len(text[:err.pos].encode("utf-8"))) from None
@@ -343,7 +344,47 @@ def read_json(text: str, file: str | None, what: str):
     if depth > B.JSON_DEPTH.hi:
         raise ScenarioError(f"{what} nests deeper than {B.JSON_DEPTH.span()} "
                             f"({B.JSON_DEPTH.reason})", file=file)
+    if twice:  # a top-level list's items are named as the file names them: actions[0]
+        where = _first_duplicate(value)
+        raise ScenarioError(f"{what + where if where[:1] == '[' else where}: given twice "
+                            "(a key names one value; JSON readers disagree on which one "
+                            "wins)", file=file)
     return value
+
+
+class _Duplicated(dict):
+    """A JSON object that names a key more than once (``key``: the first repeated one)."""
+
+    key = ""
+
+
+def _json_object(pairs: list, twice: list) -> dict:
+    """json.loads' object hook: a dict, marked when a key repeats (json's own reading
+    keeps the last value silently)."""
+    d = dict(pairs)
+    if len(d) == len(pairs):
+        return d
+    seen: set = set()
+    marked = _Duplicated(d)
+    marked.key = next(k for k, _ in pairs if k in seen or seen.add(k))
+    twice.append(marked.key)
+    return marked
+
+
+def _first_duplicate(value) -> str:
+    """The field path of the first repeated key, in document order (iterative: any
+    depth)."""
+    stack = [(value, "")]
+    while stack:
+        item, path = stack.pop()
+        if isinstance(item, _Duplicated):
+            return f"{path}.{item.key}" if path else item.key
+        if isinstance(item, dict):
+            stack.extend((v, f"{path}.{k}" if path else str(k))
+                         for k, v in reversed(list(item.items())))
+        elif isinstance(item, list):
+            stack.extend((v, f"{path}[{k}]") for k, v in reversed(list(enumerate(item))))
+    return "?"
 
 
 def _motion(f: _Fields, value, e: dict, at: str) -> int:
@@ -361,7 +402,7 @@ def _motion(f: _Fields, value, e: dict, at: str) -> int:
 def _parent_location(f: _Fields, value, path: str) -> int:
     """[animation] A ParentLocation given by name (``RightHand``) or as a u32 number."""
     from viewer.dat.records.common import ParentLocation
-    if isinstance(value, str) and not value.strip()[:1].isdigit():
+    if isinstance(value, str) and value.strip()[:1] not in _DIGITS:
         try:
             return int(ParentLocation[value.strip()])
         except KeyError:
@@ -385,6 +426,13 @@ def _holding(parent, location, child_id: int):
 _OBJECT_FIELDS = {"id", "setup", "table", "position", "heading_deg", "velocity", "omega",
                   "state", "scale", "translucency", "default_script", "default_intensity",
                   "parent", "parent_part", "preset"}
+#: object keys kept in ``extra`` as written (docs/cli.md section 4): ``desc`` (checked here),
+#: ``parent_location`` (read by _holding), ``note`` (the user's own, any value); ``guid``,
+#: ``name`` and ``stand_in`` are the notes ``replay --scenario-out`` writes. Any other key is
+#: an error naming it, never ignored.
+_OBJECT_EXTRA = {"desc", "parent_location", "note", "guid", "name", "stand_in",
+                 # ObjDesc (docs/cli.md, issue 27): read where the runtime applies it
+                 "objdesc"}
 
 
 def _parse_object(f: _Fields, o, at: str) -> ScenarioObject:
@@ -397,10 +445,16 @@ def _parse_object(f: _Fields, o, at: str) -> ScenarioObject:
         raise f.fail(at, 'needs "id" and "setup" (or "preset")')
     obj = ScenarioObject(f.u32(o["id"], f"{at}.id", what="an object id"),
                          f.did(o["setup"], f"{at}.setup") if "setup" in o else named.setup)
+    unknown = [k for k in o if k not in _OBJECT_FIELDS and k not in _OBJECT_EXTRA]
+    if unknown:
+        raise f.fail(f"{at}.{unknown[0]}", "unknown key (an object takes "
+                     f"{', '.join(sorted(_OBJECT_FIELDS | _OBJECT_EXTRA))})")
     _object_table(f, o, at, obj, named)
     _object_placement(f, o, at, obj)
     _object_links(f, o, at, obj)
     obj.extra = {k: v for k, v in o.items() if k not in _OBJECT_FIELDS}
+    if "desc" in o:  # "false" is text, not false: only true / false (0 / 1)
+        obj.extra["desc"] = f.flag(o["desc"], f"{at}.desc")
     if "objdesc" in o:  # checked here, applied at creation (viewer.sim.objdesc)
         parse_objdesc(f, o["objdesc"], f"{at}.objdesc")
     return obj
@@ -446,10 +500,16 @@ def _object_links(f: _Fields, o, at: str, obj: ScenarioObject) -> None:
                                          f"{at}.default_intensity")
     if "parent" in o:
         obj.parent = f.u32(o["parent"], f"{at}.parent", what="an object id")
+        if obj.parent == obj.id:
+            raise f.fail(f"{at}.parent", f"object {obj.id} cannot be its own parent")
         obj.parent_part = f.int(o.get("parent_part", -1), f"{at}.parent_part",
                                 lo=-1, hi=0x7FFFFFFF)
     if "parent_location" in o:  # [animation] kept as written, read by _holding
         _parent_location(f, o["parent_location"], f"{at}.parent_location")
+    for key, needs in (("default_intensity", "default_script"), ("parent_part", "parent"),
+                       ("parent_location", "parent")):
+        if key in o and needs not in o:  # it would do nothing: an error, never ignored
+            raise f.fail(f"{at}.{key}", f"given without {needs!r}")
 
 
 def _scenario_file(sc: Scenario) -> str | None:
@@ -459,8 +519,9 @@ def _scenario_file(sc: Scenario) -> str | None:
 def _check_parents(objects: list[ScenarioObject], file: str | None) -> None:
     """Each ``parent`` names an object earlier in the list; a self-parent, a missing
     parent, a parent cycle or a parent defined later is an error naming the field. Parents
-    first means every chain is acyclic and is attached top down; chains are walked with
-    loops, so any depth works."""
+    first means every chain is acyclic and is attached top down, so one pass over the list
+    checks it (linear in the objects, whatever the chains' depth); a chain is walked only
+    to word the error of a parent that comes later (a cycle or an order mistake)."""
     index = {o.id: i for i, o in enumerate(objects)}
     for i, o in enumerate(objects):
         if o.parent is None:
@@ -470,6 +531,9 @@ def _check_parents(objects: list[ScenarioObject], file: str | None) -> None:
             raise ScenarioError(f"{at}: object {o.id} cannot be its own parent", file=file)
         if o.parent not in index:
             raise ScenarioError(f"{at}: object {o.parent} does not exist", file=file)
+        j = index[o.parent]
+        if j < i:
+            continue
         chain, seen, cur = [o.id], {o.id}, o.parent
         while cur is not None and cur in index:
             chain.append(cur)
@@ -480,10 +544,8 @@ def _check_parents(objects: list[ScenarioObject], file: str | None) -> None:
                 break  # a cycle further up: reported at its own objects
             seen.add(cur)
             cur = objects[index[cur]].parent
-        j = index[o.parent]
-        if j > i:
-            raise ScenarioError(f"{at}: object {o.parent} is defined later (objects[{j}]); "
-                                "a parent must come before its children", file=file)
+        raise ScenarioError(f"{at}: object {o.parent} is defined later (objects[{j}]); "
+                            "a parent must come before its children", file=file)
 
 
 def _parse_event(f: _Fields, e, i: int) -> ScenarioEvent:
@@ -498,8 +560,22 @@ def _parse_event(f: _Fields, e, i: int) -> ScenarioEvent:
     if len(kinds) > 1:
         raise f.fail(at, f"more than one action ({', '.join(kinds)})")
     kind = kinds[0]
+    takes = _EVENT_KEYS | {kind} | _EVENT_KIND_KEYS.get(kind, set())
+    unknown = [k for k in e if k not in takes]
+    if unknown:  # "speed" on a play, "catalog" on a set_state: an error, never ignored
+        raise f.fail(f"{at}.{unknown[0]}", f"unknown key (a {kind} event takes "
+                     f"{', '.join(sorted(takes))})")
     value, intensity = _EVENT_VALUE[kind](f, e, e[kind], at, obj)
     return ScenarioEvent(t, obj, kind, value, intensity, dict(e))
+
+
+#: every event's keys besides its action: ``note`` (the user's own, any value) and
+#: ``received`` (the note ``replay --scenario-out`` writes when a held message arrived)
+_EVENT_KEYS = {"t", "object", "note", "received"}
+#: the keys each kind adds (docs/cli.md section 4); ``intensity_bits`` is replay's note of a
+#: typed effect's raw intensity
+_EVENT_KIND_KEYS = {"play": {"intensity", "intensity_bits"}, "motion": {"catalog", "speed"},
+                    "launch": {"intensity"}}
 
 
 # -- one reader per event kind: (f, event, value, field path of the event, object id) ->
@@ -520,7 +596,8 @@ def _motion_event(f: _Fields, e, value, at: str, obj: int):
 def _create_event(f: _Fields, e, value, at: str, obj: int):
     spec = dict(f.object(value, f"{at}.create"))
     spec.setdefault("id", obj)
-    _parse_object(f, spec, f"{at}.create")
+    _parse_object(f, spec, f"{at}.create")  # a self-parent is refused here; a parent that
+    # does not exist at the event's time when it is applied (ScenarioRunner._attach)
     return value, 1.0
 
 
@@ -621,30 +698,48 @@ class ScenarioRunner:
         return self.clock.frame
 
     def _create_objects(self) -> None:
-        w = self.world
-        for o in self.scenario.objects:
-            w.create_object(o.id, o.setup, position=o.position, heading_deg=o.heading_deg,
-                            velocity=o.velocity, omega=o.omega, state=o.state,
-                            table=o.table, from_desc=o.extra.get("desc") is not False,
-                            default_script_type=o.default_script,
-                            default_script_intensity=o.default_intensity, scale=o.scale,
-                            translucency=o.translucency)
+        for i, o in enumerate(self.scenario.objects):
+            self._create(o, f"objects[{i}]")
             self._objdesc(o)
         for i, o in enumerate(self.scenario.objects):  # parents come first (_check_parents)
             if o.parent is not None:
-                if o.parent not in w.objects:
-                    raise ScenarioError(f"objects[{i}].parent: object {o.parent} does not "
-                                        f"exist", file=_scenario_file(self.scenario))
-                parent = w.objects[o.parent]
-                if "parent_location" in o.extra:  # [animation] a Setup holding location
-                    part, frame = _holding(parent, o.extra["parent_location"], o.id)
-                    w.attach_child(w.objects[o.id], parent, part, frame, holding=True)
-                elif not w.attach_child(w.objects[o.id], parent, o.parent_part):
-                    # add_child 0x0050F8F0 refuses a part the parent does not have
-                    raise ScenarioError(
-                        f"objects[{i}].parent_part: object {o.parent} has "
-                        f"{parent.num_parts} part(s); {o.parent_part} is not -1 or one of "
-                        "them", file=_scenario_file(self.scenario))
+                self._attach(o, f"objects[{i}]", _scenario_file(self.scenario))
+
+    def _create(self, o: ScenarioObject, at: str) -> None:
+        """World.create_object for an ``objects`` entry or a ``create`` event (field path
+        ``at``); a record it cannot load (a Setup or table missing or of another type) names
+        the field: ``objects[2].setup``."""
+        try:
+            self.world.create_object(
+                o.id, o.setup, position=o.position, heading_deg=o.heading_deg,
+                velocity=o.velocity, omega=o.omega, state=o.state, table=o.table,
+                from_desc=o.extra.get("desc") is not False,
+                default_script_type=o.default_script,
+                default_script_intensity=o.default_intensity, scale=o.scale,
+                translucency=o.translucency)
+        except ViewerError as err:
+            made = o.id in self.world.objects  # the Setup loaded: the table failed after it
+            name = ("table" if made and o.table and err.did == o.table
+                    else "setup" if not made and err.did == o.setup else None)
+            where = f"{at}.{name}" if name else at
+            raise type(err)(f"{where}: {err.message}", file=err.file, did=err.did,
+                            offset=err.offset) from err
+
+    def _attach(self, o: ScenarioObject, at: str, file: str | None) -> None:
+        """An object's ``parent`` (+ ``parent_part`` or ``parent_location``), as retail's
+        set_parent attaches it (CPhysicsObj::set_parent 0x00515B50)."""
+        w = self.world
+        if o.parent not in w.objects:
+            raise ScenarioError(f"{at}.parent: object {o.parent} does not exist", file=file)
+        parent = w.objects[o.parent]
+        if "parent_location" in o.extra:  # [animation] a Setup holding location
+            part, frame = _holding(parent, o.extra["parent_location"], o.id)
+            w.attach_child(w.objects[o.id], parent, part, frame, holding=True)
+        elif not w.attach_child(w.objects[o.id], parent, o.parent_part):
+            # add_child 0x0050F8F0 refuses a part the parent does not have
+            raise ScenarioError(
+                f"{at}.parent_part: object {o.parent} has {parent.num_parts} part(s); "
+                f"{o.parent_part} is not -1 or one of them", file=file)
 
     def _apply(self, ev: ScenarioEvent) -> None:
         w = self.world
@@ -652,12 +747,10 @@ class ScenarioRunner:
             spec = dict(ev.value) if isinstance(ev.value, dict) else {}
             spec.setdefault("id", ev.object)
             so = _parse_object(_Fields(None), spec, "create")  # checked at load
-            w.create_object(so.id, so.setup, position=so.position, heading_deg=so.heading_deg,
-                            velocity=so.velocity, omega=so.omega, state=so.state,
-                            table=so.table, default_script_type=so.default_script,
-                            default_script_intensity=so.default_intensity, scale=so.scale,
-                            translucency=so.translucency)
+            self._create(so, "create")
             self._objdesc(so)
+            if so.parent is not None:  # as an objects entry's parent, at the event's time
+                self._attach(so, "create", None)
             return
         if ev.kind == "launch" and ev.value.preset is not None:
             self._create_preset(ev)
