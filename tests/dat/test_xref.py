@@ -271,3 +271,16 @@ def test_cli_caches_in_the_user_cache_folder_unless_no_cache(tmp_path, capsys):
     rc, out, _ = run(capsys, "xref", str(S.SYNTHETIC_DAT), "0x34000101")
     assert rc == 0 and len(list(folder.glob("xref-*.npz"))) == 1
     assert run(capsys, "xref", str(S.SYNTHETIC_DAT), "0x34000101")[1] == out
+
+
+@pytest.mark.parametrize("damage", ["truncated", "garbage", "empty"])
+def test_damaged_cache_file_is_rebuilt_not_raised(tmp_path, damage):
+    with DatCollection([S.SYNTHETIC_DAT]) as c:
+        first, _ = load_or_build(c, tmp_path)
+        path = cache_path(first.key, tmp_path)
+        data = path.read_bytes()
+        path.write_bytes({"truncated": data[:len(data) // 2], "garbage": b"x" * 100,
+                          "empty": b""}[damage])
+        again, cached = load_or_build(c, tmp_path)
+        assert not cached and lines(again.uses(S.PST_FLAME)) == lines(first.uses(S.PST_FLAME))
+        assert load_or_build(c, tmp_path)[1]          # rewritten whole

@@ -33,6 +33,7 @@ import enum
 import hashlib
 import json
 import os
+import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -329,10 +330,11 @@ class XrefIndex:
             with np.load(path, allow_pickle=False) as z:
                 meta = json.loads(z["meta"].tobytes().decode())
                 arrays = {n: z[n] for n in _ARRAYS}
-        except (OSError, ValueError, KeyError, EOFError) as exc:
+            errors = [XrefError(**e) for e in meta.get("errors", [])]
+            return cls(arrays, errors, meta.get("key"))
+        except (OSError, ValueError, KeyError, EOFError, TypeError, AttributeError,
+                zipfile.BadZipFile) as exc:
             raise DatError(f"not a cross-reference index: {exc}", file=str(path)) from exc
-        errors = [XrefError(**e) for e in meta.get("errors", [])]
-        return cls(arrays, errors, meta.get("key"))
 
 
 class _Builder:
