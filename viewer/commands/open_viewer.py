@@ -7,13 +7,14 @@ import argparse
 import os
 
 from viewer import bounds
+from viewer.commands.dat_args import DAT_HELP
 from viewer.commands.output import nonempty_path
 from viewer.commands.screenshot import parse_size
 from viewer.commands.selection import bounded
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("dat", nargs="?", help="DAT file (default: the synthetic assets)")
+    parser.add_argument("dat", nargs="?", help=DAT_HELP + " (default: the synthetic assets)")
     parser.add_argument("--scenario", help="scenario JSON (docs/cli.md section 4)")
     parser.add_argument("--size", type=parse_size, default=(1400, 860), help="window WxH")
     parser.add_argument("--screenshot", default=os.environ.get("VFXVIEWER_SCREENSHOT"),

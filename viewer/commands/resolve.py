@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import re
 
+from viewer.commands.dat_args import DAT_HELP
 from viewer.commands.selection import parse_did as _did
 from viewer.commands.selection import parse_intensity as _intensity
 from viewer.commands.selection import parse_play_script
@@ -20,7 +21,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     # "-inf" (and "-nan") are intensities here, not options
     parser._negative_number_matcher = re.compile(r"^-(\d+|\d*\.\d+|inf(inity)?|nan)$",
                                                  re.IGNORECASE)
-    parser.add_argument("dat", metavar="DAT", help="a DAT file")
+    parser.add_argument("dat", metavar="DAT", help=DAT_HELP)
     parser.add_argument("table", metavar="TABLE_DID", type=_did, help="PhysicsScriptTable DID")
     parser.add_argument("play_script", metavar="PLAYSCRIPT", type=parse_play_script,
                         help="PlayScript name (Launch, Hidden, ...) or number")

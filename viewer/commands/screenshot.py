@@ -15,6 +15,7 @@ import argparse
 from pathlib import Path
 
 from viewer import bounds
+from viewer.commands.dat_args import DAT_HELP
 from viewer.commands.output import check_output, nonempty_path, writing
 from viewer.commands.overwrite import refuse_clash, scenario_inputs
 from viewer.commands.selection import bounded, parse_size_in
@@ -46,7 +47,7 @@ parse_out.__name__ = "path"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("dat", nargs="?", help="DAT file (default: the synthetic assets)")
+    parser.add_argument("dat", nargs="?", help=DAT_HELP + " (default: the synthetic assets)")
     parser.add_argument("--scenario", help="scenario JSON (docs/cli.md section 4)")
     parser.add_argument("--out", required=True, type=parse_out,
                         help="picture to write (.png, .jpg, ...)")

@@ -1,5 +1,5 @@
 """``vfxviewer xref DAT... DID [--json]`` (docs/cli.md section 11): what a record uses and
-what uses it, across the DATs given (a folder means the DAT files in it).
+what uses it, across the DATs given (a folder means the retail DAT set in it).
 
 The cross-reference index (``viewer.dat.xref``) is built on the first run over these DATs
 (a progress bar on a terminal) and cached in the user's cache folder; later runs load it.
@@ -13,8 +13,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
+from viewer.commands.dat_args import DATS_HELP, dat_files
 from viewer.commands.dat_show import parse_did
 from viewer.errors import DatError
 
@@ -23,32 +23,12 @@ ERRORS_SHOWN = 5
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("dats", metavar="DAT", nargs="+",
-                        help="DAT files, or folders of them")
+    parser.add_argument("dats", metavar="DAT", nargs="+", help=DATS_HELP)
     parser.add_argument("did", metavar="DID", type=parse_did, help="0x... or decimal")
     parser.add_argument("--json", action="store_true",
                         help='print {"did", "type", "uses": [...], "used_by": [...]}')
     parser.add_argument("--no-cache", action="store_true",
                         help="build the index in memory: neither read nor write the cache")
-
-
-def dat_files(paths) -> list[Path]:
-    """The files the arguments name: a folder gives its ``*.dat`` files (sorted); a folder
-    without any is named on stderr; a path that is neither fails when opened."""
-    from viewer.sim.audit import expand_paths
-
-    files: list[Path] = []
-    for p in map(Path, paths):
-        if p.is_dir():
-            found, notes = expand_paths([p])
-            for note in notes:
-                print(f"vfxviewer: {note}", file=sys.stderr)
-            files += found
-        else:
-            files.append(p)
-    if not files:
-        raise DatError("no DAT file found", file=", ".join(map(str, paths)))
-    return files
 
 
 def _progress_bar():
