@@ -289,10 +289,24 @@ class MeshCache:
                                paletted, mode)
 
     def mesh(self, did: int) -> GpuMesh:
+        """The GfxObj's mesh; one no open DAT holds draws nothing (the runtime traced it
+        as ``missing`` where a Setup or an emitter named it: retail makes no part for it,
+        CPhysicsPart::SetPart 0x0050E700)."""
         m = self.meshes.get(did)
         if m is None:
-            m = self.meshes[did] = self._load_mesh(did)
+            m = self.meshes[did] = (self._load_mesh(did) if self._holds(did)
+                                    else self._absent_mesh(did))
         return m
+
+    def _holds(self, did: int) -> bool:
+        try:
+            return did in self.db
+        except TypeError:  # a database without a directory: loading it will tell
+            return True
+
+    def _absent_mesh(self, did: int) -> GpuMesh:
+        return GpuMesh(did, self.ctx.buffer(np.zeros(VERTEX_FLOATS, np.float32).tobytes()),
+                       [], (0.0, 0.0, 0.0))
 
     def _load_mesh(self, did: int) -> GpuMesh:
         gfx = self._get(did, R.GfxObj)
