@@ -5,6 +5,7 @@ apostrophe and non-ASCII letters."""
 
 from __future__ import annotations
 
+import json
 import os
 
 import pytest
@@ -73,3 +74,12 @@ def test_path_dialog_lists_the_odd_folders_dat_files(install):
     assert folder == install and listing == [("client_portal.dat", False)]
     folder, listing = browse_folder(str(install.parent / "Ash"), (".dat",))
     assert (ODD, True) in listing
+
+
+def test_a_saved_scenario_reopens_the_folder(install, tmp_path):
+    session = open_session(str(install))
+    saved = tmp_path / "Ann's scenario (ÄÖ).json"
+    session.scenario_to_save().save(saved)
+    assert json.loads(saved.read_text(encoding="utf-8"))["dat"] == [str(install)]
+    again = open_session(None, str(saved))
+    assert F.SETUP in again.db and again.dat_paths == [str(install)]
