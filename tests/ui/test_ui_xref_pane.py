@@ -102,6 +102,7 @@ def test_progress_while_built_then_rows_that_open_and_play(ctx):
     build = AssetIndex(db).build()
     assert isinstance(build, XrefBuild) and build.wait(30) is not None
     frame(rec, build, F.SCRIPT)
+    assert build.refs(F.SCRIPT)[1] is build.refs(F.SCRIPT)[1]   # kept while shown
     used_by = f"0x{F.TABLE:08X}##used by{F.TABLE}"
     row = f"0x{F.SCRIPT_PES:08X}##uses{F.SCRIPT_PES}"
     assert used_by in rec.rects and row in rec.rects

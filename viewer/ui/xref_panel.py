@@ -30,6 +30,7 @@ class XrefBuild:
         self.index = None
         self.cached = False
         self.error: str | None = None
+        self._shown: tuple | None = None
 
         def work(report):
             from viewer.dat.xref import load_or_build
@@ -69,6 +70,13 @@ class XrefBuild:
 
     def cancel(self) -> None:
         self.job.cancel()
+
+    def refs(self, did: int) -> tuple[list, list]:
+        """(uses, used by) of ``did``, kept for the DID shown (the pane draws every frame;
+        a GfxObj thousands of emitters name would be regrouped each time)."""
+        if self._shown is None or self._shown[0] != did:
+            self._shown = (did, self.index.uses(did), self.index.used_by(did))
+        return self._shown[1], self._shown[2]
 
 
 _LOCK = threading.Lock()
@@ -117,7 +125,7 @@ def draw_xref_pane(imgui, build: XrefBuild | None, did: int | None,
                            build.job.status or "reading the DATs")
         return out, None
     opened = None
-    for label, refs in (("uses", index.uses(did)), ("used by", index.used_by(did))):
+    for label, refs in zip(("uses", "used by"), build.refs(did)):
         imgui.text_disabled(f"{label}: {len(refs)}")
         for ref in refs[:LISTED]:
             hit = _ref_row(imgui, ref, label, object_id, out)
