@@ -12,7 +12,7 @@ import argparse
 import importlib
 import sys
 
-from viewer.errors import ViewerError
+from viewer.errors import UsageError, ViewerError
 
 DESCRIPTION = ("Retail-exact viewer for the visual effects and projectiles of the Asheron's "
                "Call retail client. With no command it opens the interactive viewer on the "
@@ -99,6 +99,9 @@ def _main(argv: list[str] | None) -> int:
     say_dat_set_notes()   # a folder given as a DAT: the retail members it lacks, once
     try:
         return int(args._run(args) or 0)
+    except UsageError as err:  # bad usage found once the inputs were open: exit 2
+        print(f"{parser.prog} {args.command}: error: {err.message}", file=sys.stderr)
+        return 2
     except ViewerError as err:
         print(f"vfxviewer: {err}", file=sys.stderr)
         return 1

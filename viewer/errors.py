@@ -58,6 +58,12 @@ class ScenarioError(ViewerError):
     """A scenario file is malformed or names something that does not exist."""
 
 
+class UsageError(ViewerError):
+    """The command line itself is wrong in a way only known once its inputs are open (a
+    ``--crop`` outside the recording, a ``--camera`` eye on the default target): the CLI
+    prints the message alone, as argparse's usage errors, and exits 2."""
+
+
 class OutputError(ViewerError):
     """An output file or folder cannot be written (a missing or read-only folder, a path
     under a file, a full device)."""

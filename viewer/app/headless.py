@@ -15,9 +15,8 @@ from viewer.inputs import ACTIONS_MAX_BYTES, read_text_capped
 from viewer.render.context import headless_context
 from viewer.sim import inspect
 from viewer.sim.scenario import read_json
-from viewer.ui import commands as c
 from viewer.ui import layout
-from viewer.ui.action_args import command_args_problem
+from viewer.ui.action_args import parse_action
 
 
 def create_headless_context() -> moderngl.Context:
@@ -61,26 +60,9 @@ def parse_actions(data) -> list[tuple[int, object]]:
     "0x..." become ints. Drives the real window from tests and scripts."""
     if not isinstance(data, list):
         raise ScenarioError("actions: expected a JSON list of {frame, command, ...}")
-    out = []
-    for i, item in enumerate(data):
-        try:
-            item = dict(item)
-            frame = item.pop("frame")
-            # a frame the viewer reaches: the run lasts one frame past the last action
-            if isinstance(frame, bool) or not isinstance(frame, int) \
-                    or not 0 <= frame < VIEWER_FRAMES.hi:
-                raise ValueError(f"frame must be an integer in 0..{VIEWER_FRAMES.hi - 1}, "
-                                 f"not {frame!r}")
-            cls = getattr(c, item.pop("command"))
-            args = {k: int(v, 16) if isinstance(v, str) and v.lower().startswith("0x") else v
-                    for k, v in item.items()}
-            bad = command_args_problem(cls, args)
-            if bad is not None:
-                raise ScenarioError(f"actions[{i}].{bad[0]}: {bad[1]}")
-            out.append((frame, cls(**args)))
-        except (KeyError, TypeError, ValueError, AttributeError) as err:
-            raise ScenarioError(f"actions[{i}]: {err}") from None
-    return out
+    # each entry checked and named: viewer.ui.action_args.parse_action
+    return [parse_action(item, f"actions[{i}]", VIEWER_FRAMES.hi)
+            for i, item in enumerate(data)]
 
 
 def session_state(app: ViewerApp) -> dict:

@@ -40,6 +40,7 @@ from viewer.app.menus import MainMenu
 from viewer.app.panels import PanelWiring
 from viewer.app.prompts import Prompts
 from viewer.app.scene_view import SceneView
+from viewer.errors import OutputError
 from viewer.render.framebuffer import OffscreenTarget
 from viewer.ui.controller import Controller, ViewState
 from viewer.ui.error_panel import ErrorLog, Toasts
@@ -212,8 +213,15 @@ class ViewerApp:
         data = fbo.read(viewport=(0, 0, w, h), components=4, alignment=1)
         img = np.frombuffer(data, np.uint8).reshape(h, w, 4)[::-1]
         out = Path(path)
-        out.parent.mkdir(parents=True, exist_ok=True)
-        Image.fromarray(np.ascontiguousarray(img), "RGBA").save(out)
+        if out.parent.exists() and not out.parent.is_dir():
+            raise OutputError(f"cannot write the screenshot: {out.parent} is not a folder",
+                              file=str(out))
+        try:  # a path under a file, a read-only folder, a type Pillow cannot write: one line
+            out.parent.mkdir(parents=True, exist_ok=True)
+            Image.fromarray(np.ascontiguousarray(img), "RGBA").save(out)
+        except (OSError, ValueError) as err:
+            raise OutputError(f"cannot write the screenshot: "
+                              f"{getattr(err, 'strerror', None) or err}", file=str(out)) from None
         self.wiring.camera_state.last_screenshot = str(out)
 
     def _guard(self, context: str, fn, *args):

@@ -24,6 +24,7 @@ from viewer.commands.output import check_output, nonempty_path, writing
 from viewer.commands.overwrite import refuse_clash, scenario_inputs
 from viewer.commands.selection import (
     add_selection_arguments,
+    allow_negative_values,
     bounded,
     build_scenario,
     check_selection,
@@ -33,7 +34,7 @@ from viewer.commands.selection import (
     usage_error,
 )
 from viewer.commands.selection import dat_paths as selection_dat_paths
-from viewer.errors import ScenarioError, ViewerError
+from viewer.errors import ScenarioError, UsageError, ViewerError
 from viewer.media import OUTPUT_TYPES, VIDEO_SUFFIXES, output_kind
 from viewer.sim.mixer import SAMPLE_RATE as SOUND_SAMPLE_RATE
 
@@ -47,6 +48,7 @@ parse_size = parse_size_in(bounds.RENDER_SIZE)
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_selection_arguments(parser)
+    allow_negative_values(parser)  # --camera -1,2,3, --target -1,0,0, compare --crop -1,...
     parser.add_argument("--out", required=True, type=nonempty_path,
                         help="out.png (last frame; .jpg ... too), a folder, out.gif or out.mp4")
     parser.add_argument("--size", type=parse_size, default=(640, 360), help="WxH (640x360)")
@@ -89,10 +91,14 @@ def prepare(args, prog: str, *, outputs=(), inputs=()):
     spec = str(args.camera)
     if spec not in CAMERA_PRESETS + RETAIL_CAMERAS:
         try:
-            parse_vec3(spec)
+            eye = parse_vec3(spec)
         except argparse.ArgumentTypeError as err:
             usage_error(prog, f"--camera must be one of "
                         f"{', '.join(CAMERA_PRESETS + RETAIL_CAMERAS)} or x,y,z ({err})")
+            return None, None
+        if args.target is not None and _no_direction(eye, args.target):
+            usage_error(prog, f"--camera {spec} is the --target point: the camera needs a "
+                        "direction to look in")
             return None, None
     out = getattr(args, "out", None)
     if out is not None:
@@ -153,12 +159,22 @@ def make_camera(args, world):
             from None
     d = [target[i] - eye[i] for i in range(3)]
     dist = math.sqrt(sum(c * c for c in d))
-    if dist < 1e-6:
-        raise ScenarioError("--camera eye equals the target")
+    if _no_direction(eye, target):  # on the default target (object 1 + 0.5 m up)
+        raise UsageError(f"--camera {spec} is the default target {_xyz(target)} (object 1, "
+                         "0.5 m up): give --target or another eye")
     # Camera.forward() = -(cos p cos y, cos p sin y, sin p): solve for yaw / pitch
     pitch = math.asin(max(-1.0, min(1.0, -d[2] / dist)))
     yaw = math.atan2(-d[1], -d[0])
     return replace(cam, yaw=yaw, pitch=pitch, distance=dist)
+
+
+def _no_direction(eye, target) -> bool:
+    """An eye this close to its target has no direction to look in."""
+    return math.dist(eye, target) < 1e-6
+
+
+def _xyz(v) -> str:
+    return ",".join(f"{float(c):g}" for c in v)
 
 
 # --- run ---------------------------------------------------------------------------------------

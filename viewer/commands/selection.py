@@ -12,6 +12,7 @@ typed. Bad usage is an ``argparse`` error (exit 2); a DID the DAT lacks is an in
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 
 from viewer import bounds
@@ -162,6 +163,13 @@ def cli_events(args) -> list[dict]:
         else:
             out.append({"t": 0.0, "object": 1, "play": value[0], "intensity": value[1]})
     return out
+
+
+def allow_negative_values(parser: argparse.ArgumentParser) -> None:
+    """A value that starts with a minus and a digit (``--crop -1,0,5,5``, ``--target
+    -2.5,0,1``) is an option's value, not an option: argparse takes anything starting with
+    "-" but a plain negative number for an option ("expected one argument")."""
+    parser._negative_number_matcher = re.compile(r"^-\.?[0-9][0-9.,eE+-]*$")
 
 
 def usage_error(prog: str, message: str) -> int:

@@ -9,9 +9,10 @@ retail table lookup answers every value, as in a scenario's ``play`` events).
 
 from __future__ import annotations
 
-from dataclasses import fields
+from dataclasses import MISSING, fields
 
 from viewer import bounds
+from viewer.errors import ScenarioError
 
 #: field -> range, for every command that has the field (``speed`` is a launch's only)
 _FIELD_BOUNDS = {
@@ -97,3 +98,66 @@ def command_args_problem(cls, args: dict) -> tuple[str, str] | None:
                     name, p = name + p[:at], p[at + 2:]
                 return name, p
     return None
+
+
+def command_class(name) -> type | None:
+    """The command class an actions entry names (``"Seek"``), or None: only the commands
+    of viewer/ui/commands.py, never another name of that module."""
+    from viewer.ui import commands as c
+    cls = getattr(c, name, None) if isinstance(name, str) and name[:1].isupper() else None
+    ok = isinstance(cls, type) and issubclass(cls, c.Command) and cls is not c.Command
+    return cls if ok else None
+
+
+def command_names() -> list[str]:
+    from viewer.ui import commands as c
+    return sorted(n for n in dir(c) if command_class(n) is not None)
+
+
+def parse_action(item, at: str, frames: int) -> tuple[int, object]:
+    """One ``--actions`` entry ``{"frame": N, "command": NAME, FIELD: VALUE...}`` at field
+    path ``at`` (``actions[0]``) as ``(frame, command)``; ``frames``: the frame bound. Each
+    problem is a ScenarioError naming the entry and the key: a missing ``frame`` or
+    ``command``, an unknown command or field, a value of the wrong type or range; a
+    ``"0x..."`` string is an integer (ASCII digits, viewer.bounds.int_text) where the field
+    is one."""
+    if not isinstance(item, dict):
+        raise ScenarioError(f"{at}: expected a JSON object {{\"frame\": N, \"command\": "
+                            f"NAME, ...}}, got {item!r}")
+    for key in ("frame", "command"):
+        if key not in item:
+            raise ScenarioError(f'{at}: needs "{key}"')
+    frame = item["frame"]
+    # a frame the viewer reaches: the run lasts one frame past the last action
+    if isinstance(frame, bool) or not isinstance(frame, int) or not 0 <= frame < frames:
+        raise ScenarioError(f"{at}: frame must be an integer in 0..{frames - 1}, not "
+                            f"{frame!r}")
+    name = item["command"]
+    cls = command_class(name)
+    if cls is None:
+        raise ScenarioError(f"{at}.command: unknown command {name!r} (one of "
+                            f"{', '.join(command_names())})")
+    takes = {f.name: f for f in fields(cls)}
+    args = {k: v for k, v in item.items() if k not in ("frame", "command")}
+    for key, value in args.items():
+        if key not in takes:
+            raise ScenarioError(f"{at}.{key}: unknown field of {name} (it takes "
+                                f"{', '.join(takes) or 'none'})")
+        kind = str(takes[key].type)
+        if isinstance(value, str) and value.lower().startswith("0x") \
+                and ("int" in kind or kind == "object"):  # Select's key: a DID too
+            try:
+                args[key] = bounds.int_text(value)
+            except ValueError:
+                raise ScenarioError(f"{at}.{key}: not an integer: {value!r}") from None
+    bad = command_args_problem(cls, args)
+    if bad is not None:
+        raise ScenarioError(f"{at}.{bad[0]}: {bad[1]}")
+    missing = [f.name for f in takes.values() if f.name not in args
+               and f.default is MISSING and f.default_factory is MISSING]
+    if missing:
+        raise ScenarioError(f"{at}: {name} needs {', '.join(map(repr, missing))}")
+    try:
+        return frame, cls(**args)
+    except (TypeError, ValueError) as err:  # the command's own checks
+        raise ScenarioError(f"{at}: {name}: {err}") from None
