@@ -181,3 +181,44 @@ def test_audit_usage_error_exits_2(capsys):
     with pytest.raises(SystemExit) as exc:
         main(["audit"])
     assert exc.value.code == 2
+
+
+def _without(tmp_path, *dids):
+    from viewer.dat.writer import write_dat
+    recs = {d: b for d, b in retail_shaped_bytes().items() if d not in dids}
+    path = tmp_path / "lacking.dat"
+    write_dat(path, recs, date=0, iteration=1)
+    return path
+
+
+def test_inventories_say_MISSING_for_pinned_records_the_DATs_lack(tmp_path):
+    """The two inventories agree: records not in the DATs are MISSING, never FAIL (a DAT
+    that simply lacks some of retail's CreateBlocking scripts or Hidden/UnHide tables)."""
+    lost_script, lost_table = F.CREATE_BLOCKING_SCRIPTS[2], sorted(F.HIDDEN_UNHIDE_PAIRS)[1]
+    by = {c.check: c for c in audit([_without(tmp_path, lost_script, lost_table)])}
+    for name, lost in (("CreateBlocking inventory", lost_script),
+                       ("hidden/unhide inventory", lost_table)):
+        assert by[name].status == MISSING, by[name]
+        assert f"not in the DATs: 0x{lost:08X}" in by[name].detail
+
+
+def test_inventories_agree_on_the_synthetic_library():
+    """The synthetic library holds none of retail's pinned scripts or tables (its own
+    stand-ins at other DIDs are another set's): both MISSING."""
+    with DatCollection([S.SYNTHETIC_DAT]) as coll:
+        by = {c.check: c for c in audit_collection(coll)}
+    assert by["CreateBlocking inventory"].status == MISSING
+    assert by["hidden/unhide inventory"].status == MISSING
+
+
+def test_inventories_FAIL_only_for_records_present_and_wrong(tmp_path):
+    """A pinned script there without its CreateBlocking hook is FAIL, even beside an
+    absent one (present and wrong wins)."""
+    from viewer.dat.writer import write_dat
+    recs = retail_shaped_bytes("blocking_script_lost")
+    del recs[F.CREATE_BLOCKING_SCRIPTS[0]]
+    path = tmp_path / "v.dat"
+    write_dat(path, recs, date=0, iteration=1)
+    c = next(c for c in audit([path]) if c.check == "CreateBlocking inventory")
+    assert c.status == FAIL
+    assert f"in the DATs without it: 0x{F.CREATE_BLOCKING_SCRIPTS[3]:08X}" in c.detail

@@ -384,6 +384,28 @@ def _entries_of(coll: DatCollection, top: int):
             yield e
 
 
+def _inventory(recs: _Records, found_text: str, pinned, found, extra=()) -> None:
+    """The one rule of both inventories: a pinned record no DAT holds is MISSING; FAIL
+    only for a record that is there and wrong: a pinned one that does not hold what it
+    should, or one found that retail's list does not have (judged only when every pinned
+    record is there: beside an incomplete set, the records found are another set's).
+    ``extra``: found records that are wrong whatever the set (always FAIL)."""
+    absent = [d for d in pinned if d not in recs.coll]
+    wrong = [d for d in pinned if d in recs.coll and d not in found]
+    unpinned = sorted(set(found) - set(pinned))
+    parts = [found_text]
+    if wrong:
+        parts.append(f"in the DATs without it: {_ranges(sorted(wrong))}")
+    if unpinned:
+        parts.append(f"not retail's: {_ranges(unpinned)}")
+    if absent:
+        parts.append(f"not in the DATs: {_ranges(sorted(absent))}")
+    if wrong or extra or (unpinned and not absent):
+        raise _Fail("; ".join(parts))
+    if absent:
+        raise _Missing("; ".join(parts))
+
+
 def _hidden_inventory(recs: _Records) -> str:
     both = []
     for e in _entries_of(recs.coll, 0x34):
@@ -391,18 +413,8 @@ def _hidden_inventory(recs: _Records) -> str:
         keys = {k for k, _ in table.entries}
         if PS.UnHide in keys and PS.Hidden in keys:
             both.append(e.did)
-    pinned = set(F.HIDDEN_UNHIDE_PAIRS)
-    extra = sorted(set(both) - pinned)
-    absent = sorted(pinned - set(both))
-    if not both:
-        raise _Missing("no table holds both UnHide and Hidden")
-    if extra or absent:
-        parts = []
-        if extra:
-            parts.append("also " + ", ".join(map(_h, extra)))
-        if absent:
-            parts.append("not " + ", ".join(map(_h, absent)))
-        raise _Fail(f"{len(both)} table(s) hold both: " + "; ".join(parts))
+    _inventory(recs, f"{len(both)} table(s) hold both UnHide and Hidden",
+               sorted(F.HIDDEN_UNHIDE_PAIRS), set(both))
     return f"{len(both)} tables hold both, all pinned"
 
 
@@ -438,10 +450,8 @@ def _blocking_inventory(recs: _Records, scan: dict[int, list[int]]) -> str:
     want = list(F.CREATE_BLOCKING_SCRIPTS)
     text = (f"PhysicsScripts {_ranges(scripts) or 'none'}; Animations "
             f"{_ranges(anims) or 'none'}")
-    if scripts != want or anims:
-        if not scan and not any(True for _ in _entries_of(recs.coll, 0x33)):
-            raise _Missing("no PhysicsScripts in the DATs")
-        raise _Fail(f"found {text}; retail has PhysicsScripts {_ranges(want)}, no Animations")
+    _inventory(recs, f"found {text}; retail has PhysicsScripts {_ranges(want)}, no "
+               "Animations", want, set(scripts), extra=anims)
     return text
 
 
