@@ -217,3 +217,29 @@ def test_PhysicsScript_UnPack_0x005218B0_keeps_the_null_entry_in_sorted_order():
     s = R.decode(PES, data)
     assert [d.start_time for d in s.script_data] == [0.5, 0.75]
     assert R.is_null_hook(s.script_data[1].hook) and s.length == 0.75
+
+
+def test_unknown_hook_type_with_a_payload_names_the_hook_index_and_offset():
+    """An unknown type 99 carrying a 40-byte payload (a CreateParticle's size): retail's
+    UnPackHook 0x005271D0 reads none of it, so the rest of the record cannot decode. The
+    error names that hook (its index and the byte offset of its header), not "N trailing
+    bytes" or a later misread."""
+    created = hook(13, 1, struct.pack("<Ii7fI", 0x32000001, 0, *([0.0] * 7), 1))
+    unknown = struct.pack("<Ii", 99, 1) + created[8:]           # the same 40 payload bytes
+    data = pes(hook(1, 0, struct.pack("<I", 0x0A000001)), unknown, times=[0.0, 0.5])
+    with pytest.raises(DatError) as exc:
+        R.decode(PES, data)
+    err = exc.value
+    at = 8 + 20 + 8                      # id and count, entry 0 (f64, 8 + 4), f64
+    assert err.offset == at and err.did == PES
+    assert f"hook 1: unknown hook type 99 (its header at offset {at}" in err.message
+    assert "trailing bytes" not in str(err).split("(its header")[0]
+
+
+def test_unknown_hook_type_in_an_Animation_frame_names_frame_and_hook():
+    data = (struct.pack("<IIII", 0x03000001, 0, 1, 1) + FRAME + struct.pack("<I", 2)
+            + struct.pack("<Ii", 77, 1) + struct.pack("<4I", 1, 2, 3, 4)
+            + hook(2, 1, struct.pack("<I", 0x0F)))
+    with pytest.raises(DatError, match=r"frame 0 hook 0: unknown hook type 77 \(its header "
+                                       r"at offset 48"):
+        R.decode(0x03000001, data)

@@ -88,7 +88,8 @@ def corrupt(tmp_path):
     e, bs = _entry(path, S.PES_SOUND)
     # 1. PhysicsScript: the first hook's type (record byte 16) becomes 99 (unknown hook):
     #    CAnimHook::UnPackHook 0x005271D0 reads its header only, so the stored payload is
-    #    read as the next entries and 24 of the 80 bytes are left over (record byte 56)
+    #    read as the next entries and 24 of the 80 bytes are left over: the failure names
+    #    the unknown hook (hook 0, record byte 16), not the left-over bytes
     _patch(path, e.offset + 4 + 16, struct.pack("<I", 99))
     # 2. PhysicsScriptTable: the entry count becomes huge
     e2, _ = _entry(path, S.PST_ARROW)
@@ -96,7 +97,7 @@ def corrupt(tmp_path):
     # 3. Setup cut 4 bytes short (the directory says so): the codec runs off the end
     e3, _ = _entry(path, S.SETUP_ARROW)
     _set_entry_size(path, S.SETUP_ARROW, e3.size - 4)
-    return path, {S.PES_SOUND: e.offset + 4 + 56, S.PST_ARROW: e2.offset + 4 + 4}
+    return path, {S.PES_SOUND: e.offset + 4 + 16, S.PST_ARROW: e2.offset + 4 + 4}
 
 
 def test_corrupt_copy_lists_each_failure_with_file_did_offset_and_continues(corrupt, capsys):
@@ -111,8 +112,8 @@ def test_corrupt_copy_lists_each_failure_with_file_did_offset_and_continues(corr
         assert isinstance(f["offset"], int) and f["message"]
     # offsets are file offsets of the failing byte
     assert fails[f"0x{S.PES_SOUND:08X}"]["offset"] == offsets[S.PES_SOUND]
-    assert "record byte 56" in fails[f"0x{S.PES_SOUND:08X}"]["message"]
-    assert "trailing" in fails[f"0x{S.PES_SOUND:08X}"]["message"]
+    assert "record byte 16" in fails[f"0x{S.PES_SOUND:08X}"]["message"]
+    assert "hook 0: unknown hook type 99" in fails[f"0x{S.PES_SOUND:08X}"]["message"]
     assert fails[f"0x{S.PST_ARROW:08X}"]["offset"] == offsets[S.PST_ARROW] + 4
     assert "truncated" in fails[f"0x{S.SETUP_ARROW:08X}"]["message"]
     # the run continued: every other record decoded

@@ -10,7 +10,15 @@ from dataclasses import dataclass
 
 from viewer.dat.binary import Reader, Writer
 from viewer.dat.records.common import AnimationFlags, Frame
-from viewer.dat.records.hooks import AnimationHook, NullHook, is_null_hook, read_hook, write_hook
+from viewer.dat.records.hooks import (
+    AnimationHook,
+    NullHook,
+    UnknownHooks,
+    is_null_hook,
+    read_hook,
+    write_hook,
+)
+from viewer.errors import DatError
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,11 +37,14 @@ class AnimationFrame:
         return tuple(h for h in self.hooks if not is_null_hook(h))
 
     @classmethod
-    def read(cls, r: Reader, num_parts: int) -> AnimationFrame:
+    def read(cls, r: Reader, num_parts: int, unknown: UnknownHooks | None = None,
+             label: str = "") -> AnimationFrame:
         r.count(num_parts, 28, "part frames")
         frames = tuple(Frame.read(r) for _ in range(num_parts))
         n = r.count(r.u32("num_hooks"), 8, "hooks")
-        return cls(frames, tuple(read_hook(r) for _ in range(n)))
+        if unknown is None:
+            return cls(frames, tuple(read_hook(r) for _ in range(n)))
+        return cls(frames, tuple(unknown.read(r, f"{label}hook {i}") for i in range(n)))
 
     def write(self, w: Writer) -> None:
         for f in self.frames:
@@ -65,7 +76,15 @@ class Animation:
         if flags & AnimationFlags.PosFrames:
             r.count(num_frames, 28, "pos_frames")
             pos_frames = tuple(Frame.read(r) for _ in range(num_frames))
-        part_frames = tuple(AnimationFrame.read(r, num_parts) for _ in range(num_frames))
+        unknown = UnknownHooks()
+        try:
+            part_frames = tuple(AnimationFrame.read(r, num_parts, unknown, f"frame {k} ")
+                                for k in range(num_frames))
+        except DatError as err:
+            if unknown.first is None:
+                raise
+            raise unknown.failure(r, err.message) from err
+        unknown.check_end(r)
         return cls(id_, flags, num_parts, pos_frames, part_frames)
 
     def write(self, w: Writer) -> None:

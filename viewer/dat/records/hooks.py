@@ -20,6 +20,7 @@ from typing import ClassVar
 
 from viewer.dat.binary import Reader, Writer
 from viewer.dat.records.common import AnimationHookDir, AnimationHookType, Frame, Vec3, as_enum
+from viewer.errors import DatError
 
 _HEADER = struct.Struct("<Ii")
 GFXOBJ_BASE = 0x01000000
@@ -375,6 +376,39 @@ def read_hook(r: Reader) -> AnimationHook | NullHook:
         hook = cls._read_payload(r, as_enum(AnimationHookDir, direction))
     r.align4()
     return hook
+
+
+class UnknownHooks:
+    """Where a record's hooks of an unknown type were read (a label such as ``hook 3`` or
+    ``frame 2 hook 0``, the byte offset of the header, the type number). Retail's
+    UnPackHook 0x005271D0 reads no payload for such a hook, so if it had one, what follows
+    is read from inside it and the record fails further on: ``failure`` names the unknown
+    hook instead of that later symptom."""
+
+    __slots__ = ("first",)
+
+    def __init__(self) -> None:
+        self.first: tuple[str, int, int] | None = None
+
+    def read(self, r: Reader, label: str) -> AnimationHook | NullHook:
+        """``read_hook``, noting the first hook of an unknown type."""
+        at = r.pos
+        hook = read_hook(r)
+        if (self.first is None and isinstance(hook, NullHook)
+                and hook.type_number != AnimationHookType.AnimationDone):
+            self.first = (label, at, hook.type_number)
+        return hook
+
+    def failure(self, r: Reader, why: str) -> DatError:
+        label, at, number = self.first
+        return r.error(f"{label}: unknown hook type {number} (its header at offset {at}; "
+                       f"retail reads no payload for it, and the bytes after it do not "
+                       f"decode: {why})", at)
+
+    def check_end(self, r: Reader) -> None:
+        """After the last hook: bytes left over mean the unknown hook had a payload."""
+        if self.first is not None and r.remaining():
+            raise self.failure(r, f"{r.remaining()} bytes left over")
 
 
 def write_hook(w: Writer, hook: AnimationHook | NullHook) -> None:

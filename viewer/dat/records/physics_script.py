@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from viewer.dat.binary import Reader, Writer
 from viewer.dat.records.common import PlayScript, as_enum
 from viewer.dat.records.crt_qsort import qsort_order
-from viewer.dat.records.hooks import AnimationHook, NullHook, read_hook, write_hook
+from viewer.dat.records.hooks import AnimationHook, NullHook, UnknownHooks, write_hook
+from viewer.errors import DatError
 
 #: The most hooks one PhysicsScript may hold (ours, not retail's: retail's scripts hold tens).
 #: Each hook is a few hundred bytes of Python objects however few bytes it takes on disk, so
@@ -68,15 +69,23 @@ class PhysicsScript:
     def read(cls, r: Reader) -> PhysicsScript:
         id_ = r.u32("id")
         at = r.pos
-        n = r.count(r.u32("num_script_data"), 16, "script_data")
+        n = r.u32("num_script_data")
         if n > MAX_SCRIPT_HOOKS:
             raise r.error(f"script_data count {n} is more than the {MAX_SCRIPT_HOOKS} hooks "
                           f"a PhysicsScript may hold", at)
+        r.count(n, 16, "script_data")
         stored = []
-        for _ in range(n):
-            t = r.f64("start_time")
-            stored.append(PhysicsScriptData(t, read_hook(r)))
-        r.align4()
+        unknown = UnknownHooks()
+        try:
+            for i in range(n):
+                t = r.f64("start_time")
+                stored.append(PhysicsScriptData(t, unknown.read(r, f"hook {i}")))
+            r.align4()
+        except DatError as err:
+            if unknown.first is None:
+                raise
+            raise unknown.failure(r, err.message) from err
+        unknown.check_end(r)
         return cls.from_hooks(id_, stored)
 
     def write(self, w: Writer) -> None:
