@@ -13,6 +13,16 @@ from viewer import synthetic as S
 from viewer.dat.container import DatFile
 from viewer.dat.writer import build_dat
 
+#: docs/bounds.md, which names every bound these inputs test
+BOUNDS_DOC = Path(__file__).resolve().parent.parent / "docs" / "bounds.md"
+
+
+def undocumented(*phrases: str) -> list[str]:
+    """The phrases docs/bounds.md does not contain."""
+    text = BOUNDS_DOC.read_text()
+    return [p for p in phrases if p not in text]
+
+
 #: the Wave the default scenario plays first (a SoundTable entry at t = 1/30 s)
 PLAYED_WAVE = S.WAVE_WHOOSH
 
@@ -63,15 +73,15 @@ def _encode(c, stream, frames) -> None:
 def _video_stream(c, size: int, codec: str = "mpeg4"):
     vs = c.add_stream(codec, rate=1)
     vs.width = vs.height = size
-    vs.pix_fmt = "yuv420p"
+    vs.pix_fmt = "yuvj420p" if codec == "mjpeg" else "yuv420p"
     if codec == "libx264":
         vs.options = {"preset": "ultrafast"}
     return vs
 
 
-def _grey_frames(size: int, count: int):
+def _grey_frames(size: int, count: int, pix_fmt: str = "yuv420p"):
     import av
-    img = av.VideoFrame(size, size, "yuv420p")
+    img = av.VideoFrame(size, size, pix_fmt)
     for plane in img.planes:
         plane.update(bytes([128]) * plane.buffer_size)
     for i in range(count):
@@ -103,11 +113,14 @@ def silent_aac_video(path: Path, seconds: float, *, size: int = 16, frames: int 
     return path
 
 
-def huge_frame_video(path: Path, size: int = 8192, frames: int = 3) -> Path:
-    """``frames`` flat grey ``size`` x ``size`` frames: a few KB of video."""
+def huge_frame_video(path: Path, size: int = 8192, frames: int = 3,
+                     codec: str = "libx264") -> Path:
+    """``frames`` flat grey ``size`` x ``size`` frames: a few KB of H.264 (``mjpeg``: a few
+    MB, but quicker to write)."""
     import av
     with av.open(str(path), "w") as c:
-        _encode(c, _video_stream(c, size, "libx264"), _grey_frames(size, frames))
+        vs = _video_stream(c, size, codec)
+        _encode(c, vs, _grey_frames(size, frames, vs.pix_fmt))
     return path
 
 

@@ -104,11 +104,37 @@ def read_frames(path: str | os.PathLike, *, fps: float | None = None,
             raise MediaError(f"cannot decode frame {count}: {exc}", file=str(p)) from None
 
 
+#: the longest side a recording's frame is decoded to: a larger frame is downscaled while
+#: it is decoded (FFmpeg's scaler, Pillow's JPEG draft and reduce) by the smallest whole
+#: factor that fits, so an 8192x8192 frame costs 48 MiB of pixels, not 192
+FRAME_MAX_SIDE = 4096
+#: the most pixels a recording's frame may have (8192 x 8192, the largest render): a video
+#: decoder holds its reference pictures at full size whatever the frames are scaled to
+FRAME_MAX_PIXELS = 8192 * 8192
+
+
+def check_frame_size(width: int, height: int, path) -> None:
+    """A MediaError unless a ``width`` x ``height`` frame is inside FRAME_MAX_PIXELS
+    (read from the header, before anything is decoded)."""
+    if int(width) * int(height) > FRAME_MAX_PIXELS:
+        raise MediaError(f"a {width}x{height} frame is over the {FRAME_MAX_PIXELS} pixels "
+                         "a recording's frame may have (8192x8192)", file=str(path))
+
+
+def decode_factor(width: int, height: int) -> int:
+    """The whole factor a ``width`` x ``height`` frame is divided by when decoded."""
+    return max(1, -(-max(int(width), int(height)) // FRAME_MAX_SIDE))
+
+
 class LazyFrames(Sequence):
     """The frames of a recording, decoded on demand and kept in a small LRU cache, so an
     hour of 1080p video costs a few dozen frames of memory. ``times[i]`` is frame i's time
     in seconds from the first frame. Sequential access (iteration, stepping forward)
     decodes straight through; a jump seeks to the nearest earlier keyframe.
+
+    ``size`` is the recording's own (width, height) and ``factor`` what its frames are
+    divided by when decoded (``decode_factor``: 1 unless a side exceeds
+    ``FRAME_MAX_SIDE``); crops and sizes a user gives are in the recording's own pixels.
 
     The cache holds at most ``CACHE`` frames and at most ``CACHE_BYTES`` bytes of pixels,
     whichever is smaller (the frame just decoded is always kept): a folder of 12000x12000
@@ -117,9 +143,11 @@ class LazyFrames(Sequence):
     CACHE = 48
     CACHE_BYTES = 256 << 20
 
-    def __init__(self, path: Path, times: np.ndarray) -> None:
+    def __init__(self, path: Path, times: np.ndarray, size: tuple[int, int]) -> None:
         self.path = path
         self.times = times
+        self.size = (int(size[0]), int(size[1]))
+        self.factor = decode_factor(*self.size)
         self._cache: OrderedDict[int, np.ndarray] = OrderedDict()
         self._cache_bytes = 0
 
@@ -156,18 +184,46 @@ class LazyFrames(Sequence):
 
 
 class ImageFolderFrames(LazyFrames):
+    """The size is the first picture's (read from its header); each picture is decoded
+    downscaled by its own ``decode_factor``."""
+
     def __init__(self, files: list[Path], fps: float) -> None:
-        super().__init__(files[0].parent, np.arange(len(files), dtype=np.float64) / fps)
+        try:
+            with _open_image(files[0]) as im:
+                size = im.size
+        except OSError as exc:
+            raise MediaError(f"cannot read image: {exc}", file=str(files[0])) from None
+        check_frame_size(*size, files[0])
+        super().__init__(files[0].parent, np.arange(len(files), dtype=np.float64) / fps, size)
         self.files = files
 
     def _load(self, i: int) -> np.ndarray:
         try:
             with _open_image(self.files[i]) as im:
-                img = np.asarray(im.convert("RGB"))
+                check_frame_size(*im.size, self.files[i])
+                img = np.asarray(_decoded_rgb(im))
         except OSError as exc:
             raise MediaError(f"cannot read image: {exc}", file=str(self.files[i])) from None
         self._keep(i, img)
         return img
+
+
+def _decoded_rgb(im):
+    """An opened picture as RGB, downscaled by its ``decode_factor``: a JPEG decodes at
+    the reduced scale (draft), another is reduced right after decoding."""
+    k = decode_factor(*im.size)
+    if k == 1:
+        return im.convert("RGB")
+    target = (-(-im.width // k), -(-im.height // k))
+    im.draft("RGB", target)          # JPEG: 1/2, 1/4 or 1/8 scale decoding; others no-op
+    if im.mode not in ("RGB", "RGBA", "L", "LA", "I", "F"):
+        im = im.convert("RGBA" if "transparency" in im.info else "RGB")
+    k = max(1, min(im.width // target[0], im.height // target[1]))
+    small = im.reduce(k) if k > 1 else im
+    if small.size != target:
+        from PIL import Image
+        small = small.resize(target, Image.Resampling.BOX)
+    return small if small.mode == "RGB" else small.convert("RGB")
 
 
 class VideoFrames(LazyFrames):
@@ -184,6 +240,12 @@ class VideoFrames(LazyFrames):
             self._container.close()
             raise MediaError("the file has no video stream", file=str(path))
         self._stream = self._container.streams.video[0]
+        cc = self._stream.codec_context
+        try:
+            check_frame_size(cc.width, cc.height, path)
+        except MediaError:
+            self._container.close()
+            raise
         try:
             pts = sorted(p.pts for p in self._container.demux(self._stream)
                          if p.pts is not None and p.size)
@@ -196,7 +258,8 @@ class VideoFrames(LazyFrames):
         self._pts = pts
         self._index = {p: k for k, p in enumerate(pts)}
         tb = float(self._stream.time_base)
-        super().__init__(path, (np.asarray(pts, np.float64) - pts[0]) * tb)
+        super().__init__(path, (np.asarray(pts, np.float64) - pts[0]) * tb,
+                         (cc.width, cc.height))
         self._decoder = None   # a running decode generator and the index it yields next
         self._next = -1
 
@@ -218,7 +281,7 @@ class VideoFrames(LazyFrames):
         for k, frame in self._decoder:
             if k < i:
                 continue
-            img = frame.to_ndarray(format="rgb24")
+            img = self._rgb(frame)
             self._keep(k, img)
             self._next = k + 1
             if k == i:
@@ -227,6 +290,16 @@ class VideoFrames(LazyFrames):
         if i in self._cache:
             return self._cache[i]
         raise MediaError(f"frame {i} could not be decoded", file=str(self.path))
+
+    @staticmethod
+    def _rgb(frame) -> np.ndarray:
+        """The decoded frame as RGB, scaled by FFmpeg to its ``decode_factor`` on the way
+        (no full-size RGB picture is made)."""
+        k = decode_factor(frame.width, frame.height)
+        if k == 1:
+            return frame.to_ndarray(format="rgb24")
+        return frame.to_ndarray(format="rgb24", width=-(-frame.width // k),
+                                height=-(-frame.height // k))
 
     def close(self) -> None:
         self._container.close()
@@ -591,6 +664,51 @@ def read_audio(path: str | os.PathLike, sample_rate: int | None = None
         raise MediaError(f"cannot read the audio: {err}", file=str(path)) from err
     a = np.concatenate(chunks).astype(np.float32) if chunks else np.zeros(0, np.float32)
     return a, int(rate)
+
+
+#: how much of a recording's sound aligning by sound reads (its first four hours): the
+#: offset is sought there, and the block envelope and its FFT stay under ~100 MiB
+ALIGN_AUDIO_MAX_SECONDS = 4 * 3600
+
+
+def audio_block_rms(path: str | os.PathLike, sample_rate: int, block: int, *,
+                    max_seconds: float = ALIGN_AUDIO_MAX_SECONDS
+                    ) -> tuple[np.ndarray, float] | None:
+    """The recording's sound, mono at ``sample_rate``, as the RMS of each whole ``block``
+    of samples from the first (float64), and its largest absolute sample; None when it has
+    no audio stream. Decoded and reduced as it streams, up to ``max_seconds``: memory holds
+    one decoded frame and the RMS values, not the samples."""
+    import av
+    limit = int(max_seconds * sample_rate)
+    rms: list[np.ndarray] = []
+    carry = np.zeros(0, np.float32)
+    seen, peak = 0, 0.0
+    try:
+        with av.open(str(path)) as c:
+            if not c.streams.audio:
+                return None
+            res = av.AudioResampler(format="flt", layout="mono", rate=sample_rate)
+            for frame in _then_none(c.decode(c.streams.audio[0])):
+                for out in res.resample(frame):
+                    a = out.to_ndarray().reshape(-1)[:max(0, limit - seen)]
+                    seen += len(a)
+                    peak = max(peak, float(np.abs(a).max())) if len(a) else peak
+                    a = np.concatenate([carry, a])
+                    n = len(a) // block
+                    sq = np.square(a[:n * block].astype(np.float64)).reshape(n, block)
+                    rms.append(np.sqrt(np.mean(sq, axis=1)))
+                    carry = a[n * block:]
+                if seen >= limit:
+                    break
+    except (av.FFmpegError, OSError) as err:
+        raise MediaError(f"cannot read the audio: {err}", file=str(path)) from err
+    return (np.concatenate(rms) if rms else np.zeros(0), peak)
+
+
+def _then_none(frames):
+    """The decoded frames, then None (a resampler's flush)."""
+    yield from frames
+    yield None
 
 
 def write_frames(out: str | os.PathLike, frames: Iterable[np.ndarray], *, fps: float = 30.0,

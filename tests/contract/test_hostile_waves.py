@@ -119,11 +119,8 @@ def test_the_viewer_sound_player_keeps_a_lying_Wave_as_its_error(tmp_path):
 
 
 def test_docs_bounds_md_gives_the_Wave_bounds_of_the_decoder():
-    from pathlib import Path
-
     from viewer.dat import wave
-    text = (Path(__file__).resolve().parents[2] / "docs" / "bounds.md").read_text()
-    assert f"| sample rate | {wave.WAVE_RATE_MIN}..{wave.WAVE_RATE_MAX} Hz |" in text
-    assert f"| channels | 1..{wave.WAVE_CHANNELS_MAX} |" in text
-    assert f"at most {wave.WAVE_MAX_FRAMES} sample frames" in text
-    assert f"up to {SoundMixer.CACHE_BYTES >> 20} MiB" in text
+    assert H.undocumented(f"| sample rate | {wave.WAVE_RATE_MIN}..{wave.WAVE_RATE_MAX} Hz |",
+                          f"| channels | 1..{wave.WAVE_CHANNELS_MAX} |",
+                          f"at most {wave.WAVE_MAX_FRAMES} sample frames",
+                          f"up to {SoundMixer.CACHE_BYTES >> 20} MiB") == []
