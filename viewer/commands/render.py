@@ -207,7 +207,7 @@ def render_frames(sc, args, ctx, on_frame, db=None, wants=None, capture=None,
     try:
         runner = ScenarioRunner(sc, db)
         if capture is not None:
-            runner.world.listeners.append(capture)
+            runner.world.observers.append(capture)
         final = runner.clock.last_frame(sc.seconds)
         for t, world in runner.frames():
             last = runner.clock.frame >= final

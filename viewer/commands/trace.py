@@ -102,7 +102,7 @@ def trace_lines(scenario, db, *, particles: bool = False, poses: bool = False,
                                    "scales": pool.scale[idx], "trans": pool.trans[idx],
                                    "nodraw": em.nodraw}))
 
-    world.listeners.append(on_event)
+    world.observers.append(on_event)
     tracker = LooksTracker() if looks else None
     for _ in runner.frames():
         if tracker is not None:

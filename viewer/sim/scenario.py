@@ -687,7 +687,7 @@ class ScenarioRunner:
         return float(self.clock.now)
 
     def snapshot(self) -> ScenarioRunner:
-        """An independent copy (database and listeners shared) to restore or scrub from."""
+        """An independent copy (database and observers shared) to restore or scrub from."""
         import copy
         memo = self.world.snapshot_memo()
         memo[id(self.db)] = self.db

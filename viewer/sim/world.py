@@ -121,7 +121,12 @@ class World:
         # wrote (m_vUVDelta; m_bUseUVAnimation is set with it): one per GfxObj, shared by
         # every part and particle drawing that GfxObj, kept after its entry is removed
         self.gfx_uv_delta: dict[int, tuple[float, float]] = {}
+        # every event, in order: the runtime's own listeners first (the projectile harness:
+        # copied with the world, so a snapshot's harness hears its own world), then the
+        # observers outside the runtime (trace's printer, render's capture: shared by every
+        # snapshot, never copied)
         self.listeners: list[Callable[[dict], None]] = []
+        self.observers: list[Callable[[dict], None]] = []
         # the record whose data names the DIDs being followed now (a hook's script or
         # Animation while it executes, a Setup while its defaults are installed): the
         # ``by`` of a ``missing`` event (see referring)
@@ -147,7 +152,7 @@ class World:
         hooks_mod.execute_hook(self, obj, hook, did, index)
 
     def snapshot(self) -> World:
-        """An independent copy of the whole runtime state (the database and the listeners
+        """An independent copy of the whole runtime state (the database and the observers
         are shared, not copied); continuing it gives the same run as continuing this."""
         return copy.deepcopy(self, self.snapshot_memo())
 
@@ -158,9 +163,12 @@ class World:
 
     def snapshot_memo(self) -> dict:
         """What a snapshot shares instead of copying (a deepcopy memo): the database, the
-        listeners and the records the database decoded (every world made from it already
-        shares those; nothing changes a record)."""
-        memo = {id(self.db): self.db, id(self.listeners): self.listeners}
+        observers and the records the database decoded (every world made from it already
+        shares those; nothing changes a record). The listeners are copied: each is a bound
+        method of a part of the runtime (the projectile harness), rebound to that part's
+        copy (a shared list left a restored world's impacts to the harness of the run it
+        was copied from: no server answer after a seek, the window disagreeing with trace)."""
+        memo = {id(self.db): self.db, id(self.observers): self.observers}
         cached = getattr(self.db, "cached_records", None)
         if cached is not None:
             for record in cached():
@@ -199,6 +207,8 @@ class World:
         if self.events is not None:
             self.events.append(ev)
         for fn in self.listeners:
+            fn(ev)
+        for fn in self.observers:
             fn(ev)
 
     # -- database ------------------------------------------------------------------------------
