@@ -472,7 +472,9 @@ class World:
         which also gives the child NoDraw when the parent is Hidden."""
         if child is parent or not (part_index == -1 or 0 <= part_index < parent.num_parts):
             return False
-        up = parent
+        # a child without children of its own cannot be above its parent: the walk up is
+        # needed only then, so a scenario attaching a chain top down stays linear
+        up = parent if child.children else None
         while up is not None:  # iterative: a chain of any depth
             if up is child:
                 raise ScenarioError(f"object {child.id}: parent {parent.id} is its own "
