@@ -137,7 +137,8 @@ _play_effect.__name__ = "TYPE:INTENSITY"
 
 def add_selection_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("dat", metavar="DAT", nargs="?", default=None,
-                        help="a DAT file (overrides the scenario's \"dat\")")
+                        help="a DAT file or a folder of them, the retail DAT set "
+                             "(overrides the scenario's \"dat\")")
     sel = parser.add_mutually_exclusive_group(required=True)
     sel.add_argument("--scenario", metavar="FILE", help="a scenario JSON file")
     sel.add_argument("--setup", metavar="DID", type=parse_did, help="object 1's Setup")
