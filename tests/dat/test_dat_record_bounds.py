@@ -24,7 +24,7 @@ import pytest
 
 from tests.bounded import MiB, run_bounded
 from viewer import synthetic as S
-from viewer.dat.binary import Reader
+from viewer.dat.binary import MAX_RECORD_ITEMS, Reader
 from viewer.dat.container import DatFile
 from viewer.dat.records.crt_qsort import msvc70_qsort, qsort_order
 from viewer.dat.records.iteration import ITERATION_DID, MAX_ITERATIONS, Iteration
@@ -33,6 +33,7 @@ from viewer.dat.writer import build_dat
 from viewer.errors import DatError
 
 SCRIPT_DID = 0x33000101          # a PhysicsScript of the synthetic library
+ANIMATION_DID = 0x03000101       # an Animation of the synthetic library
 LIMIT = 400 * MiB                # each command below needs under 200 MiB
 NAN = float("nan")
 
@@ -114,6 +115,36 @@ def test_an_iteration_count_over_the_bound_is_refused_before_any_run(n):
         Iteration.read(Reader(struct.pack("<iii", n, -n, 5), file="x.dat", did=ITERATION_DID))
 
 
+# --- every record: the entries it claims in all ------------------------------------------------
+def test_the_entries_a_record_claims_add_up_to_at_most_the_bound():
+    r = Reader(bytes(8 * MAX_RECORD_ITEMS), file="x.dat", did=0x03000001)
+    assert r.count(MAX_RECORD_ITEMS - 1, 4, "frames") == MAX_RECORD_ITEMS - 1
+    assert r.count(5, 4, "skipped", kept=False) == 5       # read past, never kept
+    assert r.count(1, 4, "hooks") == 1
+    with pytest.raises(DatError, match=rf"offset 0 .*hooks count 1 takes the record past the "
+                                       rf"{MAX_RECORD_ITEMS} entries a record may hold"):
+        r.count(1, 4, "hooks")
+
+
+def test_an_animation_of_empty_frames_is_refused_at_its_frame_count():
+    from viewer.dat.records.animation import Animation
+    n = MAX_RECORD_ITEMS + 1
+    data = struct.pack("<IIII", 0x03000001, 0, 0, n) + bytes(4 * n)
+    with pytest.raises(DatError, match=rf"offset 16 .*frames count {n} takes the record past"):
+        Animation.read(Reader(data, file="x.dat", did=0x03000001))
+
+
+def test_a_vertex_claiming_more_uvs_than_the_bound_is_refused():
+    from viewer.dat.records.gfxobj import GfxObj
+    n = 40000                                   # uvs of one vertex: 8 bytes each
+    data = (struct.pack("<IIBiI", 0x01000001, 0, 0, 1, 1)   # no surfaces, one vertex
+            + struct.pack("<hH6f", 0, n, 0, 0, 0, 0, 0, 1) + bytes(8 * n))
+    r = Reader(data, file="x.dat", did=0x01000001)
+    r.items = MAX_RECORD_ITEMS - 10
+    with pytest.raises(DatError, match=rf"SWVertex uvs count {n} takes the record past"):
+        GfxObj.read(r)
+
+
 # --- the reproductions, as commands in a child process ----------------------------------------
 def _rebuilt(path, did: int, payload: bytes, *, compressed: bool) -> str:
     with DatFile(S.SYNTHETIC_DAT) as d:
@@ -137,6 +168,10 @@ def hostile(tmp_path_factory):
         "tokens": _rebuilt(tmp / "tokens.dat", ITERATION_DID,
                            struct.pack("<i", 16_777_215) + bytes(4 * 16_777_215),
                            compressed=True),
+        # 16,777,212 empty frames: 64 MiB inflated from 68 KB (an Animation of the library)
+        "frames": _rebuilt(tmp / "frames.dat", ANIMATION_DID,
+                           struct.pack("<IIII", ANIMATION_DID, 0, 0, 16_777_212)
+                           + bytes(4 * 16_777_212), compressed=True),
     }
 
 
@@ -146,7 +181,9 @@ def hostile(tmp_path_factory):
                f"0x{SCRIPT_DID:08X}", "--seconds", "0.1"], "script_data count 4194303"),
     ("run", ["dat", "show", "{dat}", "0xFFFF0001"], "iteration count 20000000"),
     ("tokens", ["dat", "show", "{dat}", "0xFFFF0001"], "iteration count 16777215"),
-], ids=["hooks-show", "hooks-trace", "iteration-run-show", "iteration-tokens-show"])
+    ("frames", ["dat", "show", "{dat}", f"0x{ANIMATION_DID:08X}"], "frames count 16777212"),
+], ids=["hooks-show", "hooks-trace", "iteration-run-show", "iteration-tokens-show",
+        "animation-frames-show"])
 def test_a_record_claiming_too_much_is_one_line_in_bounded_memory(hostile, which, argv, said):
     dat = hostile[which]
     r = run_bounded([a.format(dat=dat) for a in argv], memory=LIMIT, timeout=60)
@@ -156,10 +193,12 @@ def test_a_record_claiming_too_much_is_one_line_in_bounded_memory(hostile, which
     assert dat in line and " offset " in line and said in line, line
 
 
-@pytest.mark.parametrize("which, did", [("hooks", SCRIPT_DID), ("tokens", ITERATION_DID)],
-                         ids=["hooks", "iteration-tokens"])
+@pytest.mark.parametrize("which, did", [("hooks", SCRIPT_DID), ("tokens", ITERATION_DID),
+                                        ("frames", ANIMATION_DID)],
+                         ids=["hooks", "iteration-tokens", "animation-frames"])
 def test_dat_verify_names_the_record_and_stays_bounded(hostile, which, did):
     r = run_bounded(["dat", "verify", hostile[which]], memory=LIMIT, timeout=60)
     assert not r.timed_out and r.rc == 1 and "Traceback" not in r.err, r
     failures = [ln for ln in r.out.splitlines() if f"0x{did:08X}" in ln]
-    assert len(failures) == 1 and "is more than the" in failures[0], r.out
+    assert len(failures) == 1 and ("is more than the" in failures[0]
+                                   or "takes the record past" in failures[0]), r.out

@@ -25,6 +25,13 @@ _SPHERE = struct.Struct("<4f")
 
 _STRUCTS: dict[str, struct.Struct] = {}
 
+#: The most list entries (frames, hooks, vertices, uvs, polygons, parts ...) one record may
+#: claim in all (ours, not retail's: its largest records hold thousands). Each decoded entry
+#: is a Python object of 50-400 bytes however few bytes it takes on disk (an empty
+#: AnimationFrame is 4), so this, with the 64 MiB a record may inflate to, bounds the memory
+#: one decode takes (a few hundred MB at the very worst, whatever the DAT).
+MAX_RECORD_ITEMS = 1 << 19
+
 
 def _st(fmt: str) -> struct.Struct:
     s = _STRUCTS.get(fmt)
@@ -38,7 +45,7 @@ def _st(fmt: str) -> struct.Struct:
 class Reader:
     """Cursor over one record's bytes."""
 
-    __slots__ = ("data", "did", "end", "file", "pos")
+    __slots__ = ("data", "did", "end", "file", "items", "pos")
 
     def __init__(self, data: bytes | bytearray | memoryview, *, file: str | None = None,
                  did: int | None = None) -> None:
@@ -47,6 +54,7 @@ class Reader:
         self.end = len(self.data)
         self.file = file
         self.did = did
+        self.items = 0            # list entries claimed so far (MAX_RECORD_ITEMS)
 
     # -- errors ----------------------------------------------------------------------
     def error(self, message: str, offset: int | None = None) -> DatError:
@@ -58,11 +66,18 @@ class Reader:
             raise self.error(f"record truncated: {what} needs {n} bytes, "
                              f"{self.end - self.pos} left")
 
-    def count(self, n: int, item_size: int, what: str) -> int:
-        """Validate an item count against the bytes left (each item >= item_size bytes)."""
+    def count(self, n: int, item_size: int, what: str, *, kept: bool = True) -> int:
+        """Validate an item count against the bytes left (each item >= item_size bytes) and,
+        for items the decoder keeps (``kept``), against what the record may hold in all
+        (``MAX_RECORD_ITEMS``), before any is read."""
         if n < 0 or n * max(item_size, 1) > self.end - self.pos:
             raise self.error(f"{what} count {n} does not fit in the {self.end - self.pos} "
                              f"bytes left")
+        if kept:
+            self.items += n
+            if self.items > MAX_RECORD_ITEMS:
+                raise self.error(f"{what} count {n} takes the record past the "
+                                 f"{MAX_RECORD_ITEMS} entries a record may hold")
         return n
 
     # -- primitives ------------------------------------------------------------------

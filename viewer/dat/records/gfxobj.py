@@ -48,14 +48,14 @@ def skip_bsp(r: Reader, mode: str) -> None:
                 if mode == DRAWING:  # BSPPORTAL::UnPackPortal 0x0053DB70
                     r.skip(16, "BSP portal sphere")
                     npoly, nportal = r.fmt("II", "BSP portal counts")
-                    r.count(npoly, 2, "BSP portal polygons")
+                    r.count(npoly, 2, "BSP portal polygons", kept=False)
                     r.skip(2 * npoly, "BSP portal polygons")
-                    r.count(nportal, 4, "BSP portal refs")
+                    r.count(nportal, 4, "BSP portal refs", kept=False)
                     r.skip(4 * nportal, "BSP portal refs")
             elif mode == DRAWING:
                 r.skip(16, "BSP sphere")
                 n = r.u32("BSP polygon count")
-                r.count(n, 2, "BSP polygons")
+                r.count(n, 2, "BSP polygons", kept=False)
                 r.skip(2 * n, "BSP polygons")
             elif mode == PHYSICS:
                 r.skip(16, "BSP sphere")
@@ -66,7 +66,7 @@ def skip_bsp(r: Reader, mode: str) -> None:
             if mode == PHYSICS:
                 r.skip(4 + 16, "BSP leaf solid and sphere")
                 n = r.u32("BSP leaf polygon count")
-                r.count(n, 2, "BSP leaf polygons")
+                r.count(n, 2, "BSP leaf polygons", kept=False)
                 r.skip(2 * n, "BSP leaf polygons")
             continue
         r.skip(16, "BSP plane")
@@ -198,7 +198,7 @@ class GfxObj:
         verts = []
         for _ in range(nv):
             vid, nuv, ox, oy, oz, nx, ny, nz = r.unpack(_VHEAD, "SWVertex")
-            uv = r.fmt(f"{2 * nuv}f", "SWVertex uvs") if nuv else ()
+            uv = r.fmt(f"{2 * r.count(nuv, 8, 'SWVertex uvs')}f", "SWVertex uvs") if nuv else ()
             verts.append(SWVertex(vid, (ox, oy, oz), (nx, ny, nz),
                                   tuple(uv[i:i + 2] for i in range(0, 2 * nuv, 2))))
         phys_polys = phys_bsp = polys = draw_bsp = degrade = None
