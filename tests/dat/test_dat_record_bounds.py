@@ -202,3 +202,11 @@ def test_dat_verify_names_the_record_and_stays_bounded(hostile, which, did):
     failures = [ln for ln in r.out.splitlines() if f"0x{did:08X}" in ln]
     assert len(failures) == 1 and ("is more than the" in failures[0]
                                    or "takes the record past" in failures[0]), r.out
+
+
+def test_docs_bounds_md_gives_these_bounds():
+    from tests.bounded import ROOT
+    doc = (ROOT / "docs" / "bounds.md").read_text(encoding="utf-8")
+    assert f"| {MAX_RECORD_ITEMS} entries |" in doc
+    assert f"| {MAX_SCRIPT_HOOKS} hooks |" in doc
+    assert f"| {MAX_ITERATIONS} numbers |" in doc
