@@ -235,7 +235,11 @@ class ViewerApp:
         session = self.session
         if session is None:
             return
-        session.tick(dt)
+        try:
+            session.tick(dt)
+        finally:  # what the runtime met on the way (absent records): once each in Errors
+            for notice in session.take_notices():
+                self.errors.report(notice, "playback")
         stats = session.stats()
         self.stats.sim_time = float(stats.get("time", 0.0))
         self.stats.sim_frame = int(stats.get("frame", 0))

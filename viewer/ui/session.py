@@ -31,7 +31,7 @@ from pathlib import Path
 
 from viewer.audio_out import SoundPlayer, shared_sink
 from viewer.dat.jsonable import json_float  # NaN / infinities spelled as the contract does
-from viewer.errors import ScenarioError, ViewerError
+from viewer.errors import DatError, ScenarioError, ViewerError, format_did
 from viewer.sim import inspect
 from viewer.sim.playback import Playback, RunnerHandle, ViewLabels
 from viewer.ui import commands as c
@@ -103,6 +103,8 @@ class Session:
         self.viewer_eye: tuple[float, float, float] | None = None
         self.viewer_forward: tuple[float, float, float] | None = None
         self._sound_error_shown: str | None = None
+        # each absent record (what, did, by) the runtime met, said once in Errors
+        self._missing_said: set[tuple] = set()
         # exploring ahead: seconds of the viewer's time left to spend on it, and the clock
         # that measures an explored frame (tests replace it)
         self.explore_credit = 0.0
@@ -160,6 +162,9 @@ class Session:
         """A simulated frame's events: frames reach the log in order, the first time each
         is simulated (a frame is simulated first only right after the previous one)."""
         self.sound.record(frame, events)
+        for ev in events:
+            if ev.get("event") == "missing":
+                self._say_missing(ev)
         if frame == self._logged + 1:
             self._logged = frame
             self._events.extend(events)
@@ -390,6 +395,20 @@ class Session:
             f"object {obj_id}{' ' if table is None else ''}{where}: the effect plays nothing "
             f"(the event is kept; retail does the same)",
             did=None if table is None else getattr(table, "did", None)))
+
+    def _say_missing(self, ev: dict) -> None:
+        """An absent record (the runtime's ``missing`` event) becomes one notice for the
+        Errors panel, the first time this session meets it (every re-simulation of the
+        same frames meets it again)."""
+        key = (ev.get("what"), ev.get("did"), ev.get("by"))
+        if key in self._missing_said:
+            return
+        self._missing_said.add(key)
+        by = ev.get("by")
+        named = f", named by {format_did(int(by))}," if by else ""
+        self.notices.append(DatError(
+            f"{ev.get('what')}{named} is in no open DAT: skipped as retail skips it "
+            f"(first needed at {float(ev.get('t', 0.0)):.3f} s)", did=int(ev.get("did", 0))))
 
     def take_notices(self) -> list[ViewerError]:
         out, self.notices = self.notices, []
