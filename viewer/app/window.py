@@ -17,6 +17,7 @@ from PIL import Image
 from viewer.app.headless import session_state
 from viewer.app.viewer_app import ViewerApp
 from viewer.errors import ScenarioError
+from viewer.media import save_image
 from viewer.ui import layout
 from viewer.ui.imgui_backend import build_keymap
 
@@ -73,8 +74,8 @@ def run_window(size=(1400, 860), *, session=None, screenshot: str | None = None,
                 data = wnd.fbo.read(viewport=(0, 0, *wnd.buffer_size), components=3)
                 img = np.frombuffer(data, np.uint8).reshape(wnd.buffer_size[1],
                                                             wnd.buffer_size[0], 3)[::-1]
-                Path(screenshot).parent.mkdir(parents=True, exist_ok=True)
-                Image.fromarray(np.ascontiguousarray(img), "RGB").save(screenshot)
+                # under a partial name, renamed when whole (viewer.media.save_image)
+                save_image(Image.fromarray(np.ascontiguousarray(img), "RGB"), screenshot)
                 wnd.close()
                 break
             wnd.swap_buffers()
