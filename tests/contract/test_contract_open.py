@@ -68,7 +68,7 @@ def test_open_without_DAT_loads_the_default_scenario_objects(tmp_path):
     assert p.returncode == 0, p.stderr[-2000:]
     state = json.loads(dump.read_text())
     default = json.loads(S.DEFAULT_SCENARIO.read_text())
-    assert state["objects"] == [o["id"] for o in default["objects"]]
+    assert [o["id"] for o in state["objects"]] == [o["id"] for o in default["objects"]]
     assert state["errors"] == []
 
 
@@ -83,7 +83,7 @@ def test_open_DAT_with_scenario(tmp_path):
               "--screenshot-after", "2", "--dump-state", dump)
     assert p.returncode == 0, p.stderr[-2000:]
     state = json.loads(dump.read_text())
-    assert state["objects"] == [4] and state["errors"] == []
+    assert [o["id"] for o in state["objects"]] == [4] and state["errors"] == []
 
 
 def _save_via_gui(tmp_path, scenario, save_to):
@@ -130,4 +130,5 @@ def test_open_command_line_DAT_overrides_the_scenario_dat(tmp_path):
               "--screenshot-after", "2", "--dump-state", dump)
     assert p.returncode == 0, p.stderr[-2000:]
     state = json.loads(dump.read_text())
-    assert state["errors"] == [] and state["objects"] == [o["id"] for o in data["objects"]]
+    assert state["errors"] == [] and [o["id"] for o in state["objects"]] == [
+        o["id"] for o in data["objects"]]

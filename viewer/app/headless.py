@@ -65,6 +65,17 @@ def parse_actions(data) -> list[tuple[int, object]]:
             for i, item in enumerate(data)]
 
 
+def object_states(world) -> list[dict]:
+    """Each live object as the window shows it, by id: state bits (hex), hidden, position
+    and live emitters (the same values ``trace`` prints as state and emitter events)."""
+    emitters: dict[int, int] = {}
+    for em in inspect.live_emitters(world):
+        emitters[em.owner] = emitters.get(em.owner, 0) + 1
+    return [{"id": o.id, "state": f"0x{o.state:08X}", "hidden": bool(o.hidden),
+             "position": [float(v) for v in o.position], "emitters": emitters.get(o.id, 0)}
+            for o in sorted(inspect.object_summaries(world), key=lambda o: o.id)]
+
+
 def session_state(app: ViewerApp) -> dict:
     """What the viewer shows now, for --dump-state."""
     s = app.session
@@ -85,6 +96,6 @@ def session_state(app: ViewerApp) -> dict:
         out["modified"] = s.modified
         out["undo"] = len(s.history.undo_stack)
         out["playing"] = s.playback.playing
-        out["objects"] = sorted(inspect.owners(s.world))
+        out["objects"] = object_states(s.world)
         out["events"] = len(s.events())
     return out
