@@ -177,3 +177,46 @@ def test_missing_or_wrong_type_setup_and_table_name_the_field(cli, tmp_path, obj
     path = write_scenario(tmp_path / "e.json", data)
     assert_input_failure(cli("trace", "--scenario", path), str(path), f"DID {did}",
                          f"events[0]: create.{field}: ")
+
+
+# -- compare's crop -----------------------------------------------------------------------------
+@pytest.fixture
+def recording(tmp_path):
+    """A two-frame image-folder recording of 32x24 pixels."""
+    from PIL import Image
+    folder = tmp_path / "rec"
+    folder.mkdir()
+    for k in range(2):
+        Image.new("RGB", (32, 24), (100 * k, 0, 0)).save(folder / f"f{k}.png")
+    return folder
+
+
+@pytest.mark.parametrize(("crop", "how"), [("1000,1000,5,5", "lies outside"),
+                                           ("0,0,40,10", "lies partly outside"),
+                                           ("30,20,4,4", "lies partly outside")])
+def test_crop_outside_the_recording_is_usage_naming_the_recording(cli, recording, crop, how):
+    """Issue 26: a crop far outside blamed the DAT (exit 1); one partly outside was cut
+    silently to what lay inside."""
+    r = cli("compare", SYN, "--setup", SETUP, "--reference", recording, "--crop", crop,
+            "--seconds", "0", "--size", "8x8")
+    assert_usage_error(r)
+    lines = [ln for ln in r.err.splitlines() if ln.strip()]
+    assert len(lines) == 1, r.err
+    assert f"--crop {crop} {how} the 32x24 recording {recording}" in lines[0]
+    assert str(SYN) not in lines[0]
+
+
+def test_scenario_reference_crop_outside_is_an_input_failure(cli, recording, tmp_path):
+    data = {"dat": [str(SYN)], "seconds": 0, "objects": [{"id": 1, "setup": SETUP}],
+            "reference": {"path": str(recording), "crop": [0, 0, 33, 24]}}
+    path = write_scenario(tmp_path / "s.json", data)
+    assert_input_failure(cli("compare", "--scenario", path, "--size", "8x8"), str(path),
+                         "reference.crop: [0,0,33,24] lies partly outside the 32x24")
+
+
+def test_crop_inside_the_recording_passes_the_check(recording):
+    from viewer.commands.compare import _check_crop
+    from viewer.compare.reference import Crop, ReferenceTrack
+    track = ReferenceTrack.load(recording)
+    for crop in (Crop(0, 0, 32, 24), Crop(31, 23, 1, 1), Crop(4, 4, 8, 8)):
+        _check_crop(track, crop, given=True, sc=None)

@@ -20,7 +20,8 @@ import numpy as np
 
 from viewer import bounds
 from viewer.commands import render as render_cmd
-from viewer.commands.output import check_output, nonempty_path, writing
+from viewer.commands.output import check_output, nonempty_path, writing, written
+from viewer.commands.overwrite import refuse_clash, scenario_inputs
 from viewer.commands.selection import bounded, usage_error
 from viewer.errors import ScenarioError, ViewerError
 from viewer.sim.mixer import SAMPLE_RATE
@@ -118,8 +119,28 @@ def _reference(args, sc):
               else _entry_number(entry, "offset", 0.0, bounds.REFERENCE_OFFSET, sc))
     rate = (args.rate if args.rate is not None
             else _entry_number(entry, "rate", 1.0, bounds.REFERENCE_RATE, sc))
-    return ReferenceTrack.load(path, fps=args.reference_fps, offset=offset, rate=rate,
-                               crop=crop)
+    track = ReferenceTrack.load(path, fps=args.reference_fps, offset=offset, rate=rate,
+                                crop=crop)
+    if crop is not None:
+        _check_crop(track, crop, given=args.crop is not None, sc=sc)
+    return track
+
+
+def _check_crop(track, crop, *, given: bool, sc) -> None:
+    """The crop lies wholly inside the recording's frames (its first frame's size), checked
+    before any rendering: a ``--crop`` outside is bad usage (exit 2), a scenario's
+    ``reference.crop`` a malformed field (exit 1) naming the scenario."""
+    from viewer.errors import UsageError
+    w, h = track.size       # the recording's own pixels (its frames may decode smaller)
+    if crop.x + crop.w <= w and crop.y + crop.h <= h:
+        return
+    text = ",".join(str(v) for v in crop.to_json())
+    what = (f"lies {'partly ' if crop.x < w and crop.y < h else ''}outside the "
+            f"{w}x{h} recording {track.path}")
+    if given:
+        raise UsageError(f"--crop {text} {what}")
+    raise ScenarioError(f"reference.crop: [{text}] {what}",
+                        file=str(sc.path) if sc.path else None)
 
 
 def _entry_number(entry: dict, key: str, default: float, bound, sc) -> float:
@@ -187,14 +208,14 @@ def compare_frames(render_times, rendered, track, *, mode="side_by_side", align=
 
 def write_figures(rows, csv_path=None, json_path=None, *, offset=0.0, rate=1.0) -> None:
     if csv_path:
-        with writing(csv_path, "--csv"), open(csv_path, "w", newline="") as fh:
+        with written(csv_path, "--csv", newline="") as fh:
             w = csv.DictWriter(fh, fieldnames=["frame", "t", "recording_t", "mad", "ssim"])
             w.writeheader()
             w.writerows(rows)
     if json_path:
         from viewer.sim.events import jsonable
         # contract conventions: NaN and infinities are the strings "nan", "inf", "-inf"
-        with writing(json_path, "--json"), open(json_path, "w") as fh:
+        with written(json_path, "--json") as fh:
             json.dump(jsonable({"offset": offset, "rate": rate, "frames": rows}), fh,
                       indent=1, allow_nan=False)
 
@@ -209,8 +230,15 @@ def run(args) -> int:
     from viewer.sim.mixer import SoundCapture
     if not take_align_dat(args, "vfxviewer compare"):
         return 2
-    sc, paths = render_cmd.prepare(args, "vfxviewer compare")
+    sc, paths = render_cmd.prepare(
+        args, "vfxviewer compare", outputs=[("--csv", args.csv), ("--json", args.json_out)],
+        inputs=[("reference", args.reference)])
     if sc is None:
+        return 2
+    if args.reference is None and refuse_clash(  # the scenario's "reference" recording
+            "vfxviewer compare", [("--out", args.out), ("--csv", args.csv),
+                                  ("--json", args.json_out)],
+            scenario_inputs(sc.path, sc, dats=False)) is not None:
         return 2
     for option, path in (("--csv", args.csv), ("--json", args.json_out)):
         if path is not None:

@@ -30,12 +30,16 @@ class Crop:
     w: int
     h: int
 
-    def apply(self, image: np.ndarray) -> np.ndarray:
+    def apply(self, image: np.ndarray, factor: int = 1) -> np.ndarray:
+        """The rectangle of ``image``, a frame decoded at 1 / ``factor`` of the recording's
+        size (viewer.media.decode_factor): the crop is in the recording's own pixels."""
         h, w = image.shape[:2]
-        x0, y0 = max(0, self.x), max(0, self.y)
-        x1, y1 = min(w, self.x + self.w), min(h, self.y + self.h)
+        k = max(1, int(factor))
+        x0, y0 = max(0, self.x // k), max(0, self.y // k)
+        x1, y1 = min(w, -(-(self.x + self.w) // k)), min(h, -(-(self.y + self.h) // k))
         if x1 <= x0 or y1 <= y0:
-            raise MediaError(f"crop {self.to_json()} lies outside the {w}x{h} recording")
+            raise MediaError(f"crop {self.to_json()} lies outside the {w * k}x{h * k} "
+                             "recording")
         return image[y0:y1, x0:x1]
 
     def to_json(self) -> list[int]:
@@ -84,6 +88,25 @@ class ReferenceTrack:
         return cls(str(path), frames.times, frames, offset, rate, crop)
 
     @property
+    def size(self) -> tuple[int, int]:
+        """The recording's own (width, height): what crops are given in (its frames may be
+        decoded smaller, by ``factor``)."""
+        size = getattr(self.frames, "size", None)
+        if size is not None:
+            return size
+        h, w = self.frames[0].shape[:2]
+        return (w, h)
+
+    @property
+    def factor(self) -> int:
+        """What the frames are divided by when decoded (viewer.media.decode_factor)."""
+        return int(getattr(self.frames, "factor", 1))
+
+    def cropped(self, image: np.ndarray) -> np.ndarray:
+        """A decoded frame cut to the crop (itself without one)."""
+        return image if self.crop is None else self.crop.apply(image, self.factor)
+
+    @property
     def duration(self) -> float:
         return float(self.times[-1]) if len(self.times) else 0.0
 
@@ -103,7 +126,10 @@ class ReferenceTrack:
             return None
         image = self.decoded(i)
         if self.crop is not None:
-            image = self.crop.apply(image)
+            try:
+                image = self.cropped(image)
+            except MediaError as err:  # the recording at fault, not the DAT rendered
+                raise err.located(file=self.path) from None
         return resize(image, size) if size is not None else image
 
     def decoded(self, i: int) -> np.ndarray:
