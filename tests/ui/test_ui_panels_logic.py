@@ -166,6 +166,20 @@ def test_emitters_view_joins_live_and_finished(db):
     assert fields["hw_gfxobj_id"] == f"0x{F.GFX:08X}" and fields["max_particles"] == "20"
 
 
+def test_emitters_view_at_t0_lists_later_emitters_as_not_yet_created(db):
+    """Issue 27 item 4: with the log explored past them, the emitters created later are
+    "not yet created" at t = 0, not "finished 1.00-1.40 s"; finished once the time shown
+    is past them."""
+    s = Session(db, Scenario.from_json(F.scenario_json()))
+    s.apply(c.Seek(1.95))
+    s.apply(c.Seek(0.0))
+    from viewer.sim.inspect import live_emitters
+    early = emitters_view(live_emitters(s.world), s.tracks, None, now=0.0)
+    assert early.finished and {e.state for e in early.finished} == {"not yet created"}
+    late = emitters_view(live_emitters(s.world), s.tracks, None, now=1.95)
+    assert {e.state for e in late.finished} == {"finished"}
+
+
 def _em(handle, *positions):
     return EmitterView(handle, 1, -1, (0, 0, 0), 1, 0, None, "running", len(positions),
                        len(positions), 0, (0, 0, 0),

@@ -391,7 +391,7 @@ class PanelWiring:
         self.emitter_counts.record((id(s), s.generation), pb.frame, pb.time, live)
         shown = [handle] if handle is not False else [em.handle for em in live]
         return draw_emitters_panel(
-            emitters_view(live, s.tracks, selection),
+            emitters_view(live, s.tracks, selection, now=pb.time),
             plot=lambda: draw_counts_plot(self.emitter_counts, shown, pb.time),
             emitter_filter=self.app.controller.view.emitter_filter)
 

@@ -22,6 +22,7 @@ class FinishedEmitter:
     logical_id: int
     created: float
     finished: float
+    state: str = "finished"    # or "not yet created" (the log's emitters of a later time)
 
 
 @dataclass(frozen=True)
@@ -32,16 +33,20 @@ class EmittersView:
     selected_particle: tuple[int, int] | None   # (handle, slot)
 
 
-def emitters_view(live, tracks, selection) -> EmittersView:
+def emitters_view(live, tracks, selection, now: float | None = None) -> EmittersView:
     """Join the live emitters with the timeline's finished bars; ``selection`` is the
-    controller's (kind, key)."""
+    controller's (kind, key). ``now``: the time shown; a bar the log holds from a later
+    time (explored ahead, or shown before a scrub back) is "not yet created" then, not
+    finished."""
     live_handles = {e.handle for e in live}
     finished = []
     if tracks is not None:
         for bar in tracks.bars.values():
             if bar.handle not in live_handles and bar.finished is not None:
-                finished.append(FinishedEmitter(bar.handle, bar.owner, bar.info,
-                                                bar.logical_id, bar.created, bar.finished))
+                later = now is not None and bar.created > now
+                finished.append(FinishedEmitter(
+                    bar.handle, bar.owner, bar.info, bar.logical_id, bar.created,
+                    bar.finished, "not yet created" if later else "finished"))
     handle = particle = None
     if selection is not None:
         kind, key = selection
@@ -140,7 +145,7 @@ def _emitter_table(imgui, view: EmittersView, flags, out: list[c.Command]) -> No
     for em in view.finished:
         imgui.table_next_row()
         for text in (str(em.handle), str(em.owner), str(em.logical_id),
-                     format_did(em.info_did), "finished",
+                     format_did(em.info_did), em.state,
                      f"{em.created:.2f}-{em.finished:.2f} s", ""):
             imgui.table_next_column()
             imgui.text_disabled(text)
