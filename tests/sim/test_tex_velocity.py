@@ -134,3 +134,21 @@ def test_stopped_texture_velocity_stays_through_a_scenario_run():
     late = [uv for t, uv in seen if t > 0.6]
     assert late and late[0][0] == pytest.approx(0.25, abs=0.05)
     assert all(uv == late[0] for uv in late)
+
+
+def test_DBOCache_Release_0x00416D50_a_part_swap_takes_a_freed_GfxObj_up_fresh():
+    """ReplaceObject onto a GfxObj whose last user went away: its old mesh (and offset)
+    was freed with it; the part draws it at (0, 0)."""
+    from viewer.dat.records.hooks import ReplaceObjectHook
+    w = B.world({SETUP: B.setup(SETUP, parts=1), 0x02000002: B.setup(0x02000002, parts=1),
+                 OTHER_GFX: B.gfxobj(OTHER_GFX)})
+    o = w.create_object(1, SETUP)
+    o.parts[0].gfxobj_id = OTHER_GFX
+    _hook(w, o, TextureVelocityHook(0, 0.5, 0.0))
+    w.update_tex_velocity(1.0)
+    _hook(w, o, TextureVelocityHook(0, 0.0, 0.0))
+    assert _offset(w, OTHER_GFX) == (0.5, 0.0)
+    _hook(w, o, ReplaceObjectHook(0, 0, B.GFX))       # OTHER_GFX: no user left
+    other = w.create_object(2, 0x02000002)
+    _hook(w, other, ReplaceObjectHook(0, 0, OTHER_GFX))
+    assert _offset(w, OTHER_GFX) == (0.0, 0.0)
