@@ -152,3 +152,19 @@ def test_DBOCache_Release_0x00416D50_a_part_swap_takes_a_freed_GfxObj_up_fresh()
     other = w.create_object(2, 0x02000002)
     _hook(w, other, ReplaceObjectHook(0, 0, OTHER_GFX))
     assert _offset(w, OTHER_GFX) == (0.0, 0.0)
+
+
+def test_AddGfxVelocity_0x00509B60_a_restart_after_a_stop_counts_from_0_again():
+    """The stop removed the entry; a new speed makes a new one at offset (0, 0), so the
+    next UpdateTexVelocity writes speed x dt: the texture jumps back from where it
+    stopped."""
+    w, o = _world()
+    _hook(w, o, TextureVelocityHook(0, 0.5, 0.0))
+    w.update_tex_velocity(1.0)
+    _hook(w, o, TextureVelocityHook(0, 0.0, 0.0))
+    w.update_tex_velocity(1.0)
+    assert _offset(w) == (0.5, 0.0)
+    _hook(w, o, TextureVelocityHook(0, 0.25, 0.0))
+    assert _offset(w) == (0.5, 0.0)            # until the next UpdateTexVelocity
+    w.update_tex_velocity(0.5)
+    assert _offset(w) == (0.125, 0.0)
