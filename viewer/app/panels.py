@@ -27,6 +27,7 @@ from viewer.ui.compare_panel import (
 from viewer.ui.emitter_plot import EmitterCounts, draw_counts_plot
 from viewer.ui.emitters_panel import draw_emitters_panel, emitters_view
 from viewer.ui.error_panel import draw_error_panel, draw_toasts
+from viewer.ui.events_panel import EventsPanelState, draw_events_panel
 from viewer.ui.hidden_panel import draw_hidden_panel
 from viewer.ui.launch_panel import LaunchPanelState, LaunchView, draw_launch_panel
 from viewer.ui.object_panel import ObjectPanelState, draw_object_panel
@@ -69,6 +70,7 @@ class PanelWiring:
         self.reference_state = ReferencePanelState()
         self.capture_state = CapturePanelState()
         self.launch_state = LaunchPanelState()
+        self.events_state = EventsPanelState()
         self.emitter_counts = EmitterCounts()   # the Emitters panel's counts over time
         self._asset_index: AssetIndex | None = None
         self._asset_index_db = None
@@ -212,6 +214,7 @@ class PanelWiring:
             self.capture_state, self.app.controller.view.compare.track is not None)
         yield "Launch", self._launch_panel
         yield "Errors", lambda: draw_error_panel(self.app.errors)
+        yield "Events", self._events_panel
         if self.app.controller.view.audit.open:
             yield "Audit", lambda: draw_audit_panel(self.app.controller.view.audit)
 
@@ -226,6 +229,11 @@ class PanelWiring:
                              title="Emitter counts", height=120, duration=duration)
         return draw_timeline(replace(view, reference=self.app.controller.view.compare.lane(),
                                      counts=counts))
+
+    def _events_panel(self):
+        s = self.app.session
+        return draw_events_panel(None if s is None else s.scenario,
+                                 0.0 if s is None else s.playback.time, self.events_state)
 
     def _plotted_emitters(self) -> list[int]:
         """The emitters the counts plots draw: the selected one (or the selected

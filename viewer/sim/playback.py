@@ -131,6 +131,10 @@ class Playback:
         self.playing = False
         self.speed = 1.0
         self.loop = False
+        # the loop range (frames; None: the scenario's start / end): looping plays from
+        # loop_in to loop_out, then again from loop_in (a view setting, never simulated)
+        self.loop_in: int | None = None
+        self.loop_out: int | None = None
         self._accum = 0.0
         self.frames_simulated = 0     # work counter (bench and tests)
         self.view = None              # what frames are simulated for now (set_view)
@@ -349,21 +353,38 @@ class Playback:
         self.playing = False
         self._accum = 0.0
 
+    def set_loop_range(self, t_in: float | None, t_out: float | None) -> None:
+        """The loop range's in and out points (seconds, rounded to frames; None: the
+        scenario's start / end); an out at or before the in is refused (ValueError)."""
+        def frame_of(t):
+            if t is None:
+                return None
+            if not math.isfinite(t):
+                raise ValueError(f"a loop point must be a finite time, not {t!r}")
+            return min(max(round(float(t) * self.fps), 0), self.total_frames)
+        f_in, f_out = frame_of(t_in), frame_of(t_out)
+        if f_in is not None and f_out is not None and f_out <= f_in:
+            raise ValueError(f"the loop's out ({t_out:g} s) must come after its in "
+                             f"({t_in:g} s)")
+        self.loop_in, self.loop_out = f_in, f_out
+
     def tick(self, real_dt: float, max_frames: int = 240) -> int:
         """Advance by ``real_dt`` wall seconds times the speed; returns frames advanced.
-        At the end it stops, or wraps to the start when looping."""
+        At the end it stops, or wraps to the start when looping (to the loop range's in
+        once past its out)."""
         if not self.playing or real_dt <= 0 or not math.isfinite(real_dt):
             return 0
         self._accum += real_dt * self.speed * self.fps
         n = min(int(self._accum), max_frames)
         self._accum -= n
         advanced = 0
+        end = self.loop_out if self.loop and self.loop_out is not None else self.total_frames
         for _ in range(n):
-            if self.frame >= self.total_frames:
+            if self.frame >= end:
                 if not self.loop:
                     self.pause()
                     break
-                self.seek_frame(0)
+                self.seek_frame(self.loop_in or 0)
                 continue
             self._step_one()
             advanced += 1

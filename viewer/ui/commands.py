@@ -349,3 +349,26 @@ class CameraRetail(Command):
     None), with retail's field of view; ``in_head``: first person."""
     object: int | None = None
     in_head: bool = False
+
+
+# --- the Events panel and the loop range (issue 28) ---------------------------------------------
+@dataclass(frozen=True)
+class EditEvent(Command):
+    """Replace scenario event ``index`` with ``raw`` (its JSON, as the scenario file holds
+    it); an undoable scenario edit."""
+    index: int
+    raw: dict
+
+
+@dataclass(frozen=True)
+class DeleteEvent(Command):
+    """Remove scenario event ``index``; an undoable scenario edit."""
+    index: int
+
+
+@dataclass(frozen=True)
+class SetLoopRange(Command):
+    """Loop between ``t_in`` and ``t_out`` seconds while looping (None: the whole
+    scenario); a view setting of the playback, not saved."""
+    t_in: float | None = None
+    t_out: float | None = None

@@ -13,7 +13,7 @@ APP_DIR_NAME = userdirs.APP_DIR_NAME
 LEFT = ("Assets", "Object", "Camera", "Launch", "Capture")
 # (Stats sits at the bottom: five tabs do not fit the right dock at 1280 wide uncut)
 RIGHT = ("Script Table", "Emitters", "Hidden / UnHide", "Reference")
-BOTTOM = ("Timeline", "###Errors", "Stats")
+BOTTOM = ("Timeline", "###Errors", "Stats", "Events")
 CENTER = ("Viewport",)
 # The tab brought to the front in each node of the default layout (Viewport last: focused).
 FRONT = ("Timeline", "Assets", "Script Table", "Viewport")

@@ -202,9 +202,11 @@ class Session:
         """The scenario changed: re-simulate it and come back to the same time."""
         frame = self.playback.frame
         playing, speed, loop = self.playback.playing, self.playback.speed, self.playback.loop
+        loop_range = self.playback.loop_in, self.playback.loop_out
         self._build(True)
         self.playback.seek_frame(frame)
         self.playback.speed, self.playback.loop = speed, loop
+        self.playback.loop_in, self.playback.loop_out = loop_range
         self.playback.playing = playing
 
     # -- reading --------------------------------------------------------------------------
@@ -225,9 +227,20 @@ class Session:
 
     def timeline_view(self) -> TimelineView:
         pb = self.playback
+        from viewer.ui.events_panel import timeline_marks
         return TimelineView(pb.time, pb.frame, pb.total_frames, pb.fps, pb.playing, pb.speed,
                             pb.loop, self.tracks, sounds=self.sound.spans(),
-                            volume=self.sound.volume, muted=self.sound.muted)
+                            volume=self.sound.volume, muted=self.sound.muted,
+                            events=self._event_marks(timeline_marks),
+                            loop_in=None if pb.loop_in is None else pb.loop_in / pb.fps,
+                            loop_out=None if pb.loop_out is None else pb.loop_out / pb.fps)
+
+    def _event_marks(self, marks) -> tuple:
+        """The Timeline's events lane, built again only when the scenario changed."""
+        key = (self.generation, id(self.scenario))
+        if getattr(self, "_marks_memo", (None,))[0] != key:
+            self._marks_memo = (key, marks(self.scenario))
+        return self._marks_memo[1]
 
     def bounds_of(self, kind: str, key):
         w = self.world
@@ -555,6 +568,11 @@ class Session:
                 pb.set_speed(speed)
             case c.SetLoop(loop):
                 pb.loop = bool(loop)
+            case c.SetLoopRange(t_in, t_out):
+                try:
+                    pb.set_loop_range(t_in, t_out)
+                except ValueError as err:
+                    raise ScenarioError(str(err)) from None
             case c.SetVolume(volume):
                 self.sound.set_volume(volume)
             case c.SetMute(muted):
@@ -593,9 +611,37 @@ class Session:
                 self.add_event({"object": obj, "motion": f"0x{motion:08X}"})
             case c.LaunchProjectile():
                 self.launch(cmd)
+            case c.EditEvent(index, raw):
+                self.edit_event(index, raw)
+            case c.DeleteEvent(index):
+                self.edit_event(index, None)
             case _:
                 return False
         return True
+
+    def edit_event(self, index: int, raw: dict | None) -> None:
+        """Replace event ``index`` with ``raw`` (None: delete it) and re-simulate; a
+        malformed event (named as ``events[i]...``) or a scenario that then fails to build
+        puts everything back as it was."""
+        from viewer.sim.scenario import Scenario
+
+        events = self.scenario.events
+        if not 0 <= int(index) < len(events):
+            raise ScenarioError(f"no event {index} in the scenario ({len(events)} events)")
+        before = list(events)
+        if raw is None:
+            del events[int(index)]
+        else:
+            shown = [e.to_json() for e in before]
+            shown[int(index)] = dict(raw)
+            parsed = Scenario.from_json({"events": shown}).events   # checked as a file is
+            events[int(index)] = parsed[int(index)]
+        try:
+            self.rebuild()
+        except ViewerError:
+            events[:] = before
+            self.rebuild()
+            raise
 
 
 def _simulated(scenario) -> dict:
@@ -606,14 +652,16 @@ def _simulated(scenario) -> dict:
     return out
 
 
-EDITS = (c.PlayScript, c.PlayTyped, c.SetState, c.PlayMotion, c.LaunchProjectile)
+EDITS = (c.PlayScript, c.PlayTyped, c.SetState, c.PlayMotion, c.LaunchProjectile,
+         c.EditEvent, c.DeleteEvent)
 
 
 def edit_label(cmd: c.Command) -> str:
     """A short name of an edit for the Edit menu ("Undo play_script")."""
     return {c.PlayScript: "play script", c.PlayTyped: "play effect",
             c.SetState: "set state", c.PlayMotion: "motion",
-            c.LaunchProjectile: "launch"}.get(type(cmd), type(cmd).__name__)
+            c.LaunchProjectile: "launch", c.EditEvent: "edit event",
+            c.DeleteEvent: "delete event"}.get(type(cmd), type(cmd).__name__)
 
 
 # --- opening -------------------------------------------------------------------------------

@@ -175,6 +175,12 @@ class TimelineView:
     # the emitter debugger's counts over time (emitter_plot.draw_counts_plot bound to the
     # emitters shown), drawn above the tracks on the timeline's time axis; None: none
     counts: object | None = None
+    # the scenario's events (t, label, flagged: a nan play), one mark each on the events
+    # lane (viewer/ui/events_panel.timeline_marks)
+    events: tuple = ()
+    # the loop range's in / out points (seconds; None: the scenario's start / end)
+    loop_in: float | None = None
+    loop_out: float | None = None
 
     @property
     def duration(self) -> float:
@@ -185,8 +191,8 @@ def transport_commands(*, play_pressed=False, pause_pressed=False, step_back=Fal
                        step_fwd=False, prev_hook=False, next_hook=False, restart=False,
                        scrub_to: float | None = None, speed: float | None = None,
                        loop: bool | None = None, view: TimelineView | None = None,
-                       volume: float | None = None, muted: bool | None = None
-                       ) -> list[c.Command]:
+                       volume: float | None = None, muted: bool | None = None,
+                       loop_range: tuple | None = None) -> list[c.Command]:
     """Pure mapping from the panel's widget results to commands (tested without GL)."""
     out: list[c.Command] = []
     if restart:
@@ -213,7 +219,26 @@ def transport_commands(*, play_pressed=False, pause_pressed=False, step_back=Fal
         out.append(c.SetVolume(float(volume)))
     if muted is not None and (view is None or muted != view.muted):
         out.append(c.SetMute(bool(muted)))
+    if loop_range is not None:
+        out.append(c.SetLoopRange(*loop_range))
     return out
+
+
+def loop_range_at(view: TimelineView, which: str) -> tuple:
+    """The loop range the In / Out / Clear buttons ask for: ``in`` or ``out`` at the time
+    shown (an in after the out, or an out before the in, drops the other), ``clear``."""
+    t_in, t_out = view.loop_in, view.loop_out
+    if which == "in":
+        t_in = view.time
+        if t_out is not None and t_out <= t_in:
+            t_out = None
+    elif which == "out":
+        t_out = view.time
+        if t_in is not None and t_in >= t_out:
+            t_in = None
+    else:
+        t_in = t_out = None
+    return t_in, t_out
 
 
 def draw_timeline(view: TimelineView | None) -> list[c.Command]:
@@ -246,6 +271,7 @@ def draw_timeline(view: TimelineView | None) -> list[c.Command]:
         changed, loop = imgui.checkbox("Loop", view.loop)
         if changed:
             res["loop"] = loop
+        _draw_loop_range(imgui, view, res)
         imgui.same_line()
         imgui.set_next_item_width(110)
         changed, speed = imgui.slider_float("Speed", view.speed, SPEED_MIN, SPEED_MAX,
@@ -275,6 +301,20 @@ def draw_timeline(view: TimelineView | None) -> list[c.Command]:
     finally:
         imgui.end()
     return out
+
+
+def _draw_loop_range(imgui, view: TimelineView, res: dict) -> None:
+    """In / Out: the loop range's points at the time shown (markers on the tracks);
+    x clears them."""
+    for which, label, tip in (("in", "In", "loop from here"), ("out", "Out", "loop to here"),
+                              ("clear", "x##loopclear", "loop the whole scenario")):
+        if which == "clear" and view.loop_in is None and view.loop_out is None:
+            continue
+        imgui.same_line()
+        if imgui.small_button(label):
+            res["loop_range"] = loop_range_at(view, which)
+        if imgui.is_item_hovered():
+            imgui.set_tooltip(tip)
 
 
 def _draw_sound_controls(imgui, view: TimelineView, res: dict) -> None:
@@ -392,10 +432,12 @@ _HOOK_COLOURS = {
 _DEFAULT_HOOK_COLOUR = (0.8, 0.8, 0.8, 1.0)
 
 
-def track_rows(tracks: TimelineTracks) -> list[tuple[str, object]]:
-    """The rows the track area draws, top to bottom: ("lane", (owner, source)) per marker
-    lane, ("bar", EmitterBar) per emitter, then ("pes", None) when there are windows."""
-    rows: list[tuple[str, object]] = [("lane", lane) for lane in tracks.lanes()]
+def track_rows(tracks: TimelineTracks, events=()) -> list[tuple[str, object]]:
+    """The rows the track area draws, top to bottom: ("events", marks) when the scenario
+    has events, ("lane", (owner, source)) per marker lane, ("bar", EmitterBar) per
+    emitter, then ("pes", None) when there are windows."""
+    rows: list[tuple[str, object]] = [("events", tuple(events))] if events else []
+    rows += [("lane", lane) for lane in tracks.lanes()]
     rows += [("bar", bar) for bar in tracks.bars.values()]
     if tracks.pes_windows:
         rows.append(("pes", None))
@@ -409,6 +451,8 @@ def hit_test(tracks: TimelineTracks, row: tuple[str, object], t: float, toleranc
     """What is under the mouse in one row at time ``t`` (``tolerance`` seconds): the
     tooltip text and the commands a click gives (an emitter bar selects its emitter)."""
     kind, key = row
+    if kind == "events":
+        return "\n".join([m[1] for m in key if abs(m[0] - t) <= tolerance][:6]), []
     if kind == "lane":
         near = [m for m in tracks.markers if (m.owner, m.source) == key
                 and abs(m.t - t) <= tolerance]
@@ -489,7 +533,7 @@ def _draw_tracks(imgui, view: TimelineView) -> tuple[float | None, list[c.Comman
     lanes = tracks.lane_markers()
     avail = imgui.get_content_region_avail()
     rows = len(lanes) + len(tracks.bars) + (1 if tracks.pes_windows else 0) + \
-        (1 if tracks.states else 0) + (1 if view.sounds else 0)
+        (1 if tracks.states else 0) + (1 if view.sounds else 0) + (1 if view.events else 0)
     height = max(_TrackCanvas.row_h * max(rows, 1) + 6, 24.0)
     imgui.begin_child("tracks", imgui.ImVec2(0, min(height, max(avail.y, 24.0))))
     try:
@@ -497,16 +541,54 @@ def _draw_tracks(imgui, view: TimelineView) -> tuple[float | None, list[c.Comman
         cv = _TrackCanvas(imgui, imgui.get_window_draw_list(), imgui.get_cursor_screen_pos(),
                           max(imgui.get_content_region_avail().x - _TrackCanvas.label_w, 10.0),
                           max(view.duration, 1e-6), top, top + imgui.get_window_height())
-        y = _draw_marker_lanes(cv, lanes, cv.origin.y)
+        y = _draw_event_lane(cv, view.events, cv.origin.y)
+        y = _draw_marker_lanes(cv, lanes, y)
         y = _draw_emitter_bars(cv, tracks.bars, y)
         y = _draw_pes_and_states(cv, tracks, y)
         y = _draw_sound_lane(cv, view.sounds or (), y)
+        _draw_loop_marks(cv, view, y)
         xp = cv.x_of(view.time)
         cv.dl.add_line(imgui.ImVec2(xp, cv.origin.y), imgui.ImVec2(xp, y),
                        cv.col((1.0, 1.0, 1.0, 0.9)), 1.5)
         return _track_mouse(cv, view, y)
     finally:
         imgui.end_child()
+
+
+EVENT_COLOUR = (0.95, 0.95, 0.95, 1.0)
+FLAGGED_EVENT_COLOUR = (1.0, 0.6, 0.3, 1.0)   # a nan play: retail plays nothing for it
+LOOP_IN_COLOUR = (0.4, 1.0, 0.5, 1.0)
+LOOP_OUT_COLOUR = (1.0, 0.4, 0.4, 1.0)
+
+
+def _draw_event_lane(cv: _TrackCanvas, events, y: float) -> float:
+    """One row: a diamond per scenario event (orange for a non-finite intensity)."""
+    if not events:
+        return y
+    cv.label(y, "events")
+    ImVec2 = cv.imgui.ImVec2
+    mid = y + cv.row_h / 2
+    for t, _, flagged in events:
+        x = cv.x_of(t)
+        col = cv.col(FLAGGED_EVENT_COLOUR if flagged else EVENT_COLOUR)
+        cv.dl.add_quad_filled(ImVec2(x, mid - 5), ImVec2(x + 4, mid), ImVec2(x, mid + 5),
+                              ImVec2(x - 4, mid), col)
+    return y + cv.row_h
+
+
+def _draw_loop_marks(cv: _TrackCanvas, view: TimelineView, bottom: float) -> None:
+    """The loop range: its in (green) and out (red) lines over every row, the span
+    outside it dimmed."""
+    ImVec2 = cv.imgui.ImVec2
+    top = cv.origin.y
+    for t, col, outside in ((view.loop_in, LOOP_IN_COLOUR, 0.0),
+                            (view.loop_out, LOOP_OUT_COLOUR, cv.dur)):
+        if t is None:
+            continue
+        x = cv.x_of(t)
+        xo = cv.x_of(outside)
+        cv.rect(min(x, xo), top, max(x, xo), bottom, (0.0, 0.0, 0.0, 0.35))
+        cv.dl.add_line(ImVec2(x, top), ImVec2(x, bottom), cv.col(col), 2.0)
 
 
 def _draw_marker_lanes(cv: _TrackCanvas, lanes: dict, y: float) -> float:
@@ -583,7 +665,7 @@ def _track_mouse(cv: _TrackCanvas, view: TimelineView,
     mouse = imgui.get_io().mouse_pos
     t_mouse = min(max((mouse.x - cv.origin.x - cv.label_w) / cv.width, 0.0), 1.0) * dur
     if imgui.is_item_hovered():
-        rows = track_rows(tracks)
+        rows = track_rows(tracks, view.events)
         index = int((mouse.y - cv.origin.y) // cv.row_h)
         if 0 <= index < len(rows) and mouse.x >= cv.origin.x + cv.label_w:
             text, clicks = hit_test(tracks, rows[index], t_mouse, 4.0 * dur / cv.width)

@@ -1,0 +1,103 @@
+"""The Events panel (issue 28, item 6): the scenario's events listed in play order, a
+``nan`` play flagged, an event edited and deleted through the controller, each an undo
+step of the session's history; the panel drawn headless edits and deletes too."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+import ui_fixtures as F
+
+from viewer.errors import ScenarioError
+from viewer.sim.scenario import Scenario
+from viewer.ui import commands as c
+from viewer.ui.controller import Controller, ViewState
+from viewer.ui.error_panel import ErrorLog
+from viewer.ui.events_panel import edited_event, event_rows, timeline_marks
+from viewer.ui.session import Session
+
+
+@pytest.fixture(scope="module")
+def db():
+    return F.database()
+
+
+def make(db):
+    return Session(db, Scenario.from_json(F.scenario_json()))
+
+
+def test_rows_in_play_order_and_a_nan_play_flagged(db):
+    s = make(db)
+    s.apply(c.Seek(0.5))
+    s.apply(c.PlayTyped(1, 4, math.nan))
+    s.apply(c.Seek(0.2))
+    s.apply(c.PlayScript(1, F.SCRIPT_PES))
+    rows = event_rows(s.scenario)
+    assert [r.index for r in rows] == [0, 2, 1]          # by time, not as stored
+    nan_row = rows[2]
+    assert nan_row.kind == "play" and "Launch (0x04) at intensity nan" in nan_row.summary
+    assert "nan" in nan_row.flag and not rows[0].flag
+    marks = timeline_marks(s.scenario)
+    assert [m[2] for m in marks] == [False, False, True]   # the nan play's mark flagged
+
+
+def test_edit_and_delete_an_event_with_undo_and_redo(db):
+    s = make(db)
+    ctl = Controller(ViewState(), s, ErrorLog())
+    s.apply(c.Seek(0.5))
+    ctl.apply(c.PlayTyped(1, 4, 0.2))
+    assert [e.kind for e in s.scenario.events] == ["play_script", "play"]
+    raw = edited_event(s.scenario.events[1].raw, 0.25, "nan")
+    assert ctl.apply(c.EditEvent(1, raw))
+    ev = s.scenario.events[1]
+    assert ev.t == 0.25 and math.isnan(ev.intensity)
+    assert s.history.undo_label() == "edit event" and s.modified
+    assert ctl.apply(c.DeleteEvent(0))
+    assert [e.kind for e in s.scenario.events] == ["play"]
+    assert s.history.undo_label() == "delete event"
+    # the simulation follows: no script plays, so no emitter is ever made
+    s.apply(c.Seek(1.0))
+    assert not s.tracks.bars
+    ctl.apply(c.Undo())
+    assert [e.kind for e in s.scenario.events] == ["play_script", "play"]
+    s.apply(c.Seek(1.0))
+    assert s.tracks.bars                                   # the script plays again
+    ctl.apply(c.Undo())
+    assert s.scenario.events[1].t == 0.5 and s.scenario.events[1].intensity == 0.2
+    ctl.apply(c.Redo())
+    assert s.scenario.events[1].t == 0.25
+
+
+def test_a_bad_edit_changes_nothing_and_names_the_field(db):
+    s = make(db)
+    ctl = Controller(ViewState(), s, ErrorLog())
+    before = [e.to_json() for e in s.scenario.events]
+    assert not ctl.apply(c.EditEvent(0, {"t": 0.0, "object": 1, "play_script": "0xZZ"}))
+    assert "events[0].play_script" in ctl.errors.entries[-1].line()
+    assert not ctl.apply(c.DeleteEvent(7))
+    assert [e.to_json() for e in s.scenario.events] == before and not s.history.can_undo()
+    with pytest.raises(ValueError, match="not a number"):
+        edited_event({"t": 0, "play": 4}, 0.0, "loud")
+    with pytest.raises(ScenarioError):
+        s.edit_event(3, None)
+
+
+def test_the_panel_drawn_headless_deletes_and_the_edit_is_undone(db, gl_ctx):
+    """The panel's Delete button (a click under Xvfb-free ImGui: the app's own input)."""
+    from viewer.app import ViewerApp
+
+    s = make(db)
+    app = ViewerApp(gl_ctx, display_size=(900, 600), session=s)
+    try:
+        app.only_panel = "Events"
+        app.wiring.events_state.selected = 0
+        app.capture((900, 600), frames=2)
+        assert app.wiring.events_state.shown is s.scenario.events[0].raw
+        app.controller.apply(c.DeleteEvent(0))
+        assert s.scenario.events == [] and app.modified
+        app.controller.apply(c.Undo())
+        assert len(s.scenario.events) == 1 and not app.modified
+        app.capture((900, 600), frames=1)
+    finally:
+        app.release()
