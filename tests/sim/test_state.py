@@ -222,3 +222,43 @@ def test_state_words_are_stored_as_plain_ints_with_the_same_value():
     assert o.transient_state & TS.OnWalkable and o.active
     o.transient_state &= ~TS.Active
     assert type(o.transient_state) is int and not o.active
+
+
+def _fading_records(hide_fades: bool):
+    from viewer.dat.records.hooks import TransparentHook
+    recs = _records()
+    hide = (0.0, TransparentHook(0, 0.0, 1.0, 0.3)) if hide_fades else (0.0, NoOpHook(0))
+    recs[HIDE_S] = B.script(HIDE_S, hide)
+    recs[UNHIDE_S] = B.script(UNHIDE_S, (0.0, TransparentHook(0, 1.0, 0.0, 0.5)))
+    return recs
+
+
+def _unhide_frames(hide_fades: bool) -> list[float]:
+    """Hidden at frame 10, unhidden before frame 28's tick: the object's translucency on
+    frames 28, 29, 30."""
+    w = B.world(_fading_records(hide_fades))
+    o = w.create_object(1, 0x02000001, table=TABLE)
+    B.run_frames(w, 9)
+    w.set_state(o, DEFAULT_STATE | PS.Hidden)
+    B.run_frames(w, 18, start=10)
+    w.set_state(o, DEFAULT_STATE)
+    out = []
+    for k in (28, 29, 30):
+        B.run_frames(w, 1, start=k)
+        out.append(round(o.translucency, 6))
+    return out
+
+
+def test_unhide_frame_keeps_the_translucency_the_hidden_script_left_SetTranslucency2_0x0050FB50():
+    """Issue 27 item 4's one-frame "flash" is retail's frame: set_hidden(0) 0x00514C60 shows
+    the object at once; the UnHide script's TransparentHook::Execute (0x00526C30) calls
+    SetTranslucency2, which for a time >= EPS only adds an FPHook at curr_time, first
+    evaluated by the next process_hooks (UpdateScripts runs after it in
+    UpdateObjectInternal). So the un-hide frame draws with the translucency the Hidden
+    script left: 1.0 when it faded the object out (no flash), 0.0 when it did not (the
+    synthetic library's Hidden script: the object is opaque for that one frame, as retail
+    draws it), then the fade starts from the hook's Start."""
+    assert _unhide_frames(hide_fades=True) == [1.0, round(1 - (1 / 30) / 0.5, 6),
+                                               round(1 - (2 / 30) / 0.5, 6)]
+    assert _unhide_frames(hide_fades=False) == [0.0, round(1 - (1 / 30) / 0.5, 6),
+                                                round(1 - (2 / 30) / 0.5, 6)]
