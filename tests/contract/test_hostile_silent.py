@@ -357,3 +357,30 @@ def test_create_event_parent_through_trace(cli, tmp_path):
     poses = [json.loads(line) for line in r.lines if '"pose"' in line]
     roots = {p["owner"]: p["origin"] for p in poses if p["part"] == -1}
     assert roots[2] == pytest.approx(roots[1])
+
+
+# -- more of the same, found probing ----------------------------------------------------------
+def test_table_false_is_not_no_table():
+    """null, 0 and "0" mean no table (docs/cli.md); false is no DID, not a quiet none."""
+    _refused(_scenario(obj={"table": False}), "objects[0].table", "not a DID")
+    for none in (None, 0, "0"):
+        assert Scenario.from_json(_scenario(obj={"table": none})).objects[0].table is None
+
+
+def test_cylinder_with_both_names_of_its_low_point_is_an_error():
+    _refused(_scenario(world=[{"cylinder": {"radius": 1, "height": 1, "low_point": [0, 0, 0],
+                                            "base": [1, 1, 1]}}]), "world[0]", "not both")
+
+
+@pytest.mark.parametrize("oid", [[1], {"a": 1}, True, 1.5])
+def test_world_shape_id_is_an_integer_or_a_name(oid):
+    _refused(_scenario(world=[{"sphere": {"center": [0, 0, 0], "radius": 1, "id": oid}}]),
+             "world[0].id")
+
+
+def test_unknown_holding_location_names_the_field():
+    data = _scenario()
+    data["objects"].append({"id": 2, "setup": SETUP, "parent": 1, "parent_location": 99})
+    with pytest.raises(ScenarioError) as info:
+        _run(data)
+    assert "objects[1].parent_location: " in str(info.value)

@@ -1233,6 +1233,9 @@ def _desc(entry: dict, index: int, file) -> ObjectDesc:
     if isinstance(state, bool) or not isinstance(state, int) or not 0 <= state <= 0xFFFFFFFF:
         raise ScenarioError(f"world[{index}]: bad state {state!r} (a u32)", file=file)
     oid = entry.get("id", f"world:{index}")
+    if isinstance(oid, bool) or not isinstance(oid, (int, str)):  # named in impact lines
+        raise ScenarioError(f"world[{index}].id: expected an integer or a name, got "
+                            f"{oid!r}", file=file)
     flags = []
     for key in ("weenie", "creature"):  # "false" is text, not false
         value = entry.get(key, False)
@@ -1286,6 +1289,8 @@ def world_from_scenario(entries, file=None, options: AdjustOptions | None = None
                 h = _num(body.get("height"), "cylinder height", file)
                 if r <= 0 or h <= 0:
                     raise ValueError("cylinder radius and height must be positive")
+                if "low_point" in body and "base" in body:  # two names of one point
+                    raise ValueError("cylinder: give low_point or base, not both")
                 low = body.get("low_point", body.get("base"))
                 shapes.append(CylinderShape(_vec(low, "cylinder low_point", file), r, h,
                                             _desc(body, i, file), i))

@@ -469,7 +469,8 @@ def _object_table(f: _Fields, o, at: str, obj: ScenarioObject, named) -> None:
     if "table" in o:
         obj.table_given = True
         table = o["table"]
-        obj.table = None if table in (None, 0, "0") else f.did(table, f"{at}.table")
+        none = table is None or (not isinstance(table, bool) and table in (0, "0"))
+        obj.table = None if none else f.did(table, f"{at}.table")  # false: not a DID
 
 
 def _object_placement(f: _Fields, o, at: str, obj: ScenarioObject) -> None:
@@ -733,7 +734,11 @@ class ScenarioRunner:
             raise ScenarioError(f"{at}.parent: object {o.parent} does not exist", file=file)
         parent = w.objects[o.parent]
         if "parent_location" in o.extra:  # [animation] a Setup holding location
-            part, frame = _holding(parent, o.extra["parent_location"], o.id)
+            try:
+                part, frame = _holding(parent, o.extra["parent_location"], o.id)
+            except ScenarioError as err:  # name the field: objects[1].parent_location
+                raise ScenarioError(f"{at}.parent_location: {err.message}", file=file,
+                                    did=err.did) from None
             w.attach_child(w.objects[o.id], parent, part, frame, holding=True)
         elif not w.attach_child(w.objects[o.id], parent, o.parent_part):
             # add_child 0x0050F8F0 refuses a part the parent does not have
