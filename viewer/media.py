@@ -132,8 +132,8 @@ class LazyFrames(Sequence):
     in seconds from the first frame. Sequential access (iteration, stepping forward)
     decodes straight through; a jump seeks to the nearest earlier keyframe.
 
-    ``size`` is the recording's own (width, height) and ``factor`` what its frames are
-    divided by when decoded (``decode_factor``: 1 unless a side exceeds
+    ``size`` is the recording's own (width, height) (None: its frames' own) and ``factor``
+    what its frames are divided by when decoded (``decode_factor``: 1 unless a side exceeds
     ``FRAME_MAX_SIDE``); crops and sizes a user gives are in the recording's own pixels.
 
     The cache holds at most ``CACHE`` frames and at most ``CACHE_BYTES`` bytes of pixels,
@@ -143,11 +143,12 @@ class LazyFrames(Sequence):
     CACHE = 48
     CACHE_BYTES = 256 << 20
 
-    def __init__(self, path: Path, times: np.ndarray, size: tuple[int, int]) -> None:
+    def __init__(self, path: Path, times: np.ndarray,
+                 size: tuple[int, int] | None = None) -> None:
         self.path = path
         self.times = times
-        self.size = (int(size[0]), int(size[1]))
-        self.factor = decode_factor(*self.size)
+        self.size = None if size is None else (int(size[0]), int(size[1]))
+        self.factor = 1 if size is None else decode_factor(*self.size)
         self._cache: OrderedDict[int, np.ndarray] = OrderedDict()
         self._cache_bytes = 0
 
