@@ -384,3 +384,13 @@ def test_unknown_holding_location_names_the_field():
     with pytest.raises(ScenarioError) as info:
         _run(data)
     assert "objects[1].parent_location: " in str(info.value)
+
+
+@pytest.mark.parametrize("crop", [[0, 0, ARABIC_3, 5], ["1", 0, 5, 5], [1.0, 0, 5, 5],
+                                  [True, 0, 5, 5], [0, 0, 5]])
+def test_a_saved_crop_is_four_json_integers(crop):
+    """The GUI's reference entry: int() read "\\u0663" and "1" as numbers."""
+    from viewer.compare.reference import Crop
+    from viewer.media import MediaError
+    with pytest.raises(MediaError, match="four integers"):
+        Crop.from_json(crop)

@@ -49,10 +49,10 @@ class Crop:
     def from_json(value) -> Crop | None:
         if value is None:
             return None
-        x, y, w, h = value
-        if not all(isinstance(v, int) and not isinstance(v, bool) for v in (x, y, w, h)):
-            raise ValueError(f"a crop is four integers x, y, w, h, not {value!r}")
-        return Crop(x, y, w, h)
+        if not (isinstance(value, (list, tuple)) and len(value) == 4 and all(
+                isinstance(v, int) and not isinstance(v, bool) for v in value)):
+            raise MediaError(f"crop: four integers x, y, w, h, not {value!r}")
+        return Crop(*value)
 
 
 def resize(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:
