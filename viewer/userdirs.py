@@ -2,7 +2,8 @@
 
 | what | Linux (and other Unix) | Windows | macOS |
 |---|---|---|---|
-| settings: ``imgui.ini``, ``recent.json``, ``recent_dirs.json`` | ``$XDG_CONFIG_HOME/vfxviewer``, else ``~/.config/vfxviewer`` | ``%APPDATA%\\vfxviewer`` | ``~/Library/Application Support/vfxviewer`` |
+| settings: ``imgui.ini``, ``recent.json``, ``recent_dirs.json``, ``window.json`` (the window's size and place per screen) | ``$XDG_CONFIG_HOME/vfxviewer``, else ``~/.config/vfxviewer`` | ``%APPDATA%\\vfxviewer`` | ``~/Library/Application Support/vfxviewer`` |
+| Save As's first folder (a scenario from the shipped library or a read-only place) | ``$XDG_DOCUMENTS_DIR``, else ``~/Documents`` | the Documents folder | ``~/Documents`` |
 | cache (numba's compiled kernels: ``numba/``) | ``$XDG_CACHE_HOME/vfxviewer``, else ``~/.cache/vfxviewer`` | ``%LOCALAPPDATA%\\vfxviewer\\Cache`` | ``~/Library/Caches/vfxviewer`` |
 
 Folders are made when something is written there, not here. ``platform`` arguments default
@@ -40,6 +41,12 @@ def config_dir(platform: str | None = None) -> Path:
 def cache_dir(platform: str | None = None) -> Path:
     """The user's cache folder (see the table above)."""
     return Path(_dirs(platform).user_cache_dir)
+
+
+def documents_dir(platform: str | None = None) -> Path:
+    """The user's documents folder (see the table above): where Save As starts when the
+    scenario cannot be saved where it came from."""
+    return Path(_dirs(platform).user_documents_dir)
 
 
 def numba_cache_dir(platform: str | None = None) -> Path:

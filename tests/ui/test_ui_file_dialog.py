@@ -27,7 +27,11 @@ def test_browse_folder_lists_subfolders_then_matching_files(tmp_path):
     assert browse_folder(str(tmp_path / "missing" / "x"), None)[1] == []
 
 
-def test_load_scenario_plays_frames_the_objects_and_remembers_the_folder(gl_ctx):
+def test_load_scenario_plays_frames_the_objects_and_remembers_the_folder(gl_ctx, tmp_path,
+                                                                        monkeypatch):
+    from viewer import userdirs
+    docs = tmp_path / "Documents"
+    monkeypatch.setattr(userdirs, "documents_dir", lambda platform=None: docs)
     app = ViewerApp(gl_ctx, display_size=SIZE)
     target = OffscreenTarget(gl_ctx, SIZE)
     try:
@@ -43,8 +47,10 @@ def test_load_scenario_plays_frames_the_objects_and_remembers_the_folder(gl_ctx)
         folder = DEFAULT_SCENARIO.resolve().parent
         assert app.prompts.default_path("load") == str(folder / "scenario.json")
         assert app.prompts.default_path("reference") == str(folder) + os.sep
-        s.scenario.path = None
-        assert app.prompts.default_path("save") == str(folder / "scenario.json")
+        # Save As of an untitled scenario: never into that (shipped) folder: documents
+        assert app.prompts.default_path("save") == str(docs / "default.scenario.json")
+        s.file = s.scenario.path = None
+        assert app.prompts.default_path("save") == str(docs / "scenario.json")
         app.file_dialog = ("load", str(DEFAULT_SCENARIO.parent) + "/")
         for _ in range(2):
             app.frame(1 / 60, display_size=SIZE, target=target.fbo)

@@ -14,7 +14,7 @@ from viewer.ui import commands as c
 
 # File menu: label -> the path dialog's kind (viewer/app/prompts.py)
 FILE_ITEMS = (("Open DAT...", "dat"), ("Load scenario...", "load"),
-              ("Save scenario...", "save"), ("Load reference recording...", "reference"))
+              ("Save scenario as...", "save"), ("Load reference recording...", "reference"))
 
 
 class MainMenu:
@@ -43,6 +43,9 @@ class MainMenu:
         app = self.app
         for label, kind in FILE_ITEMS:
             if imgui.menu_item(label, "", False)[0]:
+            if kind == "save" and imgui.menu_item("Save scenario", "Ctrl+S", False,
+                                                  app.session is not None)[0]:
+                app.prompts.save_or_ask()   # its own file, else Save As (never the library)
                 app.prompts.open_dialog(kind)
         if imgui.menu_item("Audit open DATs", "", False)[0]:
             app.controller.apply(c.RunAudit(), "Audit")

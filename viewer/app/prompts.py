@@ -13,6 +13,8 @@ from imgui_bundle import imgui
 from viewer.dat.dat_set import install_folders
 from viewer.ui import commands as c
 from viewer.ui.assets_panel import RecentFiles
+from viewer.ui.save_target import make_folder, refusal, save_as_start
+from viewer.ui.widgets import text_wrapped
 
 
 class Prompts:
@@ -62,13 +64,40 @@ class Prompts:
             self.should_close = True
 
     def save_or_ask(self) -> bool:
-        """Save to the scenario's file; with none yet, open the Save dialog. True when
-        saved now."""
+        """Ctrl+S: save to the scenario's file; with none yet, or one Save may not write
+        (shipped with the viewer, read-only: save_target.refusal), open the Save dialog at
+        a new file. True when saved now."""
         s = self.app.session
-        if s is not None and s.file is not None:
-            return self.app.controller.apply(c.SaveScenario(str(s.file)), "Save scenario")
+        if s is not None and s.file is not None and refusal(s.file) is None:
+            return self.save_to(str(s.file))
         self.open_dialog("save")
         return False
+
+    def save_to(self, path: str) -> bool:
+        """Save the scenario to ``path`` (its missing folders made), say "Saved <path>"
+        (a toast) and remember the folder; a failure is one line in the Errors panel."""
+        ctl = self.app.controller
+        try:
+            made = make_folder(path)
+        except Exception as err:  # noqa: BLE001 - one line in the Errors panel
+            ctl.errors.report(err, "Save scenario")
+            return False
+        if not ctl.apply(c.SaveScenario(path), "Save scenario"):
+            return False
+        self.app.toasts.say("Saved", f"Saved {path}" + (f" (made the folder {made})"
+                                                        if made is not None else ""))
+        self.recent_dirs.add(str(Path(path).resolve().parent))
+        return True
+
+    def save_name(self) -> str:
+        """The scenario the unsaved-changes prompt names: its file, or what it was read
+        from when that cannot be saved over (then Save writes a new file)."""
+        s = self.app.session
+        path = None if s is None else (s.file or s.scenario.path)
+        if path is None:
+            return "the untitled scenario"
+        why = refusal(path)
+        return Path(path).name if why is None else f"{Path(path).name} (as a new file: {why})"
 
     def before_replacing(self, cmd) -> bool:
         """Controller hook before Open DAT / Load scenario replace the session: go on (True),
@@ -104,9 +133,7 @@ class Prompts:
                 imgui.close_current_popup()
                 return
             then = "quit" if self.quit_prompt else self.open_prompt
-            s = self.app.session
-            name = "the scenario" if s is None or s.file is None else Path(s.file).name
-            imgui.text(f"Save the changes to {name} before {_going_on(then)}?")
+            imgui.text(f"Save the changes to {self.save_name()} before {_going_on(then)}?")
             choice = None
             if imgui.button("Save"):
                 choice = "save"
@@ -131,12 +158,16 @@ class Prompts:
             imgui.end_popup()
 
     def default_path(self, kind: str) -> str:
-        """Where the path dialog starts: the scenario's own file (Save), the last DAT
-        opened (Open DAT), else the folder used last (its scenario.json for Save), else
-        the working folder."""
+        """Where the path dialog starts: the scenario's own file when Save may write it,
+        else a new file in the folder saved in last or the user's documents
+        (save_target.save_as_start: never the shipped library), the last DAT opened (Open
+        DAT), else the folder used last, else the working folder."""
         s = self.app.session
-        if kind == "save" and s is not None and s.scenario.path is not None:
-            return str(s.scenario.path)
+        if kind == "save" and s is not None:
+            own = s.file or s.scenario.path
+            if own is not None and refusal(own) is None:
+                return str(own)
+            return str(save_as_start(own, self.recent_dirs.items))
         if kind == "dat" and self.recent.items:
             return self.recent.items[0]
         name = "scenario.json" if kind in ("load", "save") else ""
@@ -173,7 +204,7 @@ class Prompts:
     def file_path_popup(self) -> None:
         """A small window asking for a path (no native dialog needed)."""
         kind, text = self.file_dialog
-        title = {"dat": "Open DAT", "load": "Load scenario", "save": "Save scenario",
+        title = {"dat": "Open DAT", "load": "Load scenario", "save": "Save scenario as",
                  "reference": "Load reference recording"}[kind]
         imgui.set_next_window_size(imgui.ImVec2(460, 0), imgui.Cond_.first_use_ever)
         _, keep = imgui.begin(f"{title}###filepath", True)
@@ -185,15 +216,22 @@ class Prompts:
                                              imgui.InputTextFlags_.enter_returns_true)
             text = self._file_browser(kind, text)
             self.file_dialog = (kind, text)
-            if (imgui.button("OK") or entered) and text.strip():
-                path = str(Path(text.strip()).expanduser())
-                cmd = {"dat": lambda p: c.OpenDat((p,)), "load": c.LoadScenario,
-                       "save": c.SaveScenario, "reference": c.LoadReference}[kind](path)
-                if self.app.controller.apply(cmd, title):
-                    self.recent_dirs.add(str(Path(path).resolve().parent))
-                keep = False
-                if kind == "save" and self._after_save is not None and not self.app.modified:
-                    self.proceed(self._after_save)
+            path = str(Path(text.strip()).expanduser()) if text.strip() else ""
+            why = self._save_note(path) if kind == "save" and path else None
+            # an existing file other than the scenario's own: only the Replace button
+            # writes over it (Enter in the path field does not)
+            clicked = imgui.button("Replace" if why == "replace" else "OK")
+            if (clicked or (entered and why in (None, "folder"))) and path and why != "refused":
+                if kind == "save":
+                    keep = not self.save_to(path)
+                    if not keep and self._after_save is not None and not self.app.modified:
+                        self.proceed(self._after_save)
+                else:
+                    cmd = {"dat": lambda p: c.OpenDat((p,)), "load": c.LoadScenario,
+                           "reference": c.LoadReference}[kind](path)
+                    if self.app.controller.apply(cmd, title):
+                        self.recent_dirs.add(str(Path(path).resolve().parent))
+                    keep = False
             imgui.same_line()
             if imgui.button("Cancel"):
                 keep = False
@@ -202,6 +240,26 @@ class Prompts:
         if not keep:
             self.file_dialog = None
             self._after_save = None
+
+    def _save_note(self, path: str) -> str | None:
+        """The Save dialog's line under the path, for ``path``: why Save may not write it
+        ("refused"), an existing file that is not the scenario's own ("replace": the button
+        says Replace), a folder that will be made ("folder"); None: nothing to say."""
+        s = self.app.session
+        why = refusal(path)
+        if why is not None:
+            imgui.text_colored(imgui.ImVec4(1.0, 0.45, 0.4, 1.0), "Cannot save here:")
+            text_wrapped(imgui, why)
+            return "refused"
+        p = Path(path)
+        own = s is not None and s.file is not None and Path(s.file).resolve() == p.resolve()
+        if p.exists() and not own:
+            text_wrapped(imgui, f"{p.name} exists: Replace writes over it")
+            return "replace"
+        if not p.parent.is_dir():
+            text_wrapped(imgui, f"The folder {p.parent} will be made")
+            return "folder"
+        return None
 
 
 def _going_on(then) -> str:

@@ -115,6 +115,17 @@ TOAST_SECONDS = 6.0
 TOAST_MAX = 3
 
 
+@dataclass(frozen=True)
+class Notice:
+    """Something the viewer did that the user should see (a toast, not an error): "Saved
+    <path>"."""
+    kind: str
+    text: str
+
+    def line(self) -> str:
+        return self.text
+
+
 class Toasts:
     """A notice per new error for a few seconds (the newest ``TOAST_MAX``), each with a
     button that brings the Errors tab to the front. GL-free model; ``draw_toasts`` draws."""
@@ -127,6 +138,11 @@ class Toasts:
             item[1] -= dt
         self.items = [i for i in self.items if i[1] > 0]
         self.items += [[e, TOAST_SECONDS] for e in log.take_fresh()]
+        del self.items[:-TOAST_MAX]
+
+    def say(self, kind: str, text: str) -> None:
+        """A notice toast (``Notice``): what the viewer just did."""
+        self.items.append([Notice(kind, text), TOAST_SECONDS])
         del self.items[:-TOAST_MAX]
 
     def dismiss(self, index: int) -> None:
@@ -151,12 +167,15 @@ def draw_toasts(toasts: Toasts, display_size) -> bool:
         imgui.begin(f"##toast{id(entry)}", None, flags)
         try:
             imgui.push_text_wrap_pos(460)
-            imgui.text_colored(imgui.ImVec4(1.0, 0.45, 0.4, 1.0), entry.kind)
+            notice = isinstance(entry, Notice)
+            imgui.text_colored(imgui.ImVec4(0.45, 0.9, 0.5, 1.0) if notice
+                               else imgui.ImVec4(1.0, 0.45, 0.4, 1.0), entry.kind)
             imgui.text_wrapped(entry.line())
             imgui.pop_text_wrap_pos()
-            if imgui.small_button(f"Show Errors##{id(entry)}"):
-                show = True
-            imgui.same_line()
+            if not notice:
+                if imgui.small_button(f"Show Errors##{id(entry)}"):
+                    show = True
+                imgui.same_line()
             if imgui.small_button(f"Dismiss##{id(entry)}"):
                 toasts.dismiss(k)
             y -= imgui.get_window_height() + 6.0

@@ -31,7 +31,7 @@ from pathlib import Path
 
 from viewer.audio_out import SoundPlayer, shared_sink
 from viewer.dat.jsonable import json_float  # NaN / infinities spelled as the contract does
-from viewer.errors import DatError, ScenarioError, ViewerError, format_did
+from viewer.errors import DatError, OutputError, ScenarioError, ViewerError, format_did
 from viewer.sim import inspect
 from viewer.sim.playback import Playback, RunnerHandle, ViewLabels
 from viewer.ui import commands as c
@@ -541,6 +541,10 @@ class Session:
                 self.file = Path(path)
             case c.Select("object", key):
                 self.selected_object = int(key)
+                from viewer.ui.save_target import shipped
+                if shipped(path):   # never into the shipped library, whoever asks
+                    raise OutputError("cannot write the scenario: the viewer's own files "
+                                      "are read-only (save it elsewhere)", file=str(path))
             case c.Select("play_script", key):
                 self.play_script_type = int(key)
             case c.Select():
