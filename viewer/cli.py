@@ -111,6 +111,8 @@ def _main(argv: list[str] | None) -> int:
         where = f"{err.filename}: " if err.filename else ""
         print(f"vfxviewer: {where}{err.strerror or err}", file=sys.stderr)
         return 1
+    finally:
+        say_dat_set_notes(False)   # this run only (main may be called again in process)
 
 
 def _registered(parser: argparse.ArgumentParser) -> set[str]:

@@ -84,3 +84,12 @@ def test_a_real_process_takes_the_odd_folder_name(install):
     assert r.rc == 0, r
     assert r.lines and all(ln.startswith("0x33") for ln in r.lines)
     _names_missing_once(r.err, install)
+
+
+def test_the_note_belongs_to_the_command_run_only(cli, install, capsys):
+    from viewer.dat.database import AssetDatabase
+
+    assert cli("dat", "ls", install).rc == 0
+    with AssetDatabase(str(install)) as db:       # library use after main: says nothing
+        assert db.dat_set.notes() and db.dat_set.folders[0].missing
+    assert capsys.readouterr().err == ""

@@ -13,11 +13,16 @@ DAT_HELP = ("a DAT file, or a folder: the retail DAT files in it (client_portal.
 DATS_HELP = "DAT files, or folders: the retail DAT files in each"
 
 
-def say_dat_set_notes() -> None:
-    """From now on, each folder opened as a DAT set that lacks members of the retail set is
-    named once on stderr (``vfxviewer: FOLDER: found ...; missing ...``)."""
+def say_dat_set_notes(on: bool = True) -> None:
+    """From now on (until called with ``False``), each folder opened as a DAT set that lacks
+    members of the retail set is named once on stderr (``vfxviewer: FOLDER: found ...;
+    missing ...``)."""
     from viewer.dat import dat_set
-    dat_set.set_announcer(lambda line: print(f"vfxviewer: {line}", file=sys.stderr))
+    dat_set.set_announcer(_to_stderr if on else None)
+
+
+def _to_stderr(line: str) -> None:
+    print(f"vfxviewer: {line}", file=sys.stderr)
 
 
 def open_dats(paths):
