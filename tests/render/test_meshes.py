@@ -152,3 +152,34 @@ def test_row_sides_mark_lone_sides_fronts_and_mirrored_backs():
     assert two.row_sides.tolist() == [SIDE_FRONT] * 6 + [SIDE_MIRROR] * 6
     own = triangulate_gfxobj(quad_gfxobj(1, 0x08000001, sides_type=2))
     assert own.row_sides.tolist() == [SIDE_ONE] * 12
+
+
+class _Directory(FakeDB):
+    """A database that can say what it holds (as AssetDatabase does)."""
+
+    def __contains__(self, did):
+        return did in self.records
+
+
+def test_absent_GfxObj_draws_nothing_CPhysicsPart_SetPart_0x0050E700(gl_ctx):
+    """A GfxObj no DAT holds (the runtime traced it): an empty mesh, no error."""
+    cache = MeshCache(gl_ctx, _Directory())
+    try:
+        m = cache.mesh(0x01000077)
+        assert m.subsets == [] and m.degrade == []
+    finally:
+        cache.release()
+
+
+def test_absent_degrade_table_LoadGfxObjArray_0x0050DCF0_draws_the_GfxObj_alone(gl_ctx):
+    import dataclasses
+    db = _Directory()
+    solid_surface(db, 0x08000001, 0xFFFF0000)
+    db.add(0x01000001, dataclasses.replace(cube_gfxobj(0x01000001, 0x08000001),
+                                           did_degrade=0x11000099))
+    cache = MeshCache(gl_ctx, db)
+    try:
+        m = cache.mesh(0x01000001)
+        assert m.degrade == [] and sum(s.count for s in m.subsets) == 36
+    finally:
+        cache.release()

@@ -289,8 +289,9 @@ class MeshCache:
                                paletted, mode)
 
     def mesh(self, did: int) -> GpuMesh:
-        """The GfxObj's mesh; one no open DAT holds draws nothing (the runtime traced it
-        as ``missing`` where a Setup or an emitter named it: retail makes no part for it,
+        """The GfxObj's mesh; one no open DAT holds, or a DID of another type (a record's
+        type is its DID's top byte), draws nothing (the runtime traced it as ``missing``
+        where a Setup or an emitter named it: retail makes no part for it,
         CPhysicsPart::SetPart 0x0050E700)."""
         m = self.meshes.get(did)
         if m is None:
@@ -300,7 +301,7 @@ class MeshCache:
 
     def _holds(self, did: int) -> bool:
         try:
-            return did in self.db
+            return did in self.db and R.record_class(did) is R.GfxObj
         except TypeError:  # a database without a directory: loading it will tell
             return True
 
@@ -319,7 +320,9 @@ class MeshCache:
                               np.zeros(VERTEX_FLOATS, np.float32).tobytes())
         degrade = []
         deg_did = int(gfx.did_degrade or 0)
-        if deg_did:
+        # CPhysicsPart::LoadGfxObjArray 0x0050DCF0: a degrade table that cannot be loaded
+        # leaves the GfxObj drawn alone, with no degrades
+        if deg_did and self._holds(deg_did):
             degrade = list(self._get(deg_did, R.GfxObjDegradeInfo, by=did).degrades)
         radius = float(np.sqrt((data.vertices[:, :3] ** 2).sum(axis=1)).max(initial=0.0))
         return GpuMesh(did, vbo, subsets, data.sort_center, degrade, radius=radius, data=data)
