@@ -183,3 +183,20 @@ def test_absent_degrade_table_LoadGfxObjArray_0x0050DCF0_draws_the_GfxObj_alone(
         assert m.degrade == [] and sum(s.count for s in m.subsets) == 36
     finally:
         cache.release()
+
+
+def test_a_held_degrade_table_is_read(gl_ctx):
+    import dataclasses
+
+    from viewer.dat.records import GfxObjDegradeInfo, GfxObjInfo
+    db = _Directory()
+    solid_surface(db, 0x08000001, 0xFFFF0000)
+    db.add(0x11000001, GfxObjDegradeInfo(0x11000001, (GfxObjInfo(0x01000001, 1, 0.0, 0.0,
+                                                                   100.0),)))
+    db.add(0x01000001, dataclasses.replace(cube_gfxobj(0x01000001, 0x08000001),
+                                           did_degrade=0x11000001))
+    cache = MeshCache(gl_ctx, db)
+    try:
+        assert len(cache.mesh(0x01000001).degrade) == 1
+    finally:
+        cache.release()

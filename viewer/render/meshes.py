@@ -300,9 +300,14 @@ class MeshCache:
         return m
 
     def _holds(self, did: int) -> bool:
+        return self._present(did) and R.record_class(did) is R.GfxObj
+
+    def _present(self, did: int) -> bool:
+        """Whether an open DAT holds ``did`` (a database without a directory: loading it
+        will tell)."""
         try:
-            return did in self.db and R.record_class(did) is R.GfxObj
-        except TypeError:  # a database without a directory: loading it will tell
+            return did in self.db
+        except TypeError:
             return True
 
     def _absent_mesh(self, did: int) -> GpuMesh:
@@ -322,7 +327,7 @@ class MeshCache:
         deg_did = int(gfx.did_degrade or 0)
         # CPhysicsPart::LoadGfxObjArray 0x0050DCF0: a degrade table that cannot be loaded
         # leaves the GfxObj drawn alone, with no degrades
-        if deg_did and self._holds(deg_did):
+        if deg_did and self._present(deg_did):
             degrade = list(self._get(deg_did, R.GfxObjDegradeInfo, by=did).degrades)
         radius = float(np.sqrt((data.vertices[:, :3] ** 2).sum(axis=1)).max(initial=0.0))
         return GpuMesh(did, vbo, subsets, data.sort_center, degrade, radius=radius, data=data)
