@@ -71,3 +71,62 @@ def test_render_with_a_surface_naming_a_script_as_its_texture_names_the_surface(
     assert r.err_lines[0].endswith("DID 0x33000101 is a PhysicsScript, not a SurfaceTexture "
                                    "(named by Surface 0x08000101)"), r.err_lines
     assert not (tmp_path / "x.png").exists()
+
+
+# --- the runtime: a DID of another type named by DAT data is traced and skipped ------------------
+def _u32_at(offset: int, value: int):
+    return lambda data: data[:offset] + struct.pack("<I", value) + data[offset + 4:]
+
+
+def _waves_to_script(data: bytes) -> bytes:
+    for wave in (0x0A000101, 0x0A000102, 0x0A000103):
+        data = data.replace(struct.pack("<I", wave), struct.pack("<I", SCRIPT))
+    return data
+
+
+def _events(out: str, kind: str) -> list[dict]:
+    import json
+    return [e for e in map(json.loads, out.splitlines()) if e["event"] == kind]
+
+
+@pytest.mark.parametrize("did, change, missing", [
+    (SOUND_TABLE, _waves_to_script,
+     {"what": "Wave", "did": "0x33000101", "by": "0x20000101", "found": "PhysicsScript"}),
+    (S.SETUP_HUMANOID, _u32_at(16, SCRIPT),        # part 0's GfxObj
+     {"what": "GfxObj", "did": "0x33000101", "by": f"0x{S.SETUP_HUMANOID:08X}",
+      "found": "PhysicsScript"}),
+    (S.SETUP_HUMANOID, _u32_at(972, SCRIPT),       # its MotionTable
+     {"what": "MotionTable", "did": "0x33000101", "by": f"0x{S.SETUP_HUMANOID:08X}",
+      "found": "PhysicsScript"}),
+], ids=["soundtable-wave", "setup-part", "setup-motion-table"])
+def test_trace_names_a_wrong_typed_DID_as_missing_with_what_it_found(tmp_path, did, change,
+                                                                      missing):
+    """SoundManager / CPhysicsPart::SetPart / the motion table load get nothing usable:
+    retail's DBObj::Get of that type finds no such object; the effect is skipped."""
+    dat = _rebuilt(tmp_path, did, change)
+    r = run_bounded(["trace", dat, "--scenario", S.DEFAULT_SCENARIO, "--seconds", "1"],
+                    timeout=90)
+    assert r.rc == 0 and "Traceback" not in r.err, r
+    got = [{k: e[k] for k in missing} for e in _events(r.out, "missing")]
+    assert missing in got, got
+    if missing["what"] == "Wave":
+        sounds = [e for e in _events(r.out, "sound") if e["wave"] == "0x33000101"]
+        assert sounds and not any(e["played"] for e in sounds)
+
+
+def test_render_with_a_script_where_a_wave_belongs_writes_the_video(tmp_path):
+    """The issue's reproduction: an AttributeError traceback ('format_tag') before."""
+    dat = _rebuilt(tmp_path, SOUND_TABLE, _waves_to_script)
+    out = tmp_path / "v.mp4"
+    r = run_bounded(["render", dat, "--scenario", S.DEFAULT_SCENARIO, "--seconds", "1",
+                     "--size", "16x16", "--out", out], timeout=120)
+    assert r.rc == 0 and "Traceback" not in r.err, r
+    assert out.stat().st_size > 0
+
+
+def test_a_DID_the_user_names_of_another_type_is_one_line():
+    r = run_bounded(["trace", S.SYNTHETIC_DAT, "--setup", f"0x{SCRIPT:08X}", "--seconds",
+                     "0.1"], timeout=60)
+    assert r.rc == 1 and len(r.err_lines) == 1 and "Traceback" not in r.err, r
+    assert r.err_lines[0].endswith("objects[0].setup: DID 0x33000101 is a PhysicsScript, "
+                                   "not a Setup"), r.err_lines

@@ -83,8 +83,10 @@ class SoundMixer:
         undecodable or out-of-bounds Wave (viewer.dat.wave) is a DatError naming it."""
         got = self._pcm.get(did)
         if got is None:
+            from viewer.dat import records as R
             from viewer.dat.wave import decode_wave
-            w = decode_wave(self.db.get(did))
+            # a DID of another type (the sim traces it and plays nothing): never decoded
+            w = decode_wave(R.expect_record(self.db.get(did), did, R.Wave))
             mono = w.samples[:, 0] if w.samples.shape[1] == 1 else w.samples.mean(axis=1)
             got = (np.ascontiguousarray(mono, np.float32), w.sample_rate)
             self._pcm[did] = got

@@ -52,6 +52,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from viewer.dat import records as R
 from viewer.errors import ScenarioError, ViewerError
 from viewer.sim import collision, physics
 from viewer.sim import hooks as hooks_mod
@@ -83,7 +84,10 @@ from viewer.sim.state import PhysicsState, TransientState, state_hex
 # the field that tells a record of each kind apart (wrong-type DIDs are caught early)
 _SHAPE = {"Setup": "parts", "PhysicsScript": "script_data",
           "PhysicsScriptTable": "entries", "ParticleEmitterInfo": "particle_type",
-          "SoundTable": "root"}
+          "SoundTable": "root", "Animation": "part_frames", "MotionTable": "cycles",
+          "GfxObj": "vertex_array", "GfxObjDegradeInfo": "degrades"}
+#: the record types a DID's top byte names (``holds`` tells a wrong-typed DID from its DID)
+_RECORD_TYPES = frozenset(cls.__name__ for cls in R.RECORD_CLASSES.values())
 PS_UNHIDE = 0x75
 PS_HIDDEN = 0x76
 # the bits the per-tick object update tests, as ints (a test against an IntFlag member
@@ -241,7 +245,12 @@ class World:
                 there = False
         if not there:
             self.missing(what, did, by)
-        return there
+            return False
+        found = R.type_name(did)     # a record's type is its DID's top byte
+        if what in _RECORD_TYPES and found != what:
+            self.missing(what, did, by, found=found)   # e.g. a PhysicsScript as a Wave
+            return False
+        return True
 
     def _get(self, did: int, what: str, *, user: bool = False, by: int | None = None):
         """A record; a DID named directly by the user is an input error, a DID referenced
@@ -266,8 +275,8 @@ class World:
             return None
         attr = _SHAPE.get(what)
         if attr is not None and not hasattr(record, attr):
-            if user:
-                raise ScenarioError(f"not a {what} ({type(record).__name__})", did=did)
+            if user:   # "DID X is a Y, not a Z"
+                raise ScenarioError(R.wrong_type(did, type(record), what).message, did=did)
             self.missing(what, did, by, found=type(record).__name__)
             return None
         return record
