@@ -11,6 +11,7 @@ from imgui_bundle import imgui
 from viewer.app.scene_view import OVERLAYS
 from viewer.render.particle_debug import PARTICLE_COLOURS
 from viewer.ui import commands as c
+from viewer.ui.view_options import BACKGROUNDS
 
 # File menu: label -> the path dialog's kind (viewer/app/prompts.py)
 FILE_ITEMS = (("Open DAT...", "dat"), ("Load scenario...", "load"),
@@ -42,10 +43,10 @@ class MainMenu:
     def _file_menu(self) -> None:
         app = self.app
         for label, kind in FILE_ITEMS:
-            if imgui.menu_item(label, "", False)[0]:
             if kind == "save" and imgui.menu_item("Save scenario", "Ctrl+S", False,
                                                   app.session is not None)[0]:
                 app.prompts.save_or_ask()   # its own file, else Save As (never the library)
+            if imgui.menu_item(label, "", False)[0]:
                 app.prompts.open_dialog(kind)
         if imgui.menu_item("Audit open DATs", "", False)[0]:
             app.controller.apply(c.RunAudit(), "Audit")
@@ -71,10 +72,31 @@ class MainMenu:
                 app.controller.apply(c.CameraPreset(name))
         if imgui.menu_item("Camera: retail", "", False)[0]:
             app.controller.apply(c.CameraRetail())
+        self._view_camera_items()
         self._view_debug_menus()
         if imgui.menu_item("Reset layout", "", False)[0]:
             panels.layout_done, panels.reset_layout = False, True
         _, panels.show_demo = imgui.menu_item("ImGui demo", "", panels.show_demo)
+
+    def _view_camera_items(self) -> None:
+        """Follow the selected object, frame all, reset; grid, axes, background: view
+        settings (the Camera panel has the same)."""
+        ctl = self.app.controller
+        opts = ctl.view.options
+        if imgui.menu_item("Follow selected", "", opts.follow)[0]:
+            ctl.apply(c.CameraFollow(not opts.follow))
+        for label, cmd in (("Frame all", c.CameraFrameAll()), ("Reset camera", c.CameraReset())):
+            if imgui.menu_item(label, "", False)[0]:
+                ctl.apply(cmd)
+        imgui.separator()
+        for layer, label in (("grid", "Grid"), ("axes", "Axes")):
+            if imgui.menu_item(label, "", getattr(opts, layer))[0]:
+                ctl.apply(c.SetViewLayer(layer, not getattr(opts, layer)))
+        if imgui.begin_menu("Background"):
+            for name in BACKGROUNDS:
+                if imgui.menu_item(name, "", opts.background == name)[0]:
+                    ctl.apply(c.SetBackground(name))
+            imgui.end_menu()
 
     def _view_debug_menus(self) -> None:
         """View > Overlays and View > Particle colour (emitter debugging): view settings."""

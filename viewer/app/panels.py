@@ -203,7 +203,7 @@ class PanelWiring:
         yield "Object", self._object_panel
         yield "Camera", lambda: draw_camera_panel(
             self.app.controller.view.camera, list(self.app.controller.view.bookmarks.saved),
-            self.camera_state)
+            self.camera_state, self.app.controller.view.options)
         yield "Script Table", self._script_table_panel
         yield "Emitters", self._emitters_panel
         yield "Hidden / UnHide", self._hidden_panel

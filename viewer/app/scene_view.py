@@ -108,8 +108,11 @@ class SceneView:
                 frozenset(flt.muted))
 
     def view_settings(self, renderer):
-        """The renderer's settings with the View menu's overlays and particle colour."""
-        return replace(renderer.settings, **self.overlays, particle_colour=self.particle_colour)
+        """The renderer's settings with the View menu's overlays and particle colour, grid,
+        axes and background (none of the grid or axes in a comparison view)."""
+        view = self.app.controller.view
+        return replace(renderer.settings, **self.overlays, particle_colour=self.particle_colour,
+                       **view.options.render_overrides(view.compare.active))
 
     def draw(self, target: OffscreenTarget, transparent: bool = False) -> None:
         """The 3D view into ``target``. ``transparent``: no grid, and alpha stays 0 where
@@ -150,11 +153,16 @@ class SceneView:
                 self.view_opaque = target is self.viewport
             return
         target.use()
+        view = self.app.controller.view
+        shown = view.options.render_overrides(view.compare.active)
         if transparent:
             target.clear((*BACKGROUND[:3], 0.0))
         else:
-            target.clear(BACKGROUND)
-            self.grid.draw(camera.view_projection(target.aspect), camera.eye())
+            # (no scene renderer: the window's own dark grey stands for "dark")
+            target.clear(BACKGROUND if view.options.background == "dark"
+                         else shown["background"])
+            self.grid.draw(camera.view_projection(target.aspect), camera.eye(),
+                           grid=shown["show_grid"], axes=shown["show_axes"])
         self.app.stats.draw_calls, self.app.stats.instances = 1, 0
 
     def composite(self) -> None:

@@ -172,6 +172,7 @@ class ViewerApp:
         self.stats.add_frame(dt)
         self._guard("session tick", self._tick_session, dt)
         self._guard("reference", self.controller.sync_reference)
+        self._guard("camera follow", self.controller.follow_selection)
         self.scene_view.resize()
         self.scene_view.compare_shown = False
         if self.only_panel in (None, "Viewport"):

@@ -13,6 +13,7 @@ MAJOR = (0.45, 0.45, 0.50, 0.85)
 AXIS_X = (0.90, 0.20, 0.20, 1.0)
 AXIS_Y = (0.20, 0.85, 0.25, 1.0)
 AXIS_Z = (0.25, 0.45, 1.00, 1.0)
+AXIS_VERTICES = 6   # the three axes, last in grid_vertices
 
 
 def grid_vertices(half_extent: int = 20, major_every: int = 5,
@@ -53,7 +54,10 @@ class GridPass:
         self.vao = ctx.vertex_array(self.program,
                                     [(self.vbo, "3f 4f", "in_position", "in_color")])
 
-    def draw(self, view_proj: np.ndarray, eye) -> None:
+    def draw(self, view_proj: np.ndarray, eye, *, grid: bool = True, axes: bool = True) -> None:
+        """The grid lines and / or the axes (the last six vertices)."""
+        if not (grid or axes):
+            return
         self.program["u_view_proj"].write(np.ascontiguousarray(view_proj.T, np.float32))
         self.program["u_eye"].value = tuple(float(v) for v in eye)
         self.program["u_fade_start"].value = self.half_extent * 0.6
@@ -63,7 +67,9 @@ class GridPass:
         # ImGui composites it.
         self.ctx.blend_func = (moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA,
                                moderngl.ZERO, moderngl.ONE)
-        self.vao.render(moderngl.LINES)
+        first = 0 if grid else self.vertex_count - AXIS_VERTICES
+        count = self.vertex_count - first - (0 if axes else AXIS_VERTICES)
+        self.vao.render(moderngl.LINES, vertices=count, first=first)
 
     def release(self) -> None:
         for obj in (self.vao, self.vbo):

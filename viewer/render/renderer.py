@@ -39,6 +39,8 @@ class RenderSettings:
     sun_color: tuple[float, float, float] = (0.55, 0.55, 0.55)
     lighting: bool = True
     show_grid: bool = True
+    # the world axes at the origin; None: drawn with the grid (the viewer sets it apart)
+    show_axes: bool | None = None
     show_spheres: bool = False
     show_part_axes: bool = False
     show_emitter_anchors: bool = False
@@ -185,7 +187,8 @@ class SceneRenderer:
         proj, view = camera.projection_matrix(target.aspect), camera.view_matrix()
         view_proj = proj @ view
         eye = np.asarray(camera.eye(), np.float64)
-        self._begin_frame(s, view_proj, eye, grid=s.show_grid and clear)
+        self._begin_frame(s, view_proj, eye, grid=s.show_grid and clear,
+                          axes=(s.show_grid if s.show_axes is None else s.show_axes) and clear)
         # particle rows outside the view and billboards' culled triangles may be left out
         # of the draws (particles.row_classes: the same pixels)
         self.particles.set_view(facing_view(proj, view, ctx.viewport[2:], eye,
@@ -212,20 +215,21 @@ class SceneRenderer:
                            "instances": prepared.count}
         return self.last_stats
 
-    def _begin_frame(self, s: RenderSettings, view_proj, eye, *, grid: bool) -> None:
-        """Depth on, blending off; the grid (blended) when asked; the cull mode; the
-        camera uniforms of both programs."""
+    def _begin_frame(self, s: RenderSettings, view_proj, eye, *, grid: bool,
+                     axes: bool = False) -> None:
+        """Depth on, blending off; the grid and / or the axes (blended) when asked; the
+        cull mode; the camera uniforms of both programs."""
         ctx = self.ctx
         ctx.enable(moderngl.DEPTH_TEST)
         ctx.disable(moderngl.BLEND)
         self._fbo.depth_mask = True
-        if grid:
+        if grid or axes:
             if self.grid is None:
                 self.grid, self._owns_grid = GridPass(ctx), True
             ctx.enable(moderngl.BLEND)
             ctx.blend_func = (moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA,
                               moderngl.ONE, moderngl.ONE_MINUS_SRC_ALPHA)
-            self.grid.draw(view_proj, eye)
+            self.grid.draw(view_proj, eye, grid=grid, axes=axes)
             ctx.disable(moderngl.BLEND)
         if s.cull_backfaces:
             # RenderMeshSubset 0x0059CA10: CULLMODE_CW on every subset; retail's unmirrored

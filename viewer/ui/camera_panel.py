@@ -1,4 +1,5 @@
-"""Camera panel: presets, frame the selection, bookmarks, and the screenshot button.
+"""Camera panel: presets, frame the selection or everything, follow the selected object,
+reset, the grid / axes / background (view settings), bookmarks, and the screenshot button.
 (Orbit / pan / zoom / fly are mouse and keys over the Viewport.)"""
 
 from __future__ import annotations
@@ -7,8 +8,10 @@ from dataclasses import dataclass
 
 from viewer.render.camera import PRESETS
 from viewer.ui import commands as c
+from viewer.ui.view_options import BACKGROUNDS, ViewOptions
 from viewer.ui.widgets import (
     button_width,
+    checkbox_width,
     same_line_if_fits,
     text_wrapped,
     text_wrapped_disabled,
@@ -22,7 +25,8 @@ class CameraPanelState:
     last_screenshot: str = ""
 
 
-def draw_camera_panel(camera, bookmarks: list[str], state: CameraPanelState) -> list[c.Command]:
+def draw_camera_panel(camera, bookmarks: list[str], state: CameraPanelState,
+                      options: ViewOptions | None = None) -> list[c.Command]:
     from imgui_bundle import imgui
 
     out: list[c.Command] = []
@@ -48,6 +52,12 @@ def draw_camera_panel(camera, bookmarks: list[str], state: CameraPanelState) -> 
                                          "than 4:3: 4:3's width")
         if imgui.button("Frame selected (F)"):
             out.append(c.CameraFrameSelected())
+        for label, cmd in (("Frame all", c.CameraFrameAll()), ("Reset", c.CameraReset())):
+            same_line_if_fits(imgui, button_width(imgui, label))
+            if imgui.button(label):
+                out.append(cmd)
+        if options is not None:
+            _view_options(imgui, options, out)
         imgui.set_next_item_width(120)
         _, state.bookmark_name = imgui.input_text("##bm", state.bookmark_name)
         same_line_if_fits(imgui, button_width(imgui, "Save bookmark"))
@@ -67,3 +77,21 @@ def draw_camera_panel(camera, bookmarks: list[str], state: CameraPanelState) -> 
     finally:
         imgui.end()
     return out
+
+
+def _view_options(imgui, options: ViewOptions, out: list[c.Command]) -> None:
+    """Follow the selected object; grid, axes and background (view settings only)."""
+    changed, on = imgui.checkbox("Follow selected", options.follow)
+    if changed:
+        out.append(c.CameraFollow(on))
+    for layer, label in (("grid", "Grid"), ("axes", "Axes")):
+        same_line_if_fits(imgui, checkbox_width(imgui, label))
+        changed, on = imgui.checkbox(label, getattr(options, layer))
+        if changed:
+            out.append(c.SetViewLayer(layer, on))
+    imgui.set_next_item_width(120)
+    if imgui.begin_combo("Background", options.background):
+        for name in BACKGROUNDS:
+            if imgui.selectable(name, name == options.background)[0]:
+                out.append(c.SetBackground(name))
+        imgui.end_combo()

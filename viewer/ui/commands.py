@@ -204,6 +204,36 @@ class CameraBookmark(Command):
     save: bool = False
 
 
+@dataclass(frozen=True)
+class CameraFollow(Command):
+    """Keep the selected object at the centre of the view (a view setting)."""
+    on: bool = True
+
+
+@dataclass(frozen=True)
+class CameraFrameAll(Command):
+    """Frame every live object."""
+
+
+@dataclass(frozen=True)
+class CameraReset(Command):
+    """The camera the viewer starts with."""
+
+
+@dataclass(frozen=True)
+class SetViewLayer(Command):
+    """Show or hide a layer of the 3D view that is no part of the scene: ``layer`` is
+    "grid" or "axes" (view settings; never drawn into a comparison)."""
+    layer: str
+    on: bool
+
+
+@dataclass(frozen=True)
+class SetBackground(Command):
+    """The 3D view's background colour by name (viewer/ui/view_options.py BACKGROUNDS)."""
+    name: str
+
+
 # --- misc -----------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class ClearErrors(Command):

@@ -9,7 +9,7 @@ error log; the viewer keeps running. GL-free, so it is tested directly.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from viewer.render.camera import Bookmarks, Camera, preset, retail_camera
@@ -18,6 +18,7 @@ from viewer.ui.audit_panel import AuditModel
 from viewer.ui.compare_panel import CompareModel
 from viewer.ui.emitter_filter import EmitterFilter
 from viewer.ui.error_panel import ErrorLog
+from viewer.ui.view_options import ViewOptions
 
 
 @dataclass
@@ -31,6 +32,7 @@ class ViewState:
     compare: CompareModel = field(default_factory=CompareModel)
     audit: AuditModel = field(default_factory=AuditModel)
     emitter_filter: EmitterFilter = field(default_factory=EmitterFilter)   # solo / mute
+    options: ViewOptions = field(default_factory=ViewOptions)   # follow, grid, axes, bg
 
 
 class Controller:
@@ -134,6 +136,12 @@ class Controller:
         finally:
             for notice in self.session.take_notices():
                 self.errors.report(notice, type(cmd).__name__)
+        if isinstance(cmd, c.LoadSetup):
+            # a loaded Setup is framed and followed: with no floor it may fall at once
+            self.view.options.follow = True
+            bounds = self.session.bounds_of("object", self.session.selected_object)
+            if bounds is not None:
+                self.view.camera = self.view.camera.framed(*bounds)
 
     def _apply_camera(self, cmd: c.Command) -> bool:
         v = self.view
@@ -159,6 +167,19 @@ class Controller:
                     v.camera = v.camera.framed(*bounds)
             case c.CameraRetail(obj, in_head):
                 v.camera = self._retail_camera(obj, in_head)
+            case c.CameraFollow(on):
+                v.options.follow = bool(on)
+                self.follow_selection()
+            case c.CameraFrameAll():
+                bounds = None if self.session is None else self.session.scene_bounds()
+                if bounds is not None:
+                    v.camera = v.camera.framed(*bounds)
+            case c.CameraReset():
+                v.camera = Camera()
+            case c.SetViewLayer(layer, on):
+                v.options.set_layer(layer, on)
+            case c.SetBackground(name):
+                v.options.set_background(name)
             case _:
                 return False
         return True
@@ -233,6 +254,19 @@ class Controller:
             case _:
                 return False
         return True
+
+    def follow_selection(self) -> None:
+        """Camera > Follow: the camera's target on the selected object's centre (its
+        selection sphere's), every frame; orbit and zoom keep working around it."""
+        s = self.session
+        if not self.view.options.follow or s is None or s.selected_object is None:
+            return
+        bounds = s.bounds_of("object", s.selected_object)
+        if bounds is None:
+            return
+        centre = tuple(float(x) for x in bounds[0])
+        if centre != tuple(self.view.camera.target):
+            self.view.camera = replace(self.view.camera, target=centre)
 
     def _retail_camera(self, obj_id, in_head: bool) -> Camera:
         """retail_camera behind ``obj_id`` (the selected object, else the first)."""
