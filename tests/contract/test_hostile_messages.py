@@ -220,3 +220,12 @@ def test_crop_inside_the_recording_passes_the_check(recording):
     track = ReferenceTrack.load(recording)
     for crop in (Crop(0, 0, 32, 24), Crop(31, 23, 1, 1), Crop(4, 4, 8, 8)):
         _check_crop(track, crop, given=True, sc=None)
+
+
+@pytest.mark.parametrize("option", ["--dump-state", "--screenshot"])
+def test_open_outputs_that_cannot_be_written_are_said_before_the_window(cli, tmp_path,
+                                                                       option):
+    """They were written when the window closed: an OSError after the whole session."""
+    (tmp_path / "file").write_text("")
+    target = tmp_path / "file" / "x.json"
+    assert_input_failure(cli("open", option, target), str(target), option)

@@ -40,6 +40,10 @@ def run(args: argparse.Namespace) -> int:
                                        ("--dump-state", args.dump_state)],
                     opened_inputs(args)) is not None:
         return 2
+    from viewer.commands.output import check_output
+    for option, path in (("--screenshot", args.screenshot), ("--dump-state", args.dump_state)):
+        if path:  # written when the window closes: a path that cannot be is said now
+            check_output(path, option)
 
     if (sys.platform.startswith("linux") and not os.environ.get("DISPLAY")
             and not os.environ.get("WAYLAND_DISPLAY")):
