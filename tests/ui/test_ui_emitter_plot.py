@@ -118,3 +118,35 @@ def test_the_timeline_shows_the_counts_on_its_own_time_axis(gl_ctx, monkeypatch)
     finally:
         app.release()
         target.release()
+
+
+def test_another_emitter_refits_the_axes_after_a_zoom(gl_ctx):
+    """Issue 28: after the counts plot was zoomed (or fitted to one small emitter),
+    selecting another emitter fits the axes to its lines again, never leaving them
+    off-plot."""
+    counts = EmitterCounts()
+    for f in range(30):
+        counts.record(1, f, f / 30, [Row(1, 2, 2), Row(2, 40 + f, 60 + f)])
+    assert counts.refit("p", [1]) and not counts.refit("p", [1]) and counts.refit("p", [2])
+    counts.drawn.clear()
+
+    def draw(handles, frames=3):
+        for _ in range(frames):
+            imgui.new_frame()
+            imgui.set_next_window_size(imgui.ImVec2(400, 300))
+            imgui.begin("refit test")
+            imgui.set_next_item_open(True)
+            draw_counts_plot(counts, handles, 0.5, title="p")
+            imgui.end()
+            imgui.render()
+        return counts.limits["p"]
+
+    app = ViewerApp(gl_ctx, display_size=SIZE)   # an ImGui / ImPlot context to draw in
+    imgui.get_io().display_size = SIZE
+    try:
+        small = draw([1])
+        assert small[3] < 10                      # fitted to emitter 1's two particles
+        big = draw([2])
+        assert big[3] >= 89 and big[2] <= 40      # emitter 2's lines (40..89) all shown
+    finally:
+        app.release()

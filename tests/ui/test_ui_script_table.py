@@ -120,3 +120,21 @@ def test_parse_intensity_rejects_garbage_and_format_round_trips():
     for x in (0.25, math.nan, math.inf, -math.inf):
         back = parse_intensity(format_intensity(x))
         assert (math.isnan(x) and math.isnan(back)) or back == x
+
+
+def test_slider_shows_the_exact_value_typed_issue_28():
+    from viewer.ui.script_table_panel import slider_shows
+    assert slider_shows(0.5) == (0.5, "%.4f")
+    assert slider_shows(float("nan")) == (0.0, "nan")          # not "0.0000"
+    assert slider_shows(float("inf")) == (1.0, "inf")
+    assert slider_shows(float("-inf")) == (0.0, "-inf")
+    assert slider_shows(1e-9) == (1e-9, "1e-09")
+    assert slider_shows(0.123456) == (0.123456, "0.123456")
+
+
+def test_play_on_object_says_what_it_played_and_what_retail_picked():
+    from viewer.ui.script_table_panel import played_notice
+    insp = inspect_table(T, LAUNCH, float("nan"))
+    text = played_notice(insp, 1, 0.5)
+    assert text.startswith("Played Launch (0x04) on object 1 at intensity nan, t = 0.500 s")
+    assert "retail picks none" in text and "NaN" in text

@@ -380,9 +380,13 @@ class PanelWiring:
         keys = [int(k) for k, _ in table.entries] if table is not None else []
         if keys and kind not in keys:
             kind = keys[0]   # the selected object's table lacks the type: show its first
-        view = ScriptTableView(table, kind,
-                               self.app.controller.view.intensity, obj_id)
-        return draw_script_table_panel(view, self.table_state)
+        view = ScriptTableView(table, kind, self.app.controller.view.intensity, obj_id,
+                               time=0.0 if s is None else s.playback.time)
+        out = draw_script_table_panel(view, self.table_state)
+        played = self.table_state.pop("toast", None)
+        if played is not None:   # said at once, beside the event's mark on the Timeline
+            self.app.toasts.say("Played", played)
+        return out
 
     def _emitters_panel(self):
         s = self.app.session

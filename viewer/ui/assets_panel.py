@@ -45,10 +45,12 @@ def hex_query_problem(text: str) -> str | None:
     """Why a DID search is no DID (None when it is one): anything but hex digits (after an
     optional ``0x``), or more than 8 digits."""
     t = text.strip()
-    body = t[2:] if t.lower().startswith("0x") else t
-    bad = sorted({ch for ch in body if ch.upper() not in "0123456789ABCDEF"})
-    if bad:
-        return f"'{t}' is not a DID: {''.join(bad)!r} is not a hex digit (0-9, A-F)"
+    skip = 2 if t.lower().startswith("0x") else 0
+    body = t[skip:]
+    for k, ch in enumerate(body):
+        if ch.upper() not in "0123456789ABCDEF":   # the first one, where it stands
+            return (f"'{t}' is not a DID: {ch!r} (character {skip + k + 1}) is not a hex "
+                    f"digit (0-9, A-F)")
     if len(body) > 8:
         return f"'{t}' is not a DID: more than 8 hex digits"
     return None
@@ -335,10 +337,11 @@ def _asset_list(imgui, db, index: AssetIndex | None, state: AssetsState,
                                                 state.query)
     prefix = FILTERS[state.type_index][1]
     dids = state.listing(db, prefix, index)
-    if state.problem is not None:
-        imgui.text_colored(imgui.ImVec4(1.0, 0.6, 0.3, 1.0), state.problem)
+    if state.problem is not None:   # wrapped at the dock's edge, never cut
+        text_wrapped(imgui, state.problem, imgui.ImVec4(1.0, 0.6, 0.3, 1.0))
     else:
-        imgui.text_disabled(f"{len(dids)} files" + (f": {state.note}" if state.note else ""))
+        text_wrapped_disabled(imgui, f"{len(dids)} files"
+                              + (f": {state.note}" if state.note else ""))
     imgui.begin_child("list", imgui.ImVec2(0, imgui.get_content_region_avail().y * 0.55))
     clipper = imgui.ListClipper()
     clipper.begin(len(dids))

@@ -16,6 +16,20 @@ class EmitterCounts:
     def __init__(self) -> None:
         self.generation: object = None
         self.series: dict[int, dict[int, tuple[float, int, int]]] = {}
+        # per plot (its title): the emitters it drew last and its axes' limits then
+        # ((x0, x1, y0, y1)); another set of emitters fits the axes to them again
+        self.drawn: dict[str, tuple[int, ...]] = {}
+        self.limits: dict[str, tuple[float, float, float, float]] = {}
+
+    def refit(self, title: str, handles) -> bool:
+        """Whether the plot ``title`` fits its axes to its lines this frame: the first
+        time, and whenever it shows other emitters than it drew last (a zoom the user made
+        on one emitter would leave another's lines off the plot)."""
+        key = tuple(int(h) for h in handles)
+        if self.drawn.get(title) == key:
+            return False
+        self.drawn[title] = key
+        return True
 
     def record(self, generation, frame: int, t: float, emitters) -> None:
         if generation != self.generation:
@@ -44,6 +58,8 @@ def draw_counts_plot(counts: EmitterCounts, handles, now: float, *,
 
     if not handles or not imgui.collapsing_header(title):
         return
+    if counts.refit(title, handles):
+        implot.set_next_axes_to_fit()
     if implot.begin_plot("##emitter_counts", imgui.ImVec2(-1, height)):
         try:
             implot.setup_axes("t (s)", "particles")
@@ -56,6 +72,8 @@ def draw_counts_plot(counts: EmitterCounts, handles, now: float, *,
                     implot.plot_line(f"alive {h}", t, alive)
                     implot.plot_line(f"emitted {h}", t, emitted)
             implot.plot_inf_lines("now", np.array([float(now)]))
+            r = implot.get_plot_limits()
+            counts.limits[title] = (r.x.min, r.x.max, r.y.min, r.y.max)
         finally:
             implot.end_plot()
 

@@ -10,8 +10,19 @@ from dataclasses import dataclass
 from viewer.dat.names import emitter_type_label, particle_type_label
 from viewer.errors import format_did
 from viewer.sim.inspect import EmitterView, emitter_info_fields
+from viewer.sim.particles import FIRST_AUTO_EMITTER_ID
 from viewer.ui import commands as c
 from viewer.ui.widgets import button_width, same_line_if_fits, text_wrapped
+
+
+def emitter_id_label(logical_id: int) -> str:
+    """An emitter's logical id as the Emitters table shows it: a script's own id as a
+    number; an id the manager gave an emitter created without one (counting up from
+    0xFFFF0000, ParticleManager::ParticleManager 0x0051B5D0) in hex, "anonymous"."""
+    n = int(logical_id) & 0xFFFFFFFF
+    if n >= FIRST_AUTO_EMITTER_ID:
+        return f"0x{n:08X} (anonymous)"
+    return str(n)
 
 
 @dataclass(frozen=True)
@@ -138,13 +149,13 @@ def _emitter_table(imgui, view: EmittersView, flags, out: list[c.Command]) -> No
                             imgui.SelectableFlags_.span_all_columns)[0]:
             out.append(c.Select("emitter", em.handle))
         kind = "-" if em.info is None else particle_type_label(em.info.particle_type)
-        for text in (str(em.owner), str(em.logical_id), format_did(em.info_did),
+        for text in (str(em.owner), emitter_id_label(em.logical_id), format_did(em.info_did),
                      em.state, f"{em.alive}/{em.emitted}/{em.total or '-'}", kind):
             imgui.table_next_column()
             imgui.text(text)
     for em in view.finished:
         imgui.table_next_row()
-        for text in (str(em.handle), str(em.owner), str(em.logical_id),
+        for text in (str(em.handle), str(em.owner), emitter_id_label(em.logical_id),
                      format_did(em.info_did), em.state,
                      f"{em.created:.2f}-{em.finished:.2f} s", ""):
             imgui.table_next_column()

@@ -36,6 +36,24 @@ def format_intensity(x: float) -> str:
     return repr(float(x))
 
 
+def slider_shows(x: float) -> tuple[float, str]:
+    """(the slider's position, its ImGui format): a value ``%.4f`` spells exactly shows
+    so; any other (``nan``, ``inf``, ``1e-09``, ``0.123456``) shows the exact value as
+    typed, the knob at the nearest end of 0..1 (``nan`` at 0)."""
+    if math.isfinite(x) and float(f"{x:.4f}") == float(x):
+        return float(x), "%.4f"
+    pos = 0.0 if math.isnan(x) else min(max(float(x), 0.0), 1.0)
+    return pos, format_intensity(x).replace("%", "%%")
+
+
+def played_notice(insp: TableInspection, object_id: int, t: float) -> str:
+    """What "Play on object" did, said at once: the event added and retail's pick."""
+    picked = format_did(insp.script_id) if insp.script_id else "none"
+    return (f"Played {play_script_label(insp.play_script)} on object {object_id} at "
+            f"intensity {format_intensity(insp.intensity)}, t = {t:.3f} s: retail picks "
+            f"{picked} ({insp.reason})")
+
+
 @dataclass(frozen=True)
 class EntryRow:
     play_script: int
@@ -132,6 +150,7 @@ class ScriptTableView:
     intensity: float
     object_id: int | None = None   # to play the typed effect on
     text: str | None = None        # the input box's text while editing
+    time: float = 0.0              # the time shown (where Play on object adds its event)
 
 
 def draw_script_table_panel(view: ScriptTableView, state: dict) -> list[c.Command]:
@@ -158,6 +177,11 @@ def draw_script_table_panel(view: ScriptTableView, state: dict) -> list[c.Comman
         text_wrapped(imgui, insp.reason)
         if view.object_id is not None and imgui.button("Play on object"):
             out.append(c.PlayTyped(view.object_id, int(view.play_script), view.intensity))
+            state["played"] = played_notice(insp, view.object_id, view.time)
+            state["toast"] = state["played"]
+        if state.get("played"):
+            text_wrapped(imgui, state["played"], picked_col if insp.script_id
+                         else imgui.ImVec4(1, 0.7, 0.3, 1))
         _entries_table(imgui, view, insp, out)
     finally:
         imgui.end()
@@ -177,9 +201,9 @@ def _type_combo(imgui, view: ScriptTableView, out: list[c.Command]) -> None:
 def _intensity_inputs(imgui, view: ScriptTableView, state: dict,
                       out: list[c.Command]) -> None:
     """The intensity slider (finite values) and the exact text box (nan / inf too)."""
-    finite = view.intensity if math.isfinite(view.intensity) else 0.0
+    shown, fmt = slider_shows(view.intensity)
     imgui.set_next_item_width(220)
-    changed, v = imgui.slider_float("Intensity", float(finite), 0.0, 1.0, "%.4f")
+    changed, v = imgui.slider_float("Intensity", shown, 0.0, 1.0, fmt)
     if changed:
         out.append(c.SetIntensity(v))
         state["text"] = format_intensity(v)

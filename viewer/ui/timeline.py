@@ -466,7 +466,9 @@ def hit_test(tracks: TimelineTracks, row: tuple[str, object], t: float, toleranc
         bar = key
         end = "alive" if bar.finished is None else f"last particle dead {bar.finished:.3f} s"
         stop = "" if bar.stopped is None else f", stopped {bar.stopped:.3f} s"
-        text = (f"emitter {bar.handle} (id {bar.logical_id}) 0x{bar.info:08X} owner "
+        from viewer.ui.emitters_panel import emitter_id_label
+        text = (f"emitter {bar.handle} (id {emitter_id_label(bar.logical_id)}) "
+                f"0x{bar.info:08X} owner "
                 f"{bar.owner} part {bar.part}: created {bar.created:.3f} s{stop}, {end}")
         return text, [c.Select("emitter", bar.handle)]
     if kind == "pes":

@@ -5,6 +5,8 @@ wrapped disabled text. ImGui calls only; no state."""
 
 from __future__ import annotations
 
+import re
+
 
 def label_text(label: str) -> str:
     """What ImGui shows of a label ("name##id" shows "name"; "###id" parts are hidden)."""
@@ -39,20 +41,65 @@ def same_line_if_fits(imgui, width: float) -> bool:
     return False
 
 
+_NUMBER = re.compile(r"[-+(]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?")
+_UNIT = re.compile(r"(m|cm|mm|km|s|ms|us|px|fps|hz|khz|db|kb|mb|gb|kib|mib|gib|%|x|deg|"
+                   r"degrees|frames?|particles?)[,.;:)]*", re.IGNORECASE)
+
+
+def _words(paragraph: str) -> list[str]:
+    """The paragraph's words as wrapping may move them: split at spaces only (ImGui's own
+    wrap also breaks after '.', ',' and ';', inside "0.5"), a number and its unit one word
+    ("60 m", "0.25 s")."""
+    words: list[str] = []
+    for w in paragraph.split(" "):
+        if words and _UNIT.fullmatch(w) and _NUMBER.fullmatch(words[-1]):
+            words[-1] += " " + w
+        else:
+            words.append(w)
+    return words
+
+
+def wrap_lines(text: str, width: float, measure) -> list[str]:
+    """``text`` in lines no wider than ``width`` (``measure(s)``: its width), broken at
+    spaces only, a number kept with its unit; a word wider than ``width`` stands alone on
+    its line. Newlines in ``text`` stay."""
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        line = ""
+        for word in _words(paragraph):
+            trial = word if not line else f"{line} {word}"
+            if line and measure(trial) > width:
+                lines.append(line)
+                line = word
+            else:
+                line = trial
+        lines.append(line)
+    return lines
+
+
+_WRAPPED: dict[tuple, list[str]] = {}   # (text, width, font size) -> lines (per frame reuse)
+_WRAPPED_MAX = 512
+
+
 def text_wrapped(imgui, text: str, colour=None) -> None:
     """Text wrapped at the visible right edge of the region (ImGui's ``text_wrapped``
     wraps at the work rectangle, which a window that may scroll sideways widens to its
-    widest content, so its lines would never wrap narrower again)."""
-    right = imgui.get_cursor_pos_x() + imgui.get_content_region_avail().x
-    imgui.push_text_wrap_pos(max(right, imgui.get_cursor_pos_x() + 1.0))
+    widest content, so its lines would never wrap narrower again), at spaces only: a
+    number stays whole and with its unit (``wrap_lines``)."""
+    width = max(imgui.get_content_region_avail().x, 1.0)
+    key = (text, round(width), imgui.get_font_size())
+    lines = _WRAPPED.get(key)
+    if lines is None:
+        if len(_WRAPPED) >= _WRAPPED_MAX:
+            _WRAPPED.clear()
+        lines = _WRAPPED[key] = wrap_lines(text, width, lambda s: imgui.calc_text_size(s).x)
     if colour is not None:
         imgui.push_style_color(imgui.Col_.text, colour)
     try:
-        imgui.text(text)
+        imgui.text("\n".join(lines))
     finally:
         if colour is not None:
             imgui.pop_style_color()
-        imgui.pop_text_wrap_pos()
 
 
 def text_wrapped_disabled(imgui, text: str) -> None:
@@ -72,4 +119,4 @@ def tooltip(imgui, text: str) -> None:
 
 __all__ = ["button_width", "checkbox_width", "label_text", "labelled_width",
            "same_line_if_fits", "text_wrapped", "text_wrapped_colored",
-           "text_wrapped_disabled", "tooltip"]
+           "text_wrapped_disabled", "tooltip", "wrap_lines"]
