@@ -33,7 +33,7 @@ LAYERS: dict[str, frozenset[str]] = {
     "userdirs": frozenset(),
     "dat": frozenset({"errors", "inputs"}),
     "wire": frozenset({"errors", "inputs"}),
-    "media": frozenset({"errors"}),
+    "media": frozenset({"errors", "inputs"}),
     "compare": frozenset({"errors", "media"}),
     "sim": frozenset({"errors", "inputs", "bounds", "dat", "userdirs"}),
     "synthetic": frozenset({"errors", "resources", "dat", "sim"}),

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import stat
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -35,6 +36,20 @@ class TimedFrame:
     image: np.ndarray  # (H, W, 3) uint8 RGB
 
 
+def _refuse_non_file(path, what: str) -> None:
+    """A named pipe, a device or a socket where a recording or a picture belongs is refused
+    before it is opened (a named pipe without a writer would keep the open waiting forever);
+    a folder passes (a folder of images), an absent path is left to the opener."""
+    from viewer.inputs import not_a_file
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return
+    kind = None if stat.S_ISDIR(mode) else not_a_file(mode)
+    if kind is not None:
+        raise MediaError(f"{what} is {kind}, not a file", file=str(path))
+
+
 def _sequence_files(path: Path) -> list[Path]:
     files = sorted(p for p in path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
     if not files:
@@ -48,6 +63,7 @@ def _open_image(path: Path):
     import warnings
 
     from PIL import Image
+    _refuse_non_file(path, "image")
     with warnings.catch_warnings():
         warnings.simplefilter("error", Image.DecompressionBombWarning)
         try:
@@ -63,6 +79,7 @@ def read_frames(path: str | os.PathLike, *, fps: float | None = None,
     p = Path(path)
     if not p.exists():
         raise MediaError("no such file or folder", file=str(p))
+    _refuse_non_file(p, "recording")
     if p.is_dir():
         rate = 30.0 if fps is None else float(fps)
         for i, f in enumerate(_sequence_files(p)):
@@ -313,6 +330,7 @@ def open_frames(path: str | os.PathLike, *, fps: float | None = None,
     p = Path(path)
     if not p.exists():
         raise MediaError("no such file or folder", file=str(p))
+    _refuse_non_file(p, "recording")
     if p.is_dir():
         files = _sequence_files(p)
         if max_frames is not None:
@@ -648,6 +666,7 @@ def read_audio(path: str | os.PathLike, sample_rate: int | None = None
     """A recording's sound as mono float32 and its rate (resampled to ``sample_rate`` when
     given), or None when it has no audio stream."""
     import av
+    _refuse_non_file(path, "recording")
     try:
         with av.open(str(path)) as c:
             if not c.streams.audio:
@@ -682,8 +701,16 @@ def audio_block_rms(path: str | os.PathLike, sample_rate: int, block: int, *,
     import av
     limit = int(max_seconds * sample_rate)
     rms: list[np.ndarray] = []
-    carry = np.zeros(0, np.float32)
+    pending: list[np.ndarray] = []      # resampled frames not yet reduced (< 2 ** 16 samples)
     seen, peak = 0, 0.0
+
+    def reduce(final: bool) -> None:
+        a = np.concatenate(pending) if len(pending) > 1 else pending[0]
+        n = len(a) // block
+        sq = np.square(a[:n * block].astype(np.float64)).reshape(n, block)
+        rms.append(np.sqrt(np.mean(sq, axis=1)))
+        pending[:] = [] if final else [a[n * block:]]
+    _refuse_non_file(path, "recording")
     try:
         with av.open(str(path)) as c:
             if not c.streams.audio:
@@ -693,14 +720,16 @@ def audio_block_rms(path: str | os.PathLike, sample_rate: int, block: int, *,
                 for out in res.resample(frame):
                     a = out.to_ndarray().reshape(-1)[:max(0, limit - seen)]
                     seen += len(a)
-                    peak = max(peak, float(np.abs(a).max())) if len(a) else peak
-                    a = np.concatenate([carry, a])
-                    n = len(a) // block
-                    sq = np.square(a[:n * block].astype(np.float64)).reshape(n, block)
-                    rms.append(np.sqrt(np.mean(sq, axis=1)))
-                    carry = a[n * block:]
+                    pending.append(a)
+                    pending_len = sum(len(p) for p in pending) if len(pending) > 32 else 0
+                    if pending_len >= 1 << 16:
+                        peak = max(peak, float(max(np.abs(p).max() for p in pending if len(p))))
+                        reduce(False)
                 if seen >= limit:
                     break
+            if pending:
+                peak = max([peak, *(float(np.abs(p).max()) for p in pending if len(p))])
+                reduce(True)
     except (av.FFmpegError, OSError) as err:
         raise MediaError(f"cannot read the audio: {err}", file=str(path)) from err
     return (np.concatenate(rms) if rms else np.zeros(0), peak)

@@ -65,6 +65,19 @@ def test_a_named_pipe_without_a_writer_is_refused_at_once(fifo, tmp_path, argv, 
     assert not (tmp_path / "x.png").exists()
 
 
+@pytest.mark.parametrize("reference, name, kind", [
+    ("{p}", "{p}", "recording is a named pipe"),
+    ("{tmp}/frames", "{tmp}/frames/a.png", "image is a named pipe"),
+], ids=["video", "image-in-folder"])
+def test_compare_refuses_a_named_pipe_as_its_recording(fifo, tmp_path, reference, name, kind):
+    (tmp_path / "frames").mkdir()
+    os.mkfifo(tmp_path / "frames" / "a.png")
+    fmt = {"p": fifo, "tmp": tmp_path}
+    r = run_bounded(["compare", SYN, "--setup", SETUP, "--seconds", "0.1", "--size", "8x8",
+                     "--reference", reference.format(**fmt)], timeout=HANG_GUARD_S)
+    _refused(r, name.format(**fmt), f"{kind}, not a file")
+
+
 def test_dat_verify_names_a_named_pipe_as_its_failure(fifo):
     r = run_bounded(["dat", "verify", fifo], timeout=HANG_GUARD_S)
     assert not r.timed_out and r.rc == 1 and "Traceback" not in r.err, r
