@@ -229,3 +229,22 @@ def test_open_outputs_that_cannot_be_written_are_said_before_the_window(cli, tmp
     (tmp_path / "file").write_text("")
     target = tmp_path / "file" / "x.json"
     assert_input_failure(cli("open", option, target), str(target), option)
+
+
+def test_viewer_writes_to_unwritable_paths_are_output_errors_in_the_viewer(cli, tmp_path):
+    """Through the viewer itself (screenshot --actions): SaveScenario, TakeScreenshot and
+    ExportCapture under a file were ``InternalError: ...Error ... at pathlib.py``."""
+    (tmp_path / "file").write_text("")
+    under = tmp_path / "file"
+    actions = tmp_path / "a.json"
+    actions.write_text(json.dumps([
+        {"frame": 1, "command": "SaveScenario", "path": str(under / "s.json")},
+        {"frame": 1, "command": "TakeScreenshot", "path": str(under / "x.png")},
+        {"frame": 1, "command": "ExportCapture", "path": str(under / "x.gif"), "start": 0,
+         "end": 0.05}]))
+    r = cli("screenshot", "--out", tmp_path / "o.png", "--size", "64x64", "--frames", "1",
+            "--actions", actions)
+    assert r.rc == 1, r
+    assert "InternalError" not in r.err and "Traceback" not in r.err, r.err
+    for name, what in (("s.json", "scenario"), ("x.png", "screenshot"), ("x.gif", "capture")):
+        assert f"OutputError: {under / name}: cannot write the {what}: " in r.err, r.err

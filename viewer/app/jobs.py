@@ -16,7 +16,7 @@ import moderngl
 import numpy as np
 
 from viewer.compare.align import estimate_offset
-from viewer.errors import ScenarioError
+from viewer.errors import OutputError, ScenarioError
 from viewer.media import FrameWriter
 from viewer.render.framebuffer import OffscreenTarget
 from viewer.ui import commands as c
@@ -122,7 +122,10 @@ class LongWork:
                     int(self.app.display_size[1] * self.app.fb_scale))
         transparent = cmd.transparent and not with_compare and not cmd.window
         with _offscreen(self.app.ctx, size) as target, paused_playback(pb):
-            writer = FrameWriter(cmd.path, fps=pb.fps, transparent=transparent)
+            try:  # a path under a file, a read-only folder: one line naming it
+                writer = FrameWriter(cmd.path, fps=pb.fps, transparent=transparent)
+            except OSError as err:
+                raise _unwritable(cmd.path, err) from None
             try:
                 for k in range(first, last + 1):
                     pb.seek_frame(k)
@@ -134,8 +137,10 @@ class LongWork:
                     writer.set_audio(s.sound_track(first / pb.fps, (last - first + 1) / pb.fps),
                                      s.sound.mixer.sample_rate)
                 out = writer.close()
-            except BaseException:
+            except BaseException as err:
                 writer.abort()
+                if isinstance(err, OSError):  # a full device, a folder removed meanwhile
+                    raise _unwritable(cmd.path, err) from None
                 raise
         self.app.wiring.capture_state.last = f"wrote {last - first + 1} frame(s) to {out}"
 
@@ -252,3 +257,13 @@ def _offscreen(ctx: moderngl.Context, size) -> Iterator[OffscreenTarget]:
         yield target
     finally:
         target.release()
+
+
+def _unwritable(path, err: OSError) -> OutputError:
+    """An export's OSError as the one-line OutputError naming the path (not an
+    InternalError in the Errors panel)."""
+    up = Path(path).absolute().parent
+    while not up.exists() and up != up.parent:
+        up = up.parent
+    why = f"{up} is not a folder" if not up.is_dir() else (err.strerror or str(err))
+    return OutputError(f"cannot write the capture: {why}", file=str(path))
