@@ -26,7 +26,7 @@ from tests.bounded import MiB, run_bounded
 from viewer import synthetic as S
 from viewer.dat.binary import MAX_RECORD_ITEMS, Reader
 from viewer.dat.container import DatFile
-from viewer.dat.records.crt_qsort import msvc70_qsort, qsort_order
+from viewer.dat.records.crt_qsort import CUTOFF, msvc70_qsort, qsort_order
 from viewer.dat.records.iteration import ITERATION_DID, MAX_ITERATIONS, Iteration
 from viewer.dat.records.physics_script import MAX_SCRIPT_HOOKS, PhysicsScript
 from viewer.dat.writer import build_dat
@@ -52,9 +52,11 @@ def reference_order(keys) -> list[int]:
 ], ids=lambda p: "/".join(map(str, p)))
 def test_qsort_order_is_the_CRT_qsort_permutation_on_random_ties(pool):
     rng = random.Random(len(pool) * 7919)
-    for _ in range(600):
+    for _ in range(400):
         keys = [rng.choice(pool) for _ in range(rng.randrange(0, 70))]
-        assert qsort_order(keys) == reference_order(keys), keys
+        expect = reference_order(keys)
+        assert qsort_order(keys) == expect, keys
+        assert qsort_order(keys, small=CUTOFF) == expect, keys   # the tree down to shortsort
 
 
 def test_qsort_order_matches_the_port_on_larger_tied_and_distinct_inputs():
@@ -64,7 +66,9 @@ def test_qsort_order_matches_the_port_on_larger_tied_and_distinct_inputs():
                      [float(rng.randrange(n // 3 + 1)) for _ in range(n)],
                      [rng.random() for _ in range(n)],
                      [0.5] * n):
-            assert qsort_order(keys) == reference_order(keys)
+            expect = reference_order(keys)
+            assert qsort_order(keys) == expect
+            assert qsort_order(keys, small=CUTOFF) == expect
 
 
 def test_qsort_order_of_65536_equal_times_is_the_partition_walk():

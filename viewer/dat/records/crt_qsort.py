@@ -168,10 +168,50 @@ def _shortsort_ranks(rank: list[int], perm: list[int], lo: int, hi: int) -> None
         hi -= 1
 
 
-def qsort_order(keys) -> list[int]:
+#: ranges up to this size are sorted by ``_qsort_ranks_direct`` (walking entry by entry
+#: costs at most SMALL**2 / 2 steps there, less than the tree's descents)
+SMALL = 48
+
+
+def _qsort_ranks_direct(rank: list[int], perm: list[int], lo0: int, hi0: int) -> None:
+    """``msvc70_qsort`` of ``lo0..hi0`` itself, on ranks: Sort says 1 (``a >= b``) when
+    ``rank[b] >= 0 and rank[a] >= rank[b]``."""
+    stack = [(lo0, hi0)]
+    while stack:
+        lo, hi = stack.pop()
+        size = hi - lo + 1
+        if size <= CUTOFF:
+            _shortsort_ranks(rank, perm, lo, hi)
+            continue
+        mid = lo + size // 2
+        rank[mid], rank[lo] = rank[lo], rank[mid]
+        perm[mid], perm[lo] = perm[lo], perm[mid]
+        p = rank[lo]
+        loguy, higuy = lo, hi + 1
+        while True:
+            loguy += 1
+            while loguy <= hi and not (p >= 0 and rank[loguy] >= p):
+                loguy += 1
+            higuy -= 1
+            while higuy > lo and p >= 0 and rank[higuy] >= p:
+                higuy -= 1
+            if higuy < loguy:
+                break
+            rank[loguy], rank[higuy] = rank[higuy], rank[loguy]
+            perm[loguy], perm[higuy] = perm[higuy], perm[loguy]
+        rank[lo], rank[higuy] = rank[higuy], rank[lo]
+        perm[lo], perm[higuy] = perm[higuy], perm[lo]
+        if lo + 1 < higuy:
+            stack.append((lo, higuy - 1))
+        if loguy < hi:
+            stack.append((loguy, hi))
+
+
+def qsort_order(keys, *, small: int = SMALL) -> list[int]:
     """The indices of ``keys`` (floats) in the order ``msvc70_qsort`` leaves entries whose
     comparator is PhysicsScriptData::Sort 0x00521600 (1 when ``a >= b``, else -1) on those
-    keys: the same permutation, equal keys and NaNs included, in O(n log n)."""
+    keys: the same permutation, equal keys and NaNs included, in O(n log n). Ranges of up to
+    ``small`` entries are walked directly (tests pass CUTOFF to use the tree throughout)."""
     n = len(keys)
     rank = _ranks(keys)
     perm = list(range(n))
@@ -195,8 +235,8 @@ def qsort_order(keys) -> list[int]:
     while stack:
         lo, hi = stack.pop()
         size = hi - lo + 1
-        if size <= CUTOFF:
-            _shortsort_ranks(rank, perm, lo, hi)
+        if size <= max(small, CUTOFF):  # the tree is never asked about this range again
+            _qsort_ranks_direct(rank, perm, lo, hi)
             continue
         swap(lo, lo + size // 2)
         pivot = rank[lo]
