@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 
+import pytest
 import ui_fixtures as F
 
 from viewer.dat.database import AssetDatabase
@@ -50,3 +51,59 @@ def test_play_on_object_at_nan_says_so_and_marks_the_timeline(gl_ctx):
         marks = s.timeline_view().events
         assert marks[-1][0] == 0.5 and marks[-1][2]          # flagged: nan plays nothing
         assert "intensity nan" in marks[-1][1]
+
+
+def _row(slot, pos, gfx=7):
+    from viewer.sim.inspect import ParticleRow
+    return ParticleRow(slot, 0.1, 1.0, pos, 1.0, 0.0, (1.0, 0.0, 0.0, 0.0), gfx)
+
+
+def _emitter(*rows):
+    from viewer.sim.inspect import EmitterView
+    return EmitterView(1, 1, 0, (0, 0, 0), 1, 0, None, "running", len(rows), len(rows), 0,
+                       (0, 0, 0), tuple(rows))
+
+
+def test_a_click_on_a_drawn_particle_picks_it_not_its_neighbour():
+    """The unit quad particles are drawn from their corner: a click on the middle of
+    particle 0 is nearer particle 1's position than its own."""
+    from viewer.render.camera import Camera
+    from viewer.ui.viewport_panel import drawn_centre, mesh_extent, pick_particle, project
+
+    extents = {7: mesh_extent(F.records()[F.GFX])}
+    assert extents[7][0] == (0.5, 0.5, 0.0)
+    cam = Camera(target=(0.5, 0.5, 0), distance=4)
+    size = (400, 300)
+    em = _emitter(_row(0, (0.0, 0.0, 0.0)), _row(1, (0.55, 0.55, 0.0)))
+    click = project(cam, size, drawn_centre(em.particles[0], extents))
+    assert pick_particle([em], cam, size, click, extents=extents) == (1, 0)
+    assert pick_particle([em], cam, size, click) == (1, 1)   # by position: the neighbour
+    # anywhere on the drawn quad picks it, well beyond 8 px from its centre
+    edge = project(cam, size, (0.05, 0.5, 0.0))
+    assert math.dist(edge, click) > 8
+    assert pick_particle([em], cam, size, edge, extents=extents) == (1, 0)
+
+
+def test_the_picked_particle_is_ringed_where_drawn_and_its_row_scrolled_to(gl_ctx):
+    from viewer.ui import emitters_panel
+    from viewer.ui.viewport_panel import drawn_centre, project
+
+    recs = F.records()   # a busy emitter: more particles than the table shows
+    recs[F.EMITTER] = F.emitter_info(F.EMITTER, birthrate=0.02, max_particles=60, lifespan=3)
+    s = Session(AssetDatabase.from_records(recs), Scenario.from_json(F.scenario_json()))
+    with F.headless_app(gl_ctx, s, (700, 500)) as (app, target):
+        app.controller.apply(c.Seek(0.9))
+        em = next(e for e in live_emitters(s.world, with_particles=True) if e.particles)
+        assert len(em.particles) > 20
+        last = em.particles[-1]
+        app.controller.apply(c.Select("particle", (em.handle, last.slot)))
+        app.only_panel = "Emitters"
+        for _ in range(3):
+            app.frame(1 / 60, display_size=target.size, target=target.fbo)
+        assert emitters_panel.TABLE_SCROLL["particles"] > 0      # its row brought into view
+        extents = app.wiring.particle_extents([em])
+        want = project(app.controller.view.camera, app.viewport.size,
+                       drawn_centre(last, extents))
+        assert app.wiring._selected_particle_screen() == pytest.approx(want)
+        assert want != pytest.approx(project(app.controller.view.camera, app.viewport.size,
+                                             last.position))

@@ -10,6 +10,7 @@ from dataclasses import replace
 from imgui_bundle import imgui
 
 from viewer.app.scene_view import BACKGROUND
+from viewer.errors import ViewerError
 from viewer.sim import inspect, presets
 from viewer.sim.inspect import live_emitters, object_summaries, state_transitions
 from viewer.ui import commands as c
@@ -48,6 +49,8 @@ from viewer.ui.viewport_panel import (
     SELECTED_OBJECT,
     SELECTED_PARTICLE,
     draw_viewport_panel,
+    drawn_centre,
+    mesh_extent,
     pick_object,
     pick_particle,
     project,
@@ -78,6 +81,7 @@ class PanelWiring:
         self._front = layout.FRONT
         self._emitters_memo = None   # (key, live_emitters) of this frame (live_emitters)
         self._summaries_memo = None  # (key, object_summaries) of this frame (_summaries)
+        self._extents: tuple = (None, {})   # (db, {GfxObj DID: mesh_extent}) (picking)
         self.layout_done = False
         self.reset_layout = False
         self.show_demo = False
@@ -278,8 +282,9 @@ class PanelWiring:
         view.want_viewport = size
         if click is not None and self.app.session is not None:
             # A click picks the particle under the mouse, else the nearest object.
-            picked = pick_particle(live_emitters(self.app.session.world, with_particles=True),
-                                   self.app.controller.view.camera, size, click)
+            emitters = live_emitters(self.app.session.world, with_particles=True)
+            picked = pick_particle(emitters, self.app.controller.view.camera, size, click,
+                                   extents=self.particle_extents(emitters))
             if picked is not None:
                 commands.append(c.Select("particle", picked))
             else:
@@ -301,6 +306,24 @@ class PanelWiring:
         if self._emitters_memo is None or self._emitters_memo[0] != key:
             self._emitters_memo = (key, live_emitters(s.world, with_particles=handle))
         return self._emitters_memo[1]
+
+    def particle_extents(self, emitters) -> dict:
+        """{GfxObj DID: (centre, half diagonal)} of the meshes ``emitters``' particles are
+        drawn with (read once per DAT set): a particle is picked and ringed where it is
+        drawn, not at its position (a mesh off its origin draws beside it)."""
+        s = self.app.session
+        if self._extents[0] is not s.db:
+            self._extents = (s.db, {})
+        known = self._extents[1]
+        for em in emitters:
+            for p in em.particles[:1]:
+                if p.gfxobj and p.gfxobj not in known:
+                    try:
+                        rec = s.db.try_get(p.gfxobj)
+                    except ViewerError:   # a damaged GfxObj: the position stands
+                        rec = None
+                    known[p.gfxobj] = mesh_extent(rec if hasattr(rec, "vertex_array") else None)
+        return known
 
     def _summaries(self):
         """``inspect.object_summaries`` built once per frame for the Object and Hidden
@@ -330,8 +353,9 @@ class PanelWiring:
                     # the emitter, and the emitter debugger's highlight: a small ring on
                     # each of its particles (one emitter's, at most HIGHLIGHT_MAX)
                     shown = em.particles[:HIGHLIGHT_MAX]
-                    points = project_many(cam, size, [em.origin,
-                                                      *(p.position for p in shown)])
+                    extents = self.particle_extents([em])
+                    points = project_many(cam, size, [em.origin, *(drawn_centre(p, extents)
+                                                                   for p in shown)])
                     rings += [(xy, 10.0 if k == 0 else 3.5, SELECTED_EMITTER)
                               for k, xy in enumerate(points) if xy is not None]
         origin = inspect.object_origin(s.world, s.selected_object)
@@ -350,9 +374,10 @@ class PanelWiring:
         for em in self.live_emitters(handle):
             if em.handle == handle:
                 for p in em.particles:
-                    if p.slot == slot:
+                    if p.slot == slot:   # where it is drawn (its mesh's centre)
                         return project(self.app.controller.view.camera,
-                                       self.app.scene_view.viewport.size, p.position)
+                                       self.app.scene_view.viewport.size,
+                                       drawn_centre(p, self.particle_extents([em])))
         return None
 
     def _assets_panel(self):

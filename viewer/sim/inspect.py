@@ -364,6 +364,11 @@ class ParticleRow:
     position: tuple[float, float, float]
     scale: float
     translucency: float
+    # what the drawing adds to the position: the particle's orientation (w, x, y, z) and
+    # the GfxObj it is drawn with (its emitter's HwGfxObj); a pick and the selection ring
+    # take the drawn mesh's centre from them (0: none known)
+    orientation: tuple[float, float, float, float] = (1.0, 0.0, 0.0, 0.0)
+    gfxobj: int = 0
 
 
 @dataclass(frozen=True)
@@ -420,9 +425,11 @@ def live_emitters(world, with_particles: bool | int = False) -> list[EmitterView
         if wanted:
             if with_particles is not True:  # one emitter: evaluate its rows only
                 pool.evaluate_rows([i for _, i in em.live_slots()])
+            gfx = int(pool.row_gfx[em.row]) if em.row >= 0 else 0
             rows = tuple(ParticleRow(slot, float(pool.lifetime[i]), float(pool.lifespan[i]),
                                      _v3(pool.position[i]), float(pool.scale[i]),
-                                     float(pool.trans[i]))
+                                     float(pool.trans[i]),
+                                     tuple(float(q) for q in pool.orientation[i]), gfx)
                          for slot, i in em.live_slots())
         detail = ()
         if wanted:

@@ -130,6 +130,26 @@ def _scrolling(imgui):
     return imgui.TableFlags_.scroll_x | imgui.TableFlags_.scroll_y
 
 
+# UI-only: the row each table last scrolled to (a selection made elsewhere, a click in the
+# viewport, brings its row into view once), and each table's scroll after drawing (tests)
+_scrolled: dict[str, object] = {}
+TABLE_SCROLL: dict[str, float] = {}
+
+
+def _selectable_row(imgui, table: str, label: str, key, selected_key, out, kind: str) -> None:
+    """A row's selectable: selecting it sends Select(kind, key); the selected row, when
+    the selection came from elsewhere, is scrolled into the middle of the table."""
+    selected = key == selected_key
+    if imgui.selectable(label, selected, imgui.SelectableFlags_.span_all_columns)[0]:
+        out.append(c.Select(kind, key))
+        _scrolled[table] = key      # picked here: it is in view already
+    elif selected and _scrolled.get(table) != key:
+        if imgui.is_item_visible():
+            _scrolled[table] = key  # in view: the user scrolls freely from now on
+        else:
+            imgui.set_scroll_here_y(0.5)
+
+
 def _emitter_table(imgui, view: EmittersView, flags, out: list[c.Command]) -> None:
     """One row per live emitter (selectable), then the finished ones greyed; the
     ParticleType by name with its number."""
@@ -145,9 +165,8 @@ def _emitter_table(imgui, view: EmittersView, flags, out: list[c.Command]) -> No
     for em in view.live:
         imgui.table_next_row()
         imgui.table_next_column()
-        if imgui.selectable(f"{em.handle}##em{em.handle}", em.handle == view.selected_handle,
-                            imgui.SelectableFlags_.span_all_columns)[0]:
-            out.append(c.Select("emitter", em.handle))
+        _selectable_row(imgui, "emitters", f"{em.handle}##em{em.handle}", em.handle,
+                        view.selected_handle, out, "emitter")
         kind = "-" if em.info is None else particle_type_label(em.info.particle_type)
         for text in (str(em.owner), emitter_id_label(em.logical_id), format_did(em.info_did),
                      em.state, f"{em.alive}/{em.emitted}/{em.total or '-'}", kind):
@@ -160,6 +179,7 @@ def _emitter_table(imgui, view: EmittersView, flags, out: list[c.Command]) -> No
                      f"{em.created:.2f}-{em.finished:.2f} s", ""):
             imgui.table_next_column()
             imgui.text_disabled(text)
+    TABLE_SCROLL["emitters"] = imgui.get_scroll_y()
     imgui.end_table()
 
 
@@ -188,15 +208,14 @@ def _emitter_detail(imgui, sel, view: EmittersView, flags, out: list[c.Command])
     for p in sel.particles:
         imgui.table_next_row()
         imgui.table_next_column()
-        key = (sel.handle, p.slot)
-        if imgui.selectable(f"{p.slot}##p{p.slot}", view.selected_particle == key,
-                            imgui.SelectableFlags_.span_all_columns)[0]:
-            out.append(c.Select("particle", key))
+        _selectable_row(imgui, "particles", f"{p.slot}##p{p.slot}", (sel.handle, p.slot),
+                        view.selected_particle, out, "particle")
         for text in (f"{p.age:.3f}", f"{p.lifespan:.3f}", f"{p.position[0]:.3f}",
                      f"{p.position[1]:.3f}", f"{p.position[2]:.3f}",
                      f"{p.scale:.3f} / {p.translucency:.3f}"):
             imgui.table_next_column()
             imgui.text(text)
+    TABLE_SCROLL["particles"] = imgui.get_scroll_y()
     imgui.end_table()
 
 

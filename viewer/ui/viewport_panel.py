@@ -92,24 +92,61 @@ def project_many(camera, size, positions) -> list[tuple[float, float] | None]:
     return [(x, y) if a else None for x, y, a in zip(xs, ys, ahead.tolist(), strict=True)]
 
 
-def pick_particle(emitters, camera, size, click, radius_px: float = 8.0):
+def mesh_extent(gfxobj) -> tuple[tuple[float, float, float], float]:
+    """(centre, half diagonal) of a GfxObj's vertices' box, in its own units: where a
+    particle drawn with it appears around its position (a unit quad from its corner
+    spans (0, 0)..(1, 1): drawn half a metre off its position)."""
+    verts = () if gfxobj is None or gfxobj.vertex_array is None else \
+        gfxobj.vertex_array.vertices
+    if not verts:
+        return (0.0, 0.0, 0.0), 0.0
+    lo = [min(v.origin[k] for v in verts) for k in range(3)]
+    hi = [max(v.origin[k] for v in verts) for k in range(3)]
+    centre = tuple((a + b) / 2.0 for a, b in zip(lo, hi))
+    return centre, math.dist(lo, hi) / 2.0
+
+
+def drawn_centre(p, extents) -> tuple[float, float, float]:
+    """Where particle row ``p`` is drawn: its position plus its mesh's centre, turned by
+    its orientation and scaled (the particle vertex shader: pos + R * corner * scale);
+    ``extents``: {GfxObj DID: mesh_extent}, its position when its mesh is unknown."""
+    ext = None if extents is None else extents.get(getattr(p, "gfxobj", 0))
+    if ext is None:
+        return tuple(p.position)
+    from viewer.sim.frame import quat_rotate
+    off = quat_rotate(p.orientation, tuple(c * p.scale for c in ext[0]))
+    return tuple(p.position[k] + off[k] for k in range(3))
+
+
+def pick_particle(emitters, camera, size, click, radius_px: float = 8.0, extents=None):
     """The (handle, slot) of the live particle drawn nearest to ``click`` (viewport
-    pixels) within ``radius_px``; nearer the eye wins a tie. None when nothing is close."""
+    pixels): its drawn centre (``drawn_centre``) within ``radius_px`` or within its drawn
+    mesh's reach on screen; nearer the eye wins a tie. None when nothing is close."""
     import numpy as np
 
+    rows = [(em.handle, p) for em in emitters for p in em.particles]
+    if not rows:
+        return None
+    centres = [drawn_centre(p, extents) for _, p in rows]
+    right = camera.right()
+    reach = [0.0 if extents is None or extents.get(getattr(p, "gfxobj", 0)) is None
+             else extents[p.gfxobj][1] * abs(p.scale) for _, p in rows]
+    points = project_many(camera, size, centres + [tuple(np.add(ctr, right * r))
+                                                   for ctr, r in zip(centres, reach)])
+    n = len(rows)
     best, best_key = None, None
     eye = camera.eye()
-    for em in emitters:
-        for p in em.particles:
-            xy = project(camera, size, p.position)
-            if xy is None:
-                continue
-            d = math.hypot(xy[0] - click[0], xy[1] - click[1])
-            if d > radius_px:
-                continue
-            key = (round(d, 3), float(np.linalg.norm(np.asarray(p.position) - eye)))
-            if best_key is None or key < best_key:
-                best, best_key = (em.handle, p.slot), key
+    for k, ((handle, p), xy) in enumerate(zip(rows, points[:n])):
+        if xy is None:
+            continue
+        edge = points[n + k]
+        limit = radius_px if edge is None else max(radius_px, math.dist(xy, edge))
+        d = math.hypot(xy[0] - click[0], xy[1] - click[1])
+        if d > limit:
+            continue
+        key = (round(d, 3), float(np.linalg.norm(np.asarray(centres[k]) - eye)))
+        if best_key is None or key < best_key:
+            best, best_key = (handle, p.slot), key
     return best
 
 
