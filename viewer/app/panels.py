@@ -393,7 +393,8 @@ class PanelWiring:
         s = self.app.session
         objs = [] if s is None else self._summaries()
         return draw_object_panel(objs, None if s is None else s.selected_object,
-                                 self.object_state)
+                                 self.object_state,
+                                 None if s is None else s.table_choice(s.selected_object))
 
     def _script_table_panel(self):
         s = self.app.session

@@ -26,7 +26,12 @@ from viewer.dat.names import (
 )
 from viewer.errors import ViewerError, format_did
 from viewer.ui import commands as c
-from viewer.ui.widgets import text_wrapped, text_wrapped_disabled
+from viewer.ui.widgets import (
+    button_width,
+    same_line_if_fits,
+    text_wrapped,
+    text_wrapped_disabled,
+)
 
 EFFECT_TYPES = (0x02, 0x32, 0x33, 0x34)
 __all__ = ["TYPE_NAMES", "AssetIndex", "AssetsState", "RecentFiles", "activate", "describe",
@@ -296,6 +301,8 @@ def draw_assets_panel(db, index: AssetIndex | None, state: AssetsState, recent: 
         imgui.separator()
         for line in state.details:
             text_wrapped(imgui, line)
+        if state.selected is not None and (state.selected >> 24) == 0x02:
+            _setup_buttons(imgui, state.selected, out)
         _uses_pane(imgui, db, index, state, object_id, out)
     finally:
         imgui.end()
@@ -361,6 +368,19 @@ def _asset_list(imgui, db, index: AssetIndex | None, state: AssetsState,
                 out.extend(activate(did, object_id))
     clipper.end()
     imgui.end_child()
+
+
+def _setup_buttons(imgui, did: int, out: list[c.Command]) -> None:
+    """A selected Setup: Load (as a double click: created as the server creates objects,
+    its table the description's, none until the Object panel names one) or Load as a
+    static object (landblock data: the Setup's own table kept, it does not fall)."""
+    if imgui.button("Load"):
+        out.append(c.LoadSetup(did))
+    same_line_if_fits(imgui, button_width(imgui, "Load as static object"))
+    if imgui.button("Load as static object"):
+        out.append(c.LoadSetup(did, static=True))
+    text_wrapped_disabled(imgui, "Load: as the server creates it (no table until the "
+                                 "Object panel names one). Static: its Setup's table kept.")
 
 
 def _uses_pane(imgui, db, index: AssetIndex | None, state: AssetsState,

@@ -89,9 +89,21 @@ class SaveScenario(Command):
 
 @dataclass(frozen=True)
 class LoadSetup(Command):
-    """Replace the scene with one object of this Setup (and optional table)."""
+    """Replace the scene with one object of this Setup (and optional table); ``static``:
+    as landblock data (the Static state bit: its Setup's table kept, it does not fall)."""
     setup: int
     table: int | None = None
+    static: bool = False
+
+
+@dataclass(frozen=True)
+class SetObjectTable(Command):
+    """A scenario object's PhysicsScriptTable (an undoable edit, saved as its ``"table"``
+    / ``"desc"``): ``table`` a 0x34 DID, or None: none, or with ``setup_default`` the
+    Setup's own (``"desc": false``; viewer/ui/table_chooser.py)."""
+    object: int
+    table: int | None = None
+    setup_default: bool = False
 
 
 @dataclass(frozen=True)

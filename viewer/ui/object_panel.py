@@ -1,5 +1,6 @@
-"""Object panel: the selected object's Setup, table, default script, lights, parts with
-their poses; play a typed effect with an intensity; play a motion command."""
+"""Object panel: the selected object's Setup, table (and the chooser that sets it:
+viewer/ui/table_chooser.py), default script, lights, parts with their poses; play a typed
+effect with an intensity; play a motion command."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ class ObjectPanelState:
     play_text: str = "Launch"
     intensity_text: str = "0.5"
     motion_text: str = "0x10000153"
+    table_query: str = ""   # the table chooser's search
 
 
 def play_commands(obj_id: int, state: ObjectPanelState) -> list[c.Command]:
@@ -45,7 +47,7 @@ def motion_commands(obj_id: int, state: ObjectPanelState) -> list[c.Command]:
 
 
 def draw_object_panel(objects: list[ObjectSummary], selected: int | None,
-                      state: ObjectPanelState) -> list[c.Command]:
+                      state: ObjectPanelState, table_choice=None) -> list[c.Command]:
     from imgui_bundle import imgui
 
     out: list[c.Command] = []
@@ -63,7 +65,13 @@ def draw_object_panel(objects: list[ObjectSummary], selected: int | None,
         if obj is None:
             return out
         imgui.separator()
-        _object_summary(imgui, obj)
+        table_row = None
+        if table_choice is not None and table_choice.object == obj.id:
+            from viewer.ui.table_chooser import draw_table_chooser
+
+            def table_row():   # the table and its chooser in place of the plain line
+                out.extend(draw_table_chooser(imgui, table_choice, state))
+        _object_summary(imgui, obj, table_row)
         imgui.separator()
         _object_actions(imgui, obj, state, out)
     finally:
@@ -83,10 +91,13 @@ def _rows(imgui, label: str, rows, *, open_first: bool = False) -> None:
         imgui.tree_pop()
 
 
-def _object_summary(imgui, obj: ObjectSummary) -> None:
-    """Setup, table, DefaultScript, position; the script queue, tweens, lights, parts."""
+def _object_summary(imgui, obj: ObjectSummary, table_row=None) -> None:
+    """Setup, table (``table_row`` draws it with its chooser), DefaultScript, position;
+    the script queue, tweens, lights, parts."""
     imgui.text(f"Setup {format_did(obj.setup_did)}")
     imgui.text(f"Table {format_did(obj.table_did) if obj.table_did else 'none'}")
+    if table_row is not None:
+        table_row()
     imgui.text(f"Default script "
                f"{format_did(obj.default_script) if obj.default_script else 'none'}")
     text_wrapped(imgui, f"Lights {obj.lights}   position ({obj.position[0]:.2f}, "

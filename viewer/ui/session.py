@@ -445,7 +445,11 @@ class Session:
         sc.dat = in_use
         return sc
 
-    def load_setup(self, setup: int, table: int | None) -> None:
+    def load_setup(self, setup: int, table: int | None, *, static: bool = False) -> None:
+        """The scene replaced by one object of ``setup``: created as the server creates
+        objects (its table ``table``, none when None: set_description 0x00514F40), or with
+        ``static`` as landblock data (the Static state bit, as the default scenario's
+        lantern: the Setup's table kept, it does not fall)."""
         import copy
 
         from viewer.sim.scenario import Scenario
@@ -453,6 +457,8 @@ class Session:
         obj = {"id": 1, "setup": f"0x{setup:08X}"}
         if table:
             obj["table"] = f"0x{table:08X}"
+        if static:
+            obj["state"] = f"0x{STATIC_LOAD_STATE:08X}"
         sc = Scenario.from_json({"dat": list(self.scenario.dat), "seed": self.scenario.seed,
                                  "fps": self.scenario.fps,
                                  "seconds": max(self.scenario.seconds, DEFAULT_SECONDS),
@@ -461,6 +467,9 @@ class Session:
         old = self.scenario
         if "reference" in old.extra:   # the recording compared stays with the new scene
             sc.extra["reference"] = copy.deepcopy(old.extra["reference"])
+        if "loop" in old.extra:        # and so does the scenario's loop
+            sc.extra["loop"] = old.extra["loop"]
+        loop = self.playback.loop      # the Timeline's Loop as the user left it
         self.scenario = sc
         try:
             self._build(True)
@@ -468,7 +477,55 @@ class Session:
             self.scenario = old
             self._build(True)
             raise
+        finally:
+            self.playback.loop = loop
         self.selected_object = 1
+
+    def set_object_table(self, obj_id: int, table: int | None, setup_default: bool) -> None:
+        """An ``objects`` entry's PhysicsScriptTable (viewer/ui/table_chooser.py): a 0x34
+        DID, none (``"table": null``), or the Setup's own (``"desc": false``); re-simulated,
+        put back as it was when that fails."""
+        entry = next((o for o in self.scenario.objects if o.id == obj_id), None)
+        if entry is None:
+            if obj_id not in inspect.owners(self.world):
+                raise ScenarioError(f"no object {obj_id} in the scenario")
+            raise ScenarioError(f"object {obj_id} is made by a create event: its table is "
+                                f"that event's")
+        if table is not None and (int(table) >> 24) != 0x34:
+            raise ScenarioError(f"{format_did(int(table))} is not a PhysicsScriptTable "
+                                f"(0x34...)", did=int(table))
+        before = (entry.table, entry.table_given, dict(entry.extra))
+        entry.table = None if table is None else int(table)
+        entry.table_given = table is not None or not setup_default or entry.preset is not None
+        entry.extra.pop("desc", None)
+        if setup_default:
+            entry.extra["desc"] = False
+        try:
+            self.rebuild()
+        except ViewerError:
+            entry.table, entry.table_given, entry.extra = before
+            self.rebuild()
+            raise
+
+    def table_choice(self, obj_id: int | None):
+        """The Object panel's table chooser for ``obj_id`` (None: no such object)."""
+        from viewer.ui.table_chooser import NONE, TableChoice, choice_of
+
+        entry = next((o for o in self.scenario.objects if o.id == obj_id), None)
+        if entry is not None:
+            if getattr(self, "_tables_of", (None,))[0] is not self.db:   # listed once
+                self._tables_of = (self.db, tuple(self.db.dids(0x34)))
+            return choice_of(entry, self._setup_table(entry.setup), self._tables_of[1])
+        if obj_id in inspect.owners(self.world):   # made by a create event: not edited here
+            return TableChoice(obj_id, 0, NONE, 0, False, False, ())
+        return None
+
+    def _setup_table(self, setup: int) -> int:
+        """A Setup's DefaultPhysicsScriptTable (0 when it has none or cannot be read)."""
+        try:
+            return int(getattr(self.db.setup(setup), "default_script_table", 0) or 0)
+        except ViewerError:
+            return 0
 
     @property
     def modified(self) -> bool:
@@ -528,23 +585,26 @@ class Session:
             self._recorded(edit_label(cmd), lambda: self._apply_edit(cmd))
             return
         match cmd:
-            case c.LoadSetup(setup, table):
-                self._recorded(f"load Setup 0x{setup:08X}",
-                               lambda: self.load_setup(setup, table))
+            case c.LoadSetup(setup, table, static):
+                self._recorded(f"load Setup 0x{setup:08X}{' (static)' if static else ''}",
+                               lambda: self.load_setup(setup, table, static=static))
+            case c.SetObjectTable(obj_id, table, setup_default):
+                self._recorded(f"table of object {obj_id}",
+                               lambda: self.set_object_table(obj_id, table, setup_default))
             case c.Undo():
                 self.undo()
             case c.Redo():
                 self.redo()
             case c.SaveScenario(path):
+                from viewer.ui.save_target import shipped
+                if shipped(path):   # never into the shipped library, whoever asks
+                    raise OutputError("cannot write the scenario: the viewer's own files "
+                                      "are read-only (save it elsewhere)", file=str(path))
                 self.scenario_to_save().save(path)
                 self.history.mark_saved()
                 self.file = Path(path)
             case c.Select("object", key):
                 self.selected_object = int(key)
-                from viewer.ui.save_target import shipped
-                if shipped(path):   # never into the shipped library, whoever asks
-                    raise OutputError("cannot write the scenario: the viewer's own files "
-                                      "are read-only (save it elsewhere)", file=str(path))
             case c.Select("play_script", key):
                 self.play_script_type = int(key)
             case c.Select():
@@ -655,6 +715,10 @@ def _simulated(scenario) -> dict:
     out.pop("reference", None)
     return out
 
+
+#: a Setup loaded "as a static object": the default scenario's lantern's state (the default
+#: 0x00400C08 with Static 0x1)
+STATIC_LOAD_STATE = 0x00400C09
 
 EDITS = (c.PlayScript, c.PlayTyped, c.SetState, c.PlayMotion, c.LaunchProjectile,
          c.EditEvent, c.DeleteEvent)
