@@ -701,15 +701,17 @@ def audio_block_rms(path: str | os.PathLike, sample_rate: int, block: int, *,
     import av
     limit = int(max_seconds * sample_rate)
     rms: list[np.ndarray] = []
-    pending: list[np.ndarray] = []      # resampled frames not yet reduced (< 2 ** 16 samples)
-    seen, peak = 0, 0.0
+    pending: list[np.ndarray] = []      # resampled samples not yet reduced to levels
+    seen, waiting, peak = 0, 0, 0.0
 
-    def reduce(final: bool) -> None:
-        a = np.concatenate(pending) if len(pending) > 1 else pending[0]
+    def reduce() -> int:
+        a = np.concatenate(pending)
         n = len(a) // block
         sq = np.square(a[:n * block].astype(np.float64)).reshape(n, block)
         rms.append(np.sqrt(np.mean(sq, axis=1)))
-        pending[:] = [] if final else [a[n * block:]]
+        pending[:] = [a[n * block:]]
+        return len(pending[0])
+
     _refuse_non_file(path, "recording")
     try:
         with av.open(str(path)) as c:
@@ -719,17 +721,16 @@ def audio_block_rms(path: str | os.PathLike, sample_rate: int, block: int, *,
             for frame in _then_none(c.decode(c.streams.audio[0])):
                 for out in res.resample(frame):
                     a = out.to_ndarray().reshape(-1)[:max(0, limit - seen)]
-                    seen += len(a)
-                    pending.append(a)
-                    pending_len = sum(len(p) for p in pending) if len(pending) > 32 else 0
-                    if pending_len >= 1 << 16:
-                        peak = max(peak, float(max(np.abs(p).max() for p in pending if len(p))))
-                        reduce(False)
+                    if len(a):
+                        seen, waiting = seen + len(a), waiting + len(a)
+                        peak = max(peak, float(np.abs(a).max()))
+                        pending.append(a)
+                    if waiting >= 1 << 16:    # reduced in batches: fewer numpy calls
+                        waiting = reduce()
                 if seen >= limit:
                     break
             if pending:
-                peak = max([peak, *(float(np.abs(p).max()) for p in pending if len(p))])
-                reduce(True)
+                reduce()
     except (av.FFmpegError, OSError) as err:
         raise MediaError(f"cannot read the audio: {err}", file=str(path)) from err
     return (np.concatenate(rms) if rms else np.zeros(0), peak)

@@ -61,8 +61,7 @@ def estimate_offset_of_thumbnails(render_times: np.ndarray, render_thumbs: list[
     its frames keeps only these)."""
     render_times = np.asarray(render_times, np.float64)
     r_thumbs = np.stack(render_thumbs)
-    ref_thumbs = np.stack([thumbnail(track.crop.apply(f) if track.crop else f)
-                           for f in track.frames])
+    ref_thumbs = np.stack([thumbnail(track.cropped(f)) for f in track.frames])
     step = float(np.median(np.diff(track.times))) if len(track.times) > 1 else 1 / 30
     lo, hi = search if search is not None else (-track.duration - render_times[-1],
                                                 track.duration)
@@ -105,7 +104,20 @@ def _envelope(x: np.ndarray, block: int) -> np.ndarray:
     """Per-block RMS, with its mean removed (so silence vs. sound decides, not level)."""
     n = len(x) // block
     e = np.sqrt(np.mean(np.square(x[:n * block].astype(np.float64)).reshape(n, block), axis=1))
-    return e - e.mean() if n else e
+    return _centred(e)
+
+
+def _stretched(x: np.ndarray, rate: float) -> np.ndarray:
+    """A track (float64) stretched to ``rate`` recording seconds per timeline second."""
+    r = np.asarray(x, np.float64)
+    if rate != 1.0 and len(r) > 1:
+        n = int(round(len(r) * rate))
+        r = np.interp(np.arange(n) / rate, np.arange(len(r)), r)
+    return r
+
+
+def _centred(e: np.ndarray) -> np.ndarray:
+    return e - e.mean() if len(e) else e
 
 
 def estimate_audio_offset(render_audio: np.ndarray, recording_audio: np.ndarray,
@@ -117,11 +129,15 @@ def estimate_audio_offset(render_audio: np.ndarray, recording_audio: np.ndarray,
     block envelopes (numpy FFT) to within one block; the score is the normalized
     correlation at that lag (1 = identical envelopes). ``rate`` (recording seconds per
     timeline second) stretches the render's track first."""
-    r = np.asarray(render_audio, np.float64)
-    if rate != 1.0 and len(r) > 1:
-        n = int(round(len(r) * rate))
-        r = np.interp(np.arange(n) / rate, np.arange(len(r)), r)
-    a, b = _envelope(r, block), _envelope(np.asarray(recording_audio), block)
+    r = _stretched(render_audio, rate)
+    return offset_of_envelopes(_envelope(r, block), _envelope(np.asarray(recording_audio), block),
+                               sample_rate, block)
+
+
+def offset_of_envelopes(a: np.ndarray, b: np.ndarray, sample_rate: int, block: int
+                        ) -> tuple[float, float]:
+    """``estimate_audio_offset`` from the two block envelopes (``_envelope``): the
+    render's ``a`` and the recording's ``b``."""
     if not len(a) or not len(b) or not a.any() or not b.any():
         return 0.0, 0.0
     size = 1 << int(np.ceil(np.log2(len(a) + len(b))))
@@ -142,14 +158,18 @@ def align_audio(recording_path: str, render_audio: np.ndarray, sample_rate: int,
     from pathlib import Path
 
     from viewer.errors import ScenarioError
-    from viewer.media import MediaError, read_audio
-    rec = read_audio(recording_path, sample_rate) if Path(recording_path).is_file() else None
-    if rec is None or not len(rec[0]) or not np.abs(rec[0]).max():
-        raise MediaError("aligning by sound: the recording has no sound", file=recording_path)
+    from viewer.media import MediaError, audio_block_rms
     r = np.asarray(render_audio, np.float32)
     if r.ndim == 2:
         r = r.mean(axis=1)
     if not len(r) or not np.abs(r).max():
         raise ScenarioError("aligning by sound: the scenario plays no sound to line up")
-    offset, _ = estimate_audio_offset(r, rec[0], sample_rate, rate=rate)
+    # the recording streamed into its block envelope (its first ALIGN_AUDIO_MAX_SECONDS):
+    # hours of sound cost their envelope, not their samples
+    rec = (audio_block_rms(recording_path, sample_rate, AUDIO_BLOCK)
+           if Path(recording_path).is_file() else None)
+    if rec is None or not len(rec[0]) or not rec[1]:
+        raise MediaError("aligning by sound: the recording has no sound", file=recording_path)
+    offset, _ = offset_of_envelopes(_envelope(_stretched(r, rate), AUDIO_BLOCK),
+                                    _centred(rec[0]), sample_rate, AUDIO_BLOCK)
     return offset
