@@ -331,7 +331,7 @@ def test_reference_entry_is_saved_with_the_scenario_and_loads_back(db, rec, tmp_
     assert ctl.apply(c.SaveScenario(str(path)))
     entry = json.loads(path.read_text())["reference"]
     assert entry == {"path": str(rec), "offset": 0.1, "rate": 1.5, "crop": [2, 2, 40, 30],
-                     "fps": 30.0}
+                     "fps": 30.0, "mode": "side_by_side"}
     # relative to the scenario file, as vfxviewer compare reads it
     entry["path"] = "rec"
     path.write_text(json.dumps({**json.loads(path.read_text()), "reference": entry}))

@@ -163,10 +163,16 @@ def test_reference_view_settings_and_unchanged_values_are_no_edits(db, rec, tmp_
     ctl = Controller(session=s)
     ctl.apply(c.LoadReference(str(rec), 30.0))
     ctl.apply(c.SaveScenario(str(tmp_path / "a.json")))
-    for cmd in (c.SetCompareMode("wipe"), c.SetCompareOpacity(0.2), c.SetWipeSplit(0.3),
-                c.SetReferenceOffset(0.0), c.SetReferenceRate(1.0)):
+    for cmd in (c.SetCompareMode("side_by_side"), c.SetCompareOpacity(0.2),
+                c.SetWipeSplit(0.3), c.SetReferenceOffset(0.0), c.SetReferenceRate(1.0)):
         assert ctl.apply(cmd)
     assert not s.modified and s.history.undo_label() == "load reference"
+    # the view mode is saved with the recording (issue 28): a change is an edit
+    assert ctl.apply(c.SetCompareMode("off"))
+    assert s.modified and _entry(s)["mode"] == "off"
+    assert s.history.undo_label() == "comparison view"
+    ctl.apply(c.Undo())
+    assert ctl.view.compare.mode == "side_by_side" and not s.modified
     assert ctl.apply(c.StepReference(1))                    # a saved setting: modified
     assert s.modified and s.history.undo_label() == "reference offset"
     assert ctl.apply(c.SetReferenceOffset(float("nan"))) is False   # refused: no entry

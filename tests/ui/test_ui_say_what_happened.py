@@ -107,3 +107,55 @@ def test_the_picked_particle_is_ringed_where_drawn_and_its_row_scrolled_to(gl_ct
         assert app.wiring._selected_particle_screen() == pytest.approx(want)
         assert want != pytest.approx(project(app.controller.view.camera, app.viewport.size,
                                              last.position))
+
+
+def test_a_reopened_reference_keeps_its_saved_mode_and_shows_its_path(recording, gl_ctx,
+                                                                      tmp_path):
+    """Saved with the comparison Off: reopened, the mode is Off (not Side by side) and
+    the Reference panel's path field holds the recording."""
+    from imgui_bundle import imgui
+
+    from viewer.app import ViewerApp
+    from viewer.ui.compare_panel import ReferencePanelState, draw_reference_panel, panel_view
+    from viewer.ui.controller import Controller
+
+    db = F.database()
+    s = Session(db, Scenario.from_json(F.scenario_json()))
+    ctl = Controller(session=s)
+    assert ctl.apply(c.LoadReference(str(recording), 30.0))
+    assert ctl.apply(c.SetCompareMode("off"))
+    path = tmp_path / "scene.json"
+    assert ctl.apply(c.SaveScenario(str(path)))
+    s2 = Session(db, Scenario.load(path))
+    ctl2 = Controller(session=s2)
+    ctl2.sync_reference()
+    cmp = ctl2.view.compare
+    assert cmp.track is not None and cmp.mode == "off" and not s2.modified
+    view = panel_view(cmp, 0.0, 0)
+    assert view.source == str(recording)
+    state = ReferencePanelState()
+    app = ViewerApp(gl_ctx, display_size=(500, 400), session=s2)   # an ImGui context
+    try:
+        imgui.new_frame()
+        draw_reference_panel(view, state)
+        imgui.render()
+    finally:
+        app.release()
+    assert state.path == str(recording)                     # the field is filled
+    # an entry naming no known mode is refused in words
+    bad = Scenario.load(path)
+    bad.extra["reference"]["mode"] = "sideways"
+    with pytest.raises(Exception, match="reference.mode"):
+        Controller(session=Session(db, bad)).sync_reference()
+
+
+@pytest.fixture
+def recording(tmp_path):
+    """A 20-frame image-folder recording."""
+    import numpy as np
+    from PIL import Image
+    rec = tmp_path / "rec"
+    rec.mkdir()
+    for k in range(20):
+        Image.fromarray(np.full((48, 64, 3), k * 10, np.uint8)).save(rec / f"{k:04d}.png")
+    return rec

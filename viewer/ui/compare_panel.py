@@ -84,6 +84,15 @@ def _finite(x: float, what: str) -> float:
     return x
 
 
+def _entry_mode(entry: dict) -> str | None:
+    """A ``"reference"`` entry's view mode (None when it names none)."""
+    mode = entry.get("mode")
+    if mode is not None and mode not in MODES:
+        raise ScenarioError(f"reference.mode: {mode!r} is no comparison view "
+                            f"({', '.join(MODES)})")
+    return mode
+
+
 def _bounded(x, what: str, bound) -> float:
     """A number inside its documented range (viewer/bounds.py), as ``vfxviewer compare``'s
     options take it."""
@@ -101,6 +110,7 @@ class CompareModel:
     opacity: float = 0.5
     split: float = 0.5
     fps: float | None = None             # frame rate of an image-folder recording
+    source: str | None = None            # the recording's path as opened (absolute)
     figures: dict[int, tuple[float, float, float]] = field(default_factory=dict)
     capture_path: str | None = None
     capture_events: list[tuple[float, str]] = field(default_factory=list)   # (t, label)
@@ -134,6 +144,7 @@ class CompareModel:
             path, fps=fps, offset=_bounded(offset, "offset", bounds.REFERENCE_OFFSET),
             rate=rate, crop=crop)
         self.fps = fps
+        self.source = str(path)
         if self.mode == "off":
             self.mode = "side_by_side"
         self._changed()
@@ -146,10 +157,13 @@ class CompareModel:
         if not path.is_absolute() and base is not None:
             path = base / path
         fps = entry.get("fps")
+        mode = _entry_mode(entry)
         self.load(str(path), None if fps is None else float(fps),
                   offset=float(entry.get("offset", 0.0)), rate=float(entry.get("rate", 1.0)),
                   crop=entry.get("crop"))
         self.track.path = str(entry["path"])   # saved back as written
+        if mode is not None:                   # the view it was saved with, Off included
+            self.mode = mode
 
     def follow_entry(self, entry: dict | None, base: Path | None = None) -> None:
         """Put the track as a scenario's ``"reference"`` entry says (None: no recording),
@@ -164,20 +178,28 @@ class CompareModel:
             self.set_offset(float(entry.get("offset", 0.0)))
             self.set_rate(float(entry.get("rate", 1.0)))
             self.set_crop(entry.get("crop"))
+            mode = _entry_mode(entry)
+            if mode is not None:
+                self.set_mode(mode)
             return
         self.load_entry(entry, base)
 
     def clear(self) -> None:
         self.track = None
+        self.source = None
         self.mode = "off"
         self._changed()
 
     def settings_json(self) -> dict | None:
+        """The scenario's ``"reference"`` entry: path, offset, rate, crop, an image
+        folder's fps and the view mode (Off included: a reopened scenario shows what was
+        saved)."""
         if self.track is None:
             return None
         out = self.track.settings_json()
         if self.fps is not None:
             out["fps"] = self.fps
+        out["mode"] = self.mode
         return out
 
     def require_track(self):
@@ -223,7 +245,9 @@ class CompareModel:
             raise ScenarioError(f"unknown comparison view {mode!r} ({', '.join(MODES)})")
         if mode != "off":
             self.require_track()
-        self.mode = mode
+        if mode != self.mode:
+            self.mode = mode
+            self.generation += 1    # the scenario's entry takes it (Controller.sync_reference)
 
     def set_opacity(self, opacity: float) -> None:
         self.opacity = min(max(_finite(opacity, "opacity"), 0.0), 1.0)
@@ -518,6 +542,7 @@ class ReferencePanelView:
     capture_events: tuple[tuple[float, str], ...] = ()
     scenario_events: tuple[tuple[float, str], ...] = ()
     view_aspect: float = 0.0                   # the 3D view's width / height
+    source: str | None = None                  # the recording's path as opened
 
 
 def panel_view(model: CompareModel, time: float, frame: int | None,
@@ -542,7 +567,7 @@ def panel_view(model: CompareModel, time: float, frame: int | None,
         current=current, mad_series=tuple(f[1] for f in figs),
         ssim_series=tuple(f[2] for f in figs), capture_path=model.capture_path,
         capture_events=tuple(model.capture_events), scenario_events=tuple(scenario_events),
-        view_aspect=float(view_aspect))
+        view_aspect=float(view_aspect), source=model.source)
 
 
 def scenario_play_events(scenario) -> list[tuple[float, str]]:
@@ -568,6 +593,7 @@ class ReferencePanelState:
     crop: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     crop_on: bool = False
     seen_crop: object = "unset"  # the track's crop when the fields were last synced
+    seen_source: object = "unset"   # the recording shown when the path field was synced
     capture_start: float = 0.0   # recording time at which the capture's first packet came
 
 
@@ -606,6 +632,10 @@ def draw_reference_panel(view: ReferencePanelView, state: ReferencePanelState) -
     try:
         if not visible:
             return out
+        if view.source != state.seen_source:   # opened elsewhere (a scenario): shown here
+            state.seen_source = view.source
+            if view.source is not None:
+                state.path = view.source
         _draw_load_row(imgui, state, out)
         if view.path is None:
             text_wrapped_disabled(

@@ -290,6 +290,7 @@ REFERENCE_EDITS = {
     c.SetReferenceOffset: "reference offset", c.StepReference: "reference offset",
     c.SetReferenceRate: "reference rate", c.SetReferenceCrop: "reference crop",
     c.AlignReferenceOnEvent: "line up reference", c.AlignReferenceAudio: "line up reference",
+    c.SetCompareMode: "comparison view",
 }
 # sent every frame while a widget is dragged (or per key typed into the crop fields): one
 # undo step per drag or typed crop
