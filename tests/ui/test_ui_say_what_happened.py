@@ -159,3 +159,42 @@ def recording(tmp_path):
     for k in range(20):
         Image.fromarray(np.full((48, 64, 3), k * 10, np.uint8)).save(rec / f"{k:04d}.png")
     return rec
+
+
+def _window_pixel(gl_ctx, app, draw, clear) -> tuple:
+    """The centre pixel of a window ``draw`` puts at (20, 20) 300x200, drawn alone over a
+    framebuffer cleared to ``clear``."""
+    from imgui_bundle import imgui
+
+    from viewer.render.framebuffer import OffscreenTarget
+
+    target = OffscreenTarget(gl_ctx, (400, 300))
+    try:
+        for _ in range(3):
+            imgui.get_io().display_size = (400, 300)
+            imgui.new_frame()
+            imgui.set_next_window_pos(imgui.ImVec2(20, 20))
+            imgui.set_next_window_size(imgui.ImVec2(300, 200))
+            draw()
+            imgui.render()
+            target.fbo.use()
+            target.fbo.clear(*clear)
+            app.renderer.render(imgui.get_draw_data())
+        img = target.read_rgba()
+        return tuple(int(v) for v in img[img.shape[0] - 200, 300][:3])
+    finally:
+        target.release()
+
+
+def test_audit_window_and_path_dialog_are_opaque(gl_ctx):
+    from viewer.ui.audit_panel import AuditModel, draw_audit_panel
+
+    s = Session(F.database(), Scenario.from_json(F.scenario_json()))
+    with F.headless_app(gl_ctx, s, (400, 300)) as (app, _):
+        audit = AuditModel()
+        audit.open = True
+        app.prompts.open_dialog("load")
+        for draw in (lambda: draw_audit_panel(audit), app.prompts.file_path_popup):
+            on_white = _window_pixel(gl_ctx, app, draw, (1.0, 1.0, 1.0, 1.0))
+            on_black = _window_pixel(gl_ctx, app, draw, (0.0, 0.0, 0.0, 1.0))
+            assert on_white == on_black and max(on_white) < 60, (on_white, on_black)

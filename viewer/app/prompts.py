@@ -207,6 +207,7 @@ class Prompts:
         title = {"dat": "Open DAT", "load": "Load scenario", "save": "Save scenario as",
                  "reference": "Load reference recording"}[kind]
         imgui.set_next_window_size(imgui.ImVec2(460, 0), imgui.Cond_.first_use_ever)
+        imgui.set_next_window_bg_alpha(1.0)   # floats over the panels: nothing shows through
         _, keep = imgui.begin(f"{title}###filepath", True)
         try:
             imgui.set_next_item_width(-1)

@@ -64,6 +64,7 @@ def draw_audit_panel(model: AuditModel) -> list[c.Command]:
 
     out: list[c.Command] = []
     imgui.set_next_window_size(imgui.ImVec2(720, 420), imgui.Cond_.first_use_ever)
+    imgui.set_next_window_bg_alpha(1.0)   # floats over the panels: nothing shows through
     visible, keep = imgui.begin("Audit", True)
     try:
         if not keep:
