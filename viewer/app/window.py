@@ -14,6 +14,7 @@ import moderngl_window as mglw
 import numpy as np
 from PIL import Image
 
+from viewer.app import window_place
 from viewer.app.headless import session_state
 from viewer.app.viewer_app import ViewerApp
 from viewer.errors import ScenarioError
@@ -22,7 +23,7 @@ from viewer.ui import layout
 from viewer.ui.imgui_backend import build_keymap
 
 
-def run_window(size=(1400, 860), *, session=None, screenshot: str | None = None,
+def run_window(size=None, *, session=None, screenshot: str | None = None,
                screenshot_after: int = 30, setup=None, window_backend: str = "pyglet",
                actions=(), dump_state: str | None = None, opening=None) -> int:
     """Open the real window (moderngl-window, pyglet by default) and run until closed.
@@ -31,10 +32,16 @@ def run_window(size=(1400, 860), *, session=None, screenshot: str | None = None,
     PNG and exit (used by the Xvfb test; also ``VFXVIEWER_SCREENSHOT`` /
     ``VFXVIEWER_SCREENSHOT_AFTER``). ``opening``: (SessionPlan, its opened DATs, play) to
     read and show once the window is up (``ViewerApp.open_later``: progress, Cancel);
-    ``actions`` wait while it (or any long work) runs."""
+    ``actions`` wait while it (or any long work) runs.
+
+    ``size``: the window's inside (None: the size left last time on this screen, else
+    window_place.DEFAULT_SIZE); either way at most the screen's work area, at the place
+    left last time (never off-screen), remembered at the end (window_place)."""
+    placing = _Placing(size, window_backend)
     window_cls = mglw.get_local_window_cls(window_backend)
-    wnd = window_cls(title="AC VFX Viewer", size=size, resizable=True, vsync=True,
-                     gl_version=(3, 3), aspect_ratio=None)
+    wnd = window_cls(title="AC VFX Viewer", size=placing.size, resizable=True, vsync=True,
+                     gl_version=(3, 3), aspect_ratio=None, visible=placing.screen is None)
+    placing.show(wnd)
     mglw.activate_context(window=wnd)
     extra = None
     if window_backend == "pyglet":
@@ -76,15 +83,61 @@ def run_window(size=(1400, 860), *, session=None, screenshot: str | None = None,
                                                             wnd.buffer_size[0], 3)[::-1]
                 # under a partial name, renamed when whole (viewer.media.save_image)
                 save_image(Image.fromarray(np.ascontiguousarray(img), "RGB"), screenshot)
+                placing.remember(wnd)   # before close: a closed window has no place
                 wnd.close()
                 break
             wnd.swap_buffers()
     finally:
+        placing.remember(wnd)
         if dump_state:
             Path(dump_state).write_text(json.dumps(session_state(app), indent=1))
         app.release()
         wnd.destroy()
     return rc
+
+
+class _Placing:
+    """The window's size and place (viewer/app/window_place.py) for the pyglet backend:
+    worked out before the window exists (it opens hidden, is placed, then shown) and
+    remembered when it closes. Other backends keep their own placing."""
+
+    def __init__(self, size, backend: str) -> None:
+        want = tuple(size) if size is not None else window_place.DEFAULT_SIZE
+        self.size = want
+        self.screen = None
+        self.screens: list = []
+        self.remembered = False
+        self.memory = window_place.WindowMemory(layout.user_config_dir() / "window.json")
+        if backend != "pyglet":
+            return
+        self.screens = window_place.screens()
+        if not self.screens:
+            return
+        self.screen = window_place.pick_screen(self.screens, self.memory.data)
+        saved = self.memory.saved(self.screen)
+        if size is not None and saved is not None:   # --size: its size at the saved place
+            saved = {"position": saved.get("position")}
+        self.place = window_place.place(want, self.screen, saved)
+        self.size = self.place[2:]
+
+    def show(self, wnd) -> None:
+        if self.screen is None:
+            return
+        wnd.position = self.place[:2]
+        wnd.visible = True
+
+    def remember(self, wnd) -> None:
+        """Keep the window's size and place for its screen (once: before it closes)."""
+        if self.screen is None or self.remembered:
+            return
+        self.remembered = True
+        try:
+            x, y = wnd.position
+            w, h = wnd.size
+        except Exception:  # noqa: BLE001 - a window already gone: remembered before
+            return
+        screen = window_place.screen_at(self.screens, x + w / 2, y + h / 2) or self.screen
+        self.memory.remember(screen, x, y, w, h)
 
 
 def _frame_interval(max_fps) -> float:

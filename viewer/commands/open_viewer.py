@@ -16,7 +16,9 @@ from viewer.commands.selection import bounded
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("dat", nargs="?", help=DAT_HELP + " (default: the synthetic assets)")
     parser.add_argument("--scenario", help="scenario JSON (docs/cli.md section 4)")
-    parser.add_argument("--size", type=parse_size, default=(1400, 860), help="window WxH")
+    parser.add_argument("--size", type=parse_size, default=None,
+                        help="window WxH (default: as left last time on this screen, else "
+                             "1400x860; at most the screen's work area)")
     parser.add_argument("--screenshot", default=os.environ.get("VFXVIEWER_SCREENSHOT"),
                         help="save the window to this PNG after --screenshot-after frames, "
                              "then exit (env VFXVIEWER_SCREENSHOT)")
