@@ -394,3 +394,22 @@ def test_a_saved_crop_is_four_json_integers(crop):
     from viewer.media import MediaError
     with pytest.raises(MediaError, match="four integers"):
         Crop.from_json(crop)
+
+
+# -- the viewer's own text boxes read numbers the same way ----------------------------------
+def test_panel_text_boxes_read_ascii_numbers_only():
+    from viewer.ui import commands as c
+    from viewer.ui.launch_panel import LaunchPanelState, LaunchView, launch_command
+    from viewer.ui.object_panel import ObjectPanelState, motion_commands, play_commands
+    from viewer.ui.script_table_panel import parse_intensity
+    assert parse_intensity(ARABIC_3) is None and parse_intensity(" -inf ") == float("-inf")
+    [cmd] = motion_commands(1, ObjectPanelState(motion_text=f"0x1000015{ARABIC_3}"))
+    assert isinstance(cmd, c.ReportProblem)
+    [cmd] = play_commands(1, ObjectPanelState(intensity_text=f"0.{ARABIC_3}"))
+    assert isinstance(cmd, c.ReportProblem)
+    view = LaunchView(objects=(1,), next_id=2)
+    with pytest.raises(ValueError):
+        launch_command(LaunchPanelState(setup=f"0x0200010{ARABIC_3}"), view)
+    with pytest.raises(ValueError):
+        launch_command(LaunchPanelState(setup=SETUP, intensity=ARABIC_3), view)
+    assert launch_command(LaunchPanelState(setup=SETUP, intensity="0.5"), view).intensity == 0.5

@@ -142,7 +142,7 @@ def _preset_command(state: LaunchPanelState, view: LaunchView) -> c.LaunchProjec
     obj = int(state.object_id) or view.next_id
     if obj in view.objects:
         raise ValueError(f"a preset launch creates its projectile: object {obj} exists")
-    return c.LaunchProjectile(obj, intensity=float(state.intensity.strip().lower()),
+    return c.LaunchProjectile(obj, intensity=float_text(state.intensity),
                               preset=state.preset, **_aim(state))
 
 

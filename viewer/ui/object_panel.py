@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from viewer.bounds import int_text
 from viewer.errors import format_did
 from viewer.sim.inspect import ObjectSummary
 from viewer.ui import commands as c
@@ -40,7 +41,7 @@ def play_commands(obj_id: int, state: ObjectPanelState) -> list[c.Command]:
 
 def motion_commands(obj_id: int, state: ObjectPanelState) -> list[c.Command]:
     try:
-        return [c.PlayMotion(obj_id, int(state.motion_text.strip(), 0))]
+        return [c.PlayMotion(obj_id, int_text(state.motion_text))]  # ASCII (viewer.bounds)
     except ValueError:
         return [c.ReportProblem(f"Do motion: {state.motion_text.strip()!r} is not a motion "
                                 f"number (hex 0x... or decimal)")]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from viewer.bounds import float_text
 from viewer.dat.names import play_script_label
 from viewer.errors import format_did
 from viewer.sim.script_table import NO_SCRIPT, as_f32, select_script
@@ -21,9 +22,8 @@ from viewer.ui.widgets import text_wrapped
 def parse_intensity(text: str) -> float | None:
     """A float from the input box; ``nan``, ``inf``, ``-inf`` (any case) included.
     None when it is not a number."""
-    t = text.strip().lower()
-    try:
-        return float(t)
+    try:  # ASCII digits only, as everywhere (viewer.bounds.float_text)
+        return float_text(text.strip())
     except ValueError:
         return None
 
