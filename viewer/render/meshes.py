@@ -156,6 +156,92 @@ def argb_to_rgba(c: int) -> tuple[float, float, float, float]:
             (c >> 24 & 0xFF) / 255.0)
 
 
+#: a Surface drawn from a texture (Base1Image or Base1ClipMap), not a solid colour
+TEXTURED = materials.BASE1_IMAGE | materials.BASE1_CLIPMAP
+
+
+def typed_record(db, did: int, cls: type, by: int | None = None):
+    """The record DID ``did`` names, which must be a ``cls`` (its DID's type): "DID X is a
+    Y, not a Z (named by ``by``)" otherwise, before it is read."""
+    if did and R.record_class(did) is not cls:
+        raise R.wrong_type(did, R.type_name(did), cls, by=by)
+    try:
+        rec = db.get(did)
+    except ViewerError:
+        raise
+    except KeyError:
+        rec = None
+    if rec is None:
+        raise DatError("record not found", did=did)
+    return rec
+
+
+@dataclass(frozen=True)
+class TextureSource:
+    """The pixels a textured Surface draws: its SurfaceTexture's source level 0
+    RenderSurface, and for P8 / INDEX16 the palette (RGBA rows) it is looked up in."""
+
+    did: int                      # the RenderSurface
+    fmt: int
+    width: int
+    height: int
+    data: bytes
+    palette: np.ndarray | None
+
+    @property
+    def paletted(self) -> bool:
+        return self.fmt in (PixelFormat.P8, PixelFormat.INDEX16)
+
+    def rgba(self) -> np.ndarray:
+        """(H, W, 4) uint8, top row first (textures.decode_rgba)."""
+        return textures.decode_rgba(self.fmt, self.width, self.height, self.data,
+                                    self.palette, did=self.did)
+
+
+def texture_source(db, did: int, s) -> TextureSource:
+    """Surface ``s`` (DID ``did``) -> SurfaceTexture -> RenderSurface, and the palette of an
+    indexed one: the Surface's own palette, else the RenderSurface's default."""
+    stex = typed_record(db, int(s.orig_texture_id), R.SurfaceTexture, by=did)
+    levels = list(stex.textures)
+    if not levels:
+        raise DatError("SurfaceTexture lists no RenderSurface", did=int(s.orig_texture_id))
+    rs_did = int(levels[0])  # ACViewer uses textures[0]; the client's source level 0
+    rs = typed_record(db, rs_did, R.RenderSurface, by=int(s.orig_texture_id))
+    fmt = int(rs.format)
+    pal = None
+    if fmt in (PixelFormat.P8, PixelFormat.INDEX16):
+        pal_did = int(s.orig_palette_id or 0) or int(rs.default_palette_id or 0)
+        pal = textures.palette_rgba(typed_record(db, pal_did, R.Palette, by=(
+            did if s.orig_palette_id else rs_did)).colors)
+    return TextureSource(rs_did, fmt, int(rs.width), int(rs.height), bytes(rs.source_data),
+                         pal)
+
+
+def surface_material(db, did: int, *, by: int | None = None,
+                     texture: bool = True) -> tuple[SurfaceMaterial, TextureSource | None]:
+    """Surface ``did`` resolved without GL: its material (no texture object yet) and, for a
+    textured one when ``texture``, the pixels it draws (``by``: the GfxObj naming it)."""
+    s = typed_record(db, did, R.Surface, by=by)
+    st = int(s.type)
+    trans = float(s.translucency)
+    if trans > 0.0002:  # CSurface::InitEnd 0x00536400
+        st |= materials.TRANSLUCENT
+    color = (1.0, 1.0, 1.0, 1.0)
+    source = None
+    if st & TEXTURED:
+        source = texture_source(db, did, s) if texture else None
+    else:
+        # D3DPolyRender::SetSurface 0x0059C4D0 -> SetSolidColorTextureColor: colour_value's
+        # RGB with alpha (u64)((1 - translucency) * 255) whatever the TRANSLUCENT bit (the
+        # stored alpha byte is not used); the 1x1 texture is then modulated by the diffuse
+        # alpha like any texture
+        r, g, b, _ = argb_to_rgba(s.color_value or 0)
+        color = (r, g, b, materials.alpha_byte(trans) / 255.0)
+    mat = SurfaceMaterial(st, None, color, trans, float(s.luminosity), float(s.diffuse),
+                          source.paletted if source is not None else False)
+    return mat, source
+
+
 @dataclass
 class GpuSubset:
     surface_index: int
@@ -191,19 +277,7 @@ class MeshCache:
         self.custom: dict[tuple, SurfaceMaterial] = {}
 
     def _get(self, did: int, cls: type, by: int | None = None):
-        """The record DID ``did`` names, which must be a ``cls`` (its DID's type): "DID X
-        is a Y, not a Z (named by ``by``)" otherwise, before it is read."""
-        if did and R.record_class(did) is not cls:
-            raise R.wrong_type(did, R.type_name(did), cls, by=by)
-        try:
-            rec = self.db.get(did)
-        except ViewerError:
-            raise
-        except KeyError:
-            rec = None
-        if rec is None:
-            raise DatError("record not found", did=did)
-        return rec
+        return typed_record(self.db, did, cls, by)
 
     def surface(self, did: int, by: int | None = None) -> SurfaceMaterial:
         """The material of Surface ``did`` (``by``: the GfxObj naming it, for errors)."""
@@ -221,7 +295,7 @@ class MeshCache:
             mat = self.custom[key] = self._load_surface(drawn.surface_did, drawn)
         return mat
 
-    def _custom_texture(self, drawn, s):
+    def _custom_texture(self, drawn, surface_type: int):
         """(texture, paletted, mode) of a private surface: its SurfaceTexture's source level
         0, a paletted one looked up in the part's palette texel by texel, indices below 8
         transparent on a clip-map surface (ImgTex::CopyIntoData 0x0053EC60); none bound:
@@ -237,7 +311,7 @@ class MeshCache:
         pal = None
         if paletted and drawn.palette is not None:
             pal = textures.palette_rgba(drawn.palette)
-            if s.type & materials.BASE1_CLIPMAP:
+            if surface_type & materials.BASE1_CLIPMAP:
                 pal = pal.copy()
                 pal[:8] = 0
         elif paletted:
@@ -249,44 +323,17 @@ class MeshCache:
         return tex, paletted, tex.extra
 
     def _load_surface(self, did: int, drawn=None, by: int | None = None) -> SurfaceMaterial:
-        s = self._get(did, R.Surface, by=by)
-        st = int(s.type)
-        trans = float(s.translucency)
-        if trans > 0.0002:  # CSurface::InitEnd 0x00536400
-            st |= materials.TRANSLUCENT
-        tex = None
-        color = (1.0, 1.0, 1.0, 1.0)
-        paletted = False
-        mode = ""
-        if drawn is not None and st & (materials.BASE1_IMAGE | materials.BASE1_CLIPMAP):
-            tex, paletted, mode = self._custom_texture(drawn, s)
-        elif st & (materials.BASE1_IMAGE | materials.BASE1_CLIPMAP):
-            stex = self._get(int(s.orig_texture_id), R.SurfaceTexture, by=did)
-            levels = list(stex.textures)
-            if not levels:
-                raise DatError("SurfaceTexture lists no RenderSurface", did=int(s.orig_texture_id))
-            rs_did = int(levels[0])  # ACViewer uses textures[0]; the client's source level 0
-            rs = self._get(rs_did, R.RenderSurface, by=int(s.orig_texture_id))
-            fmt = int(rs.format)
-            pal = None
-            if fmt in (PixelFormat.P8, PixelFormat.INDEX16):
-                pal_did = int(s.orig_palette_id or 0) or int(rs.default_palette_id or 0)
-                pal = textures.palette_rgba(self._get(pal_did, R.Palette, by=(
-                    did if s.orig_palette_id else rs_did)).colors)
-            tex = textures.upload(self.ctx, fmt, int(rs.width), int(rs.height),
-                                  bytes(rs.source_data), pal, did=rs_did,
-                                  allow_compressed=self.allow_compressed)
-            paletted = fmt in (PixelFormat.P8, PixelFormat.INDEX16)
-            mode = tex.extra   # set by textures.upload
-        else:
-            # D3DPolyRender::SetSurface 0x0059C4D0 -> SetSolidColorTextureColor: colour_value's
-            # RGB with alpha (u64)((1 - translucency) * 255) whatever the TRANSLUCENT bit (the
-            # stored alpha byte is not used); the 1x1 texture is then modulated by the diffuse
-            # alpha like any texture
-            r, g, b, _ = argb_to_rgba(s.color_value or 0)
-            color = (r, g, b, materials.alpha_byte(trans) / 255.0)
-        return SurfaceMaterial(st, tex, color, trans, float(s.luminosity), float(s.diffuse),
-                               paletted, mode)
+        mat, source = surface_material(self.db, did, by=by, texture=drawn is None)
+        if drawn is not None and mat.surface_type & TEXTURED:
+            mat.texture, mat.paletted, mat.texture_mode = self._custom_texture(
+                drawn, mat.surface_type)
+        elif source is not None:
+            mat.texture = textures.upload(self.ctx, source.fmt, source.width, source.height,
+                                          source.data, source.palette, did=source.did,
+                                          allow_compressed=self.allow_compressed)
+            mat.paletted = source.paletted
+            mat.texture_mode = mat.texture.extra   # set by textures.upload
+        return mat
 
     def mesh(self, did: int) -> GpuMesh:
         """The GfxObj's mesh; one no open DAT holds, or a DID of another type (a record's
