@@ -248,3 +248,16 @@ def test_viewer_writes_to_unwritable_paths_are_output_errors_in_the_viewer(cli, 
     assert "InternalError" not in r.err and "Traceback" not in r.err, r.err
     for name, what in (("s.json", "scenario"), ("x.png", "screenshot"), ("x.gif", "capture")):
         assert f"OutputError: {under / name}: cannot write the {what}: " in r.err, r.err
+
+
+def test_load_setup_error_names_the_setup_not_the_open_scenario():
+    """LoadSetup of a DID no DAT holds named the scenario file that was open and its
+    ``objects[0].setup``; it is the Setup asked for that is missing."""
+    from viewer.ui import commands as c
+    from viewer.ui.session import open_session
+    s = open_session(None, None)
+    with pytest.raises(ScenarioError) as info:
+        s.apply(c.LoadSetup(0x02000999, None))
+    line = str(info.value)
+    assert line.startswith("DID 0x02000999: load Setup 0x02000999: "), line
+    assert "objects[0]" not in line and ".json" not in line
