@@ -477,7 +477,7 @@ class Session:
             self.scenario = old
             self._build(True)
             # the Setup (or table) asked for, not the scenario file that was open nor its
-            # objects[0]: "load Setup 0x02000999: DID 0x02000999: Setup: not found in ..."
+            # objects[0]: "DID 0x02000999: load Setup 0x02000999: Setup: not found in ..."
             message = err.message.split(": ", 1)[1] if err.message.startswith(
                 "objects[0].") else err.message
             raise type(err)(f"load Setup 0x{setup:08X}: {message}", did=err.did,
