@@ -82,6 +82,10 @@ def test_a_click_on_a_drawn_particle_picks_it_not_its_neighbour():
     edge = project(cam, size, (0.05, 0.5, 0.0))
     assert math.dist(edge, click) > 8
     assert pick_particle([em], cam, size, edge, extents=extents) == (1, 0)
+    # a billboard (degrade mode 2) turns its mesh to the eye: local +Y away from it
+    board = {7: (extents[7][0], extents[7][1], 2)}
+    assert drawn_centre(em.particles[0], board, (-5.0, 0.0, 0.0)) == \
+        pytest.approx((0.5, -0.5, 0.0))
 
 
 def test_the_picked_particle_is_ringed_where_drawn_and_its_row_scrolled_to(gl_ctx):
@@ -198,3 +202,65 @@ def test_audit_window_and_path_dialog_are_opaque(gl_ctx):
             on_white = _window_pixel(gl_ctx, app, draw, (1.0, 1.0, 1.0, 1.0))
             on_black = _window_pixel(gl_ctx, app, draw, (0.0, 0.0, 0.0, 1.0))
             assert on_white == on_black and max(on_white) < 60, (on_white, on_black)
+
+
+def test_particle_colour_modes_have_a_legend(gl_ctx):
+    from viewer.render.particle_debug import TYPE_PALETTE
+    from viewer.ui.colour_legend import LEGEND_MAX, legend_entries
+
+    assert legend_entries("none", [(0, 1)], [3]) == []
+    age = legend_entries("age")
+    assert [lb for _, lb in age] == ["just born", "half its lifespan", "end of its lifespan"]
+    assert age[0][0] == (0.0, 1.0, 0.0) and age[2][0] == (1.0, 0.0, 0.0)
+    typed = legend_entries("type", (), [3, 3, 1])
+    assert [lb for _, lb in typed] == ["Still (1)", "ParabolicLVGA (3)"]
+    assert typed[1][0] == pytest.approx(tuple(TYPE_PALETTE[3]))
+    many = legend_entries("emitter", [(r, 100 + r) for r in range(12)])
+    assert len(many) == LEGEND_MAX + 1 and many[-1] == (None, "+4 more emitters")
+    assert many[0][1] == "emitter 100" and many[0][0] != many[1][0]
+
+    s = Session(F.database(), Scenario.from_json(F.scenario_json()))
+    with F.headless_app(gl_ctx, s, (640, 420)) as (app, target):
+        app.controller.apply(c.Seek(0.6))
+        app.only_panel = "Viewport"
+        app.scene_view.particle_colour = "type"
+        assert app.wiring.colour_legend() == ("type", [(pytest.approx(tuple(TYPE_PALETTE[3])),
+                                                        "ParabolicLVGA (3)")])
+        shown = F.settled_view(app, target) is not None and target.read_rgba()
+        app.scene_view.particle_colour = "none"
+        assert app.wiring.colour_legend() is None
+        F.settled_view(app, target)
+        plain = target.read_rgba()
+    corner = (slice(None), slice(0, 200))     # the legend's corner: top-left, read bottom-up
+    blue = ((shown[..., 2] > 200) & (shown[..., 0] < 90) & (shown[..., 1] > 80)
+            & (shown[..., 1] < 130))
+    blue_plain = ((plain[..., 2] > 200) & (plain[..., 0] < 90) & (plain[..., 1] > 80)
+                  & (plain[..., 1] < 130))
+    assert blue[corner].sum() > blue_plain[corner].sum() + 40   # the ParabolicLVGA swatch
+
+
+def test_the_drawn_centre_is_where_the_renderer_draws_the_particle(gl_ctx):
+    """One particle: the pixels the particle colour tint changes are the particle's; their
+    centroid is its drawn centre (its position is 35 px off at this zoom)."""
+    import numpy as np
+
+    from viewer.ui.viewport_panel import drawn_centre, project
+
+    recs = F.records()
+    recs[F.EMITTER] = F.emitter_info(F.EMITTER, birthrate=0.05, max_particles=1, lifespan=3)
+    s = Session(AssetDatabase.from_records(recs), Scenario.from_json(F.scenario_json()))
+    with F.headless_app(gl_ctx, s, (640, 480)) as (app, target):
+        app.controller.apply_all([c.Seek(0.4), c.CameraZoom(6)])
+        app.only_panel = "Viewport"
+        plain = F.settled_view(app, target).astype(int)
+        app.scene_view.particle_colour = "type"
+        tinted = F.settled_view(app, target).astype(int)
+        ys, xs = np.nonzero(np.abs(plain - tinted).max(axis=-1) > 20)
+        ems = [e for e in live_emitters(s.world, with_particles=True) if e.particles]
+        p = ems[0].particles[0]
+        cam, size = app.controller.view.camera, app.viewport.size
+        drawn = project(cam, size, drawn_centre(p, app.wiring.particle_extents(ems), cam.eye()))
+        at = project(cam, size, p.position)
+    assert len(xs) > 100
+    assert math.dist(drawn, (xs.mean(), ys.mean())) < 2.0
+    assert math.dist(at, (xs.mean(), ys.mean())) > 10.0

@@ -19,6 +19,7 @@ from viewer.ui.assets_panel import AssetIndex, AssetsState, draw_assets_panel
 from viewer.ui.audit_panel import draw_audit_panel
 from viewer.ui.camera_panel import CameraPanelState, draw_camera_panel
 from viewer.ui.capture_panel import CapturePanelState, draw_capture_panel
+from viewer.ui.colour_legend import legend_entries
 from viewer.ui.compare_panel import (
     ReferencePanelState,
     draw_reference_panel,
@@ -275,7 +276,8 @@ class PanelWiring:
         commands, size, click = draw_viewport_panel(
             texture, self.selection_rings(),
             wipe_split=cmp.split if shown and cmp.mode == "wipe" else None,
-            aspect=None if aspect is None else aspect * (2 if side else 1))
+            aspect=None if aspect is None else aspect * (2 if side else 1),
+            legend=self.colour_legend())
         if side:
             # the 3D view takes the left half; the recording the right (2 px apart)
             size = (max(1, (size[0] - 2) // 2), size[1])
@@ -293,6 +295,30 @@ class PanelWiring:
                 if obj is not None:
                     commands.append(c.Select("object", obj))
         return commands
+
+    def _shown_emitter(self):
+        """The emitter whose particle rows the Emitters panel lists (the selected one, or
+        the selected particle's), else False."""
+        selection = self.app.controller.view.selection
+        if selection is not None and selection[0] == "emitter":
+            return selection[1]
+        if selection is not None and selection[0] == "particle":
+            return selection[1][0]
+        return False
+
+    def colour_legend(self):
+        """(mode, rows) of View > Particle colour's legend, or None in retail's colours:
+        the live emitters' hues, or the ParticleTypes shown, or the age ramp."""
+        mode = self.app.scene_view.particle_colour
+        s = self.app.session
+        if mode == "none" or s is None:
+            return None
+        live = self.live_emitters(self._shown_emitter())   # the Emitters panel's rows
+        handles = {em.handle for em in live}
+        rows = [(em.row, em.handle) for em in s.world.pool.row_emitter
+                if em is not None and em.handle in handles]
+        types = [em.info.particle_type for em in live if em.info is not None and em.alive]
+        return mode, legend_entries(mode, rows, types)
 
     def live_emitters(self, handle):
         """``inspect.live_emitters`` with one emitter's particle rows, built once per
@@ -318,12 +344,21 @@ class PanelWiring:
         for em in emitters:
             for p in em.particles[:1]:
                 if p.gfxobj and p.gfxobj not in known:
-                    try:
-                        rec = s.db.try_get(p.gfxobj)
-                    except ViewerError:   # a damaged GfxObj: the position stands
-                        rec = None
-                    known[p.gfxobj] = mesh_extent(rec if hasattr(rec, "vertex_array") else None)
+                    known[p.gfxobj] = self._mesh_extent(s.db, p.gfxobj)
         return known
+
+    @staticmethod
+    def _mesh_extent(db, did: int):
+        """mesh_extent of GfxObj ``did`` with the degrade mode of its first level (a
+        billboard turns to the eye); a damaged or absent record: its position stands."""
+        try:
+            rec = db.try_get(did)
+            rec = rec if hasattr(rec, "vertex_array") else None
+            info = db.try_get(rec.did_degrade) if rec is not None and rec.did_degrade else None
+        except ViewerError:
+            return None
+        levels = getattr(info, "degrades", ())
+        return mesh_extent(rec, levels[0].degrade_mode if levels else 1)
 
     def _summaries(self):
         """``inspect.object_summaries`` built once per frame for the Object and Hidden
@@ -353,9 +388,9 @@ class PanelWiring:
                     # the emitter, and the emitter debugger's highlight: a small ring on
                     # each of its particles (one emitter's, at most HIGHLIGHT_MAX)
                     shown = em.particles[:HIGHLIGHT_MAX]
-                    extents = self.particle_extents([em])
-                    points = project_many(cam, size, [em.origin, *(drawn_centre(p, extents)
-                                                                   for p in shown)])
+                    extents, eye = self.particle_extents([em]), cam.eye()
+                    points = project_many(cam, size, [em.origin, *(
+                        drawn_centre(p, extents, eye) for p in shown)])
                     rings += [(xy, 10.0 if k == 0 else 3.5, SELECTED_EMITTER)
                               for k, xy in enumerate(points) if xy is not None]
         origin = inspect.object_origin(s.world, s.selected_object)
@@ -377,7 +412,8 @@ class PanelWiring:
                     if p.slot == slot:   # where it is drawn (its mesh's centre)
                         return project(self.app.controller.view.camera,
                                        self.app.scene_view.viewport.size,
-                                       drawn_centre(p, self.particle_extents([em])))
+                                       drawn_centre(p, self.particle_extents([em]),
+                                                    self.app.controller.view.camera.eye()))
         return None
 
     def _assets_panel(self):
@@ -417,11 +453,7 @@ class PanelWiring:
     def _emitters_panel(self):
         s = self.app.session
         selection = self.app.controller.view.selection
-        handle = False
-        if selection is not None and selection[0] == "emitter":
-            handle = selection[1]
-        elif selection is not None and selection[0] == "particle":
-            handle = selection[1][0]
+        handle = self._shown_emitter()
         live = [] if s is None else self.live_emitters(handle)
         if s is None:
             return draw_emitters_panel(emitters_view(live, None, selection))

@@ -92,30 +92,37 @@ def project_many(camera, size, positions) -> list[tuple[float, float] | None]:
     return [(x, y) if a else None for x, y, a in zip(xs, ys, ahead.tolist(), strict=True)]
 
 
-def mesh_extent(gfxobj) -> tuple[tuple[float, float, float], float]:
-    """(centre, half diagonal) of a GfxObj's vertices' box, in its own units: where a
-    particle drawn with it appears around its position (a unit quad from its corner
-    spans (0, 0)..(1, 1): drawn half a metre off its position)."""
+def mesh_extent(gfxobj, degrade_mode: int = 1) -> tuple:
+    """(centre, half diagonal, degrade mode) of a GfxObj's vertices' box, in its own
+    units: where a particle drawn with it appears around its position (a unit quad from
+    its corner spans (0, 0)..(1, 1): drawn half a metre off its position)."""
     verts = () if gfxobj is None or gfxobj.vertex_array is None else \
         gfxobj.vertex_array.vertices
     if not verts:
-        return (0.0, 0.0, 0.0), 0.0
+        return (0.0, 0.0, 0.0), 0.0, int(degrade_mode)
     lo = [min(v.origin[k] for v in verts) for k in range(3)]
     hi = [max(v.origin[k] for v in verts) for k in range(3)]
     centre = tuple((a + b) / 2.0 for a, b in zip(lo, hi))
-    return centre, math.dist(lo, hi) / 2.0
+    return centre, math.dist(lo, hi) / 2.0, int(degrade_mode)
 
 
-def drawn_centre(p, extents) -> tuple[float, float, float]:
-    """Where particle row ``p`` is drawn: its position plus its mesh's centre, turned by
-    its orientation and scaled (the particle vertex shader: pos + R * corner * scale);
-    ``extents``: {GfxObj DID: mesh_extent}, its position when its mesh is unknown."""
+def drawn_centre(p, extents, eye=None) -> tuple[float, float, float]:
+    """Where particle row ``p`` is drawn: its position plus its mesh's centre, turned and
+    scaled as the particle vertex shader turns its corners (pos + R * corner * scale: R
+    its orientation, or for a billboard, degrade mode 2, its heading away from ``eye``,
+    Frame::set_vector_heading); ``extents``: {GfxObj DID: mesh_extent}, its position
+    when its mesh is unknown."""
     ext = None if extents is None else extents.get(getattr(p, "gfxobj", 0))
     if ext is None:
         return tuple(p.position)
-    from viewer.sim.frame import quat_rotate
-    off = quat_rotate(p.orientation, tuple(c * p.scale for c in ext[0]))
-    return tuple(p.position[k] + off[k] for k in range(3))
+    local = tuple(c * p.scale for c in ext[0])
+    if len(ext) > 2 and ext[2] == 2 and eye is not None:
+        from viewer.render.degrade import heading_rotation
+        off = heading_rotation([p.position[k] - eye[k] for k in range(3)]) @ local
+    else:
+        from viewer.sim.frame import quat_rotate
+        off = quat_rotate(p.orientation, local)
+    return tuple(float(p.position[k] + off[k]) for k in range(3))
 
 
 def pick_particle(emitters, camera, size, click, radius_px: float = 8.0, extents=None):
@@ -127,7 +134,7 @@ def pick_particle(emitters, camera, size, click, radius_px: float = 8.0, extents
     rows = [(em.handle, p) for em in emitters for p in em.particles]
     if not rows:
         return None
-    centres = [drawn_centre(p, extents) for _, p in rows]
+    centres = [drawn_centre(p, extents, camera.eye()) for _, p in rows]
     right = camera.right()
     reach = [0.0 if extents is None or extents.get(getattr(p, "gfxobj", 0)) is None
              else extents[p.gfxobj][1] * abs(p.scale) for _, p in rows]
@@ -191,13 +198,15 @@ def fit_aspect(avail: tuple[int, int], aspect: float | None) -> tuple[int, int]:
 
 
 def draw_viewport_panel(texture_id: int | None, overlay=None, wipe_split: float | None = None,
-                        aspect: float | None = None
+                        aspect: float | None = None, legend=None
                         ) -> tuple[list[Command], tuple[int, int], tuple[float, float] | None]:
     """Returns (commands, the content size the 3D view should have next frame, a left
     click without drag in viewport pixels or None). ``overlay``: viewport pixels of the
     selected particle, ringed. ``wipe_split``: the comparison wipe is shown; a left drag
     that starts on its line moves it (instead of orbiting). ``aspect``: show the image at
-    this shape, centred (a comparison at the recording's shape), else fill the panel."""
+    this shape, centred (a comparison at the recording's shape), else fill the panel.
+    ``legend``: (particle colour mode, ``colour_legend.legend_entries``) drawn in the
+    view's top-left corner."""
     from imgui_bundle import imgui
 
     imgui.push_style_var(imgui.StyleVar_.window_padding, imgui.ImVec2(0, 0))
@@ -217,6 +226,9 @@ def draw_viewport_panel(texture_id: int | None, overlay=None, wipe_split: float 
             top_left, local = _view_area(imgui, texture_id, size)
             click, wiping = _mouse_press(imgui, local, size, wipe_split, commands)
             _decorations(imgui, top_left, size, wipe_split, overlay)
+            if legend is not None:
+                from viewer.ui.colour_legend import draw_legend
+                draw_legend(imgui, top_left, *legend)
             commands = commands + camera_commands(_viewport_input(imgui, size, wiping))
     finally:
         imgui.end()
