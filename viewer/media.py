@@ -8,6 +8,7 @@ reference recordings through ``read_frames``.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import shutil
 import stat
@@ -478,7 +479,7 @@ class FrameWriter:
         self._container = None
         self._stream = None
         self._closed = False
-        self._audio: tuple[np.ndarray, int] | None = None
+        self._audio: tuple[Iterator[np.ndarray], int] | None = None
         kind = output_kind(self.out)
         if kind is None:
             raise MediaError(f"unsupported output type {self.out.suffix.lower()!r} "
@@ -497,14 +498,22 @@ class FrameWriter:
         """Whether a frame is written: every one, except that a picture keeps the last."""
         return last or self.kind != "picture"
 
-    def set_audio(self, samples: np.ndarray, sample_rate: int) -> None:
+    def set_audio(self, samples, sample_rate: int) -> None:
         """A sound track for a video output (stereo float (n, 2) in [-1, 1], sample 0 at
         the first frame), muxed in by ``close()``: 16-bit PCM (sample-exact: no codec
-        delay), Opus for .webm. Other outputs have no sound and ignore it."""
-        a = np.asarray(samples, np.float32)
+        delay), Opus for .webm. Other outputs have no sound and ignore it. ``samples`` may
+        also be an iterator of consecutive (n, 2) blocks (viewer.sim.mixer's ``blocks``),
+        written as they come: a long track never held whole."""
+        blocks = iter([samples] if isinstance(samples, np.ndarray) else samples)
+        first = next((b for b in map(self._checked, blocks) if len(b)), None)
+        self._audio = None if first is None else (
+            itertools.chain([first], map(self._checked, blocks)), int(sample_rate))
+
+    def _checked(self, block) -> np.ndarray:
+        a = np.asarray(block, np.float32)
         if a.ndim != 2 or a.shape[1] != 2:
             raise MediaError("a sound track must be (n, 2) samples", file=str(self.out))
-        self._audio = (a, int(sample_rate))
+        return a
 
     def _image(self, frame: np.ndarray):
         from PIL import Image
@@ -548,7 +557,7 @@ class FrameWriter:
         for packet in self._stream.encode(frame):
             self._container.mux(packet)
 
-    def _mux_audio(self, samples: np.ndarray, rate: int) -> None:
+    def _mux_audio(self, blocks, rate: int) -> None:
         """Copy the written video's packets into a new file beside an audio stream."""
         import av
         webm = self.out.suffix.lower() == ".webm"
@@ -564,7 +573,7 @@ class FrameWriter:
                         continue
                     packet.stream = vout
                     dst.mux(packet)
-                for frame in _audio_frames(samples, rate, webm):
+                for frame in _audio_frames(blocks, rate, webm):
                     for packet in aout.encode(frame):
                         dst.mux(packet)
                 for packet in aout.encode(None):
@@ -597,7 +606,7 @@ class FrameWriter:
                     self._container.mux(packet)
                 self._container.close()
                 self._container = None
-                if self._audio is not None and len(self._audio[0]):
+                if self._audio is not None:
                     self._mux_audio(*self._audio)
             if self.kind == "dir":
                 _move_folder(self._tmp, self.out)
@@ -645,20 +654,24 @@ def _move_folder(tmp: Path, out: Path) -> None:
     tmp.rmdir()
 
 
-def _audio_frames(samples: np.ndarray, rate: int, planar_float: bool, block: int = 1024):
-    """PyAV frames of a stereo float track: packed s16, or planar float (Opus)."""
+def _audio_frames(blocks, rate: int, planar_float: bool, block: int = 1024):
+    """PyAV frames of a stereo float track given as consecutive (n, 2) blocks: packed s16,
+    or planar float (Opus)."""
     import av
-    pcm16 = np.round(np.clip(samples, -1.0, 32767 / 32768) * 32768.0).astype(np.int16)
-    for i in range(0, len(samples), block):
-        if planar_float:
-            f = av.AudioFrame.from_ndarray(np.ascontiguousarray(samples[i:i + block].T),
-                                           format="fltp", layout="stereo")
-        else:
-            f = av.AudioFrame.from_ndarray(pcm16[i:i + block].reshape(1, -1), format="s16",
-                                           layout="stereo")
-        f.sample_rate = rate
-        f.pts = i
-        yield f
+    pts = 0
+    for samples in blocks:
+        pcm16 = np.round(np.clip(samples, -1.0, 32767 / 32768) * 32768.0).astype(np.int16)
+        for i in range(0, len(samples), block):
+            if planar_float:
+                f = av.AudioFrame.from_ndarray(np.ascontiguousarray(samples[i:i + block].T),
+                                               format="fltp", layout="stereo")
+            else:
+                f = av.AudioFrame.from_ndarray(pcm16[i:i + block].reshape(1, -1),
+                                               format="s16", layout="stereo")
+            f.sample_rate = rate
+            f.pts = pts
+            pts += f.samples
+            yield f
 
 
 def read_audio(path: str | os.PathLike, sample_rate: int | None = None

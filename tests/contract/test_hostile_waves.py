@@ -124,3 +124,65 @@ def test_docs_bounds_md_gives_the_Wave_bounds_of_the_decoder():
                           f"| channels | 1..{wave.WAVE_CHANNELS_MAX} |",
                           f"at most {wave.WAVE_MAX_FRAMES} sample frames",
                           f"up to {SoundMixer.CACHE_BYTES >> 20} MiB") == []
+
+
+# --- a long track is mixed and written a block at a time --------------------------------------
+def _many_events(rng, n, seconds):
+    return [{"event": "sound", "t": float(t), "start": float(t), "played": True,
+             "wave": int(rng.integers(1, 4)), "gain": float(rng.uniform(0.1, 1)),
+             "pan": int(rng.integers(-15, 16)), "voice": int(rng.integers(0, 16))}
+            for t in np.sort(rng.uniform(-0.5, seconds, n))]
+
+
+class _ToneDB:
+    """Waves 1..3: a tone at 8000, 22050 and 48000 Hz, a quarter to three quarters of a
+    second long."""
+
+    def get(self, did):
+        rate = {1: 8000, 2: 22050, 3: 48000}[did]
+        n = rate * (did + 1) // 4
+        pcm = (np.sin(np.arange(n) * 0.05 * did) * 20000).astype("<i2").tobytes()
+        return Wave(did, struct.pack("<HHIIHHH", 1, 1, rate, rate * 2, 2, 16, 0), pcm)
+
+
+@pytest.mark.parametrize("block", [61, 997, 4800, 48 * 1024])
+def test_the_track_in_blocks_is_the_whole_mix_bit_for_bit(block):
+    rng = np.random.default_rng(block)
+    events = _many_events(rng, 60, 3.0)
+    m = SoundMixer(_ToneDB())
+    whole = m.mix(events, 0.25, 2.5, volume=0.8)
+    parts = list(m.blocks(events, 0.25, 2.5, block=block, volume=0.8))
+    assert all(len(p) == block for p in parts[:-1]) and 0 < len(parts[-1]) <= block
+    np.testing.assert_array_equal(np.concatenate(parts), whole)
+
+
+def test_a_video_gets_the_same_sound_from_blocks_as_from_the_whole_track(tmp_path):
+    from viewer.media import FrameWriter, read_audio
+    events = _many_events(np.random.default_rng(1), 20, 2.0)
+    m = SoundMixer(_ToneDB())
+    got = []
+    for name, track in [("whole.mp4", m.mix(events, 0.0, 2.0)),
+                        ("blocks.mp4", m.blocks(events, 0.0, 2.0, block=5000))]:
+        with FrameWriter(tmp_path / name, fps=10) as w:
+            for _ in range(20):
+                w.write(np.zeros((16, 16, 3), np.uint8))
+            w.set_audio(track, 48000)
+        got.append(read_audio(tmp_path / name)[0])
+    assert len(got[0]) == 96000
+    np.testing.assert_array_equal(got[0], got[1])
+
+
+def test_a_ten_minute_track_is_written_without_holding_it(tmp_path):
+    code = ("import sys, numpy as np\n"
+            "from tests.contract.test_hostile_waves import _ToneDB, _many_events\n"
+            "from viewer.media import FrameWriter\n"
+            "from viewer.sim.mixer import SoundMixer\n"
+            "events = _many_events(np.random.default_rng(2), 600, 600.0)\n"
+            "with FrameWriter(sys.argv[1], fps=1) as w:\n"
+            "    w.write(np.zeros((16, 16, 3), np.uint8))\n"
+            "    w.set_audio(SoundMixer(_ToneDB()).blocks(events, 0.0, 600.0), 48000)\n")
+    r = run_bounded([tmp_path / "long.mp4"], code=code, memory=LIMIT)
+    assert r.rc == 0, r
+    # whole: 220 MiB of float32 stereo and 110 MiB of 16-bit beside it
+    assert r.maxrss < 200 * MiB, r
+    assert (tmp_path / "long.mp4").stat().st_size > 100 * MiB

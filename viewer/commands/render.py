@@ -286,7 +286,9 @@ def run(args) -> int:
                 n = render_frames(sc, args, ctx, writer.write, db=db, wants=writer.wants,
                                   capture=capture)
                 if capture is not None and n:
-                    writer.set_audio(capture.track(db, float(sc.fps)),
+                    # mixed a block at a time as close() writes it: an hour of sound is
+                    # never held whole
+                    writer.set_audio(capture.track_blocks(db, float(sc.fps)),
                                      SOUND_SAMPLE_RATE)
             except ViewerError as err:  # a DID from --setup/--script: name the DAT
                 raise err.located(file=", ".join(paths)) from err

@@ -13,6 +13,7 @@ pans and mixes is not in the decompile: linear interpolation, the far channel at
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -133,21 +134,45 @@ class SoundMixer:
 
     def mix(self, events, t0: float, seconds: float, *, volume: float = 1.0) -> np.ndarray:
         """Stereo float32 (n, 2), n = round(seconds * rate), sample 0 at sim time ``t0``."""
+        n = int(round(seconds * self.sample_rate))
+        return next(self.blocks(events, t0, seconds, block=max(n, 1), volume=volume),
+                    np.zeros((0, 2), np.float32))
+
+    def blocks(self, events, t0: float, seconds: float, *, block: int = 48 * 1024,
+               volume: float = 1.0) -> Iterator[np.ndarray]:
+        """The track ``mix`` gives, as consecutive stereo blocks of ``block`` samples (the
+        last shorter), the same samples bit for bit: a long track is written holding one
+        block, never the whole."""
         sr = self.sample_rate
         n = int(round(seconds * sr))
-        out = np.zeros((n, 2), np.float32)
+        placed = []     # (first sample, length, span) in the spans' order
         for s in self.spans(events):
             a = int(round((s.start - t0) * sr))          # where the Wave's first sample goes
-            length = min(self.wave_length(s.wave), int(round((s.end - t0) * sr)) - a)
-            lo, hi = max(a, 0), min(a + length, n)
-            if hi <= lo:
-                continue
-            seg = self.wave_span(s.wave, lo - a, hi - a) * np.float32(s.gain * volume)
-            gl, gr = pan_gains(s.pan)
-            out[lo:hi, 0] += seg * np.float32(gl)
-            out[lo:hi, 1] += seg * np.float32(gr)
-        np.clip(out, -1.0, 1.0, out=out)
-        return out
+            placed.append((a, min(self.wave_length(s.wave), int(round((s.end - t0) * sr)) - a),
+                           s))
+        by_start = sorted(range(len(placed)), key=lambda k: placed[k][0])
+        nxt, active = 0, set()
+        for j0 in range(0, n, block):
+            j1 = min(j0 + block, n)
+            while nxt < len(by_start) and placed[by_start[nxt]][0] < j1:
+                active.add(by_start[nxt])
+                nxt += 1
+            out = np.zeros((j1 - j0, 2), np.float32)
+            for k in sorted(active):        # added in the spans' order: the same sums
+                a, length, s = placed[k]
+                lo, hi = max(a, j0), min(a + length, j1)
+                if hi > lo:
+                    self._add(out[lo - j0:hi - j0], s, lo - a, hi - a, volume)
+            active = {k for k in active if placed[k][0] + placed[k][1] > j1}
+            np.clip(out, -1.0, 1.0, out=out)
+            yield out
+
+    def _add(self, out: np.ndarray, s: VoiceSpan, j0: int, j1: int, volume: float) -> None:
+        """Add samples ``j0..j1`` of the span's Wave into ``out``, with its gain and pan."""
+        seg = self.wave_span(s.wave, j0, j1) * np.float32(s.gain * volume)
+        gl, gr = pan_gains(s.pan)
+        out[:, 0] += seg * np.float32(gl)
+        out[:, 1] += seg * np.float32(gr)
 
 
 def _cut(span: VoiceSpan, t: float) -> VoiceSpan:
@@ -185,3 +210,9 @@ class SoundCapture:
         """The mixed track under the frames written (their count / fps seconds)."""
         return SoundMixer(db, sample_rate).mix(self.events, self.t0 or 0.0,
                                                self.frames / float(fps))
+
+    def track_blocks(self, db, fps: float, sample_rate: int = SAMPLE_RATE
+                     ) -> Iterator[np.ndarray]:
+        """``track`` as consecutive blocks (SoundMixer.blocks): for a writer that streams."""
+        return SoundMixer(db, sample_rate).blocks(self.events, self.t0 or 0.0,
+                                                  self.frames / float(fps))
