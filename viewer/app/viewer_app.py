@@ -28,6 +28,7 @@ goes to the error panel; the viewer keeps running.
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import moderngl
@@ -140,6 +141,7 @@ class ViewerApp:
         self.fb_scale = 1.0
         self.only_panel: str | None = None   # draw one panel filling the display (tests)
         self.frame_count = 0
+        self.clock = time.perf_counter   # times Stats' split (tests: a fixed one)
         # the parts, each one concern
         self.scene_view = SceneView(self)
         self.jobs = LongWork(self)
@@ -170,15 +172,21 @@ class ViewerApp:
         self.fb_scale = framebuffer_scale
         io.delta_time = max(float(dt), 1e-6)   # ImGui asserts on a zero delta
         self.stats.add_frame(dt)
+        clock = self.clock   # Stats' split of the frame: simulation, render, UI
+        t0 = clock()
         self._guard("session tick", self._tick_session, dt)
+        sim = clock() - t0
         self._guard("reference", self.controller.sync_reference)
         self._guard("camera follow", self.controller.follow_selection)
+        t0 = clock()
         self.scene_view.resize()
         self.scene_view.compare_shown = False
         if self.only_panel in (None, "Viewport"):
             self._guard("render 3D view", self.scene_view.render)
             self._guard("comparison view", self.scene_view.composite)
+        render = clock() - t0
 
+        t0 = clock()
         self.input.begin_frame()
         imgui.new_frame()
         self.wiring.build()
@@ -200,6 +208,7 @@ class ViewerApp:
         elif self.scene_view.compare_shown and self.scene_view.compare_texture is not None:
             opaque.add(self.scene_view.compare_texture.glo)
         self.renderer.render(imgui.get_draw_data(), self.wiring.docked_recolour(), opaque)
+        self.stats.add_split(sim, render, clock() - t0)
         self.frame_count += 1
         requests = self.controller.view.screenshot_requests
         while requests:

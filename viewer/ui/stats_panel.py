@@ -18,6 +18,12 @@ class FrameStats:
     instances: int = 0
     updates: int = 0             # object updates CPhysics::UseTime let through
     rng_draws: int = 0
+    # the frame's wall time split (smoothed ms): the simulation (the session's tick), the
+    # 3D view (scene render and comparison composite, as the CPU submits them), the UI
+    # (panels built, ImGui drawn); what is left is the window's swap and waiting
+    sim_ms: float = 0.0
+    render_ms: float = 0.0
+    ui_ms: float = 0.0
     _smoothing: float = 0.1
 
     def add_frame(self, dt: float) -> None:
@@ -26,9 +32,19 @@ class FrameStats:
             self.frame_ms + (ms - self.frame_ms) * self._smoothing
         self.fps = 1000.0 / self.frame_ms if self.frame_ms > 0 else 0.0
 
+    def add_split(self, sim_s: float, render_s: float, ui_s: float) -> None:
+        """One frame's simulation, render and UI seconds, smoothed as the frame time."""
+        for name, s in (("sim_ms", sim_s), ("render_ms", render_s), ("ui_ms", ui_s)):
+            ms = max(float(s), 0.0) * 1000.0
+            old = getattr(self, name)
+            setattr(self, name, ms if old == 0.0 else old + (ms - old) * self._smoothing)
+
     def rows(self) -> list[tuple[str, str]]:
         return [
             ("frame", f"{self.frame_ms:6.2f} ms ({self.fps:5.1f} fps)"),
+            ("  simulation", f"{self.sim_ms:6.2f} ms"),
+            ("  render", f"{self.render_ms:6.2f} ms"),
+            ("  UI", f"{self.ui_ms:6.2f} ms"),
             ("sim time", f"{self.sim_time:8.3f} s (frame {self.sim_frame})"),
             ("particles", str(self.particles)),
             ("emitters", str(self.emitters)),
