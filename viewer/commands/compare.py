@@ -296,7 +296,7 @@ def run(args) -> int:
         n = render(on_frame, capture)
         heard = capture if capture is not None else heard
         if heard is not None and n:
-            sound = heard.track(db, fps)
+            sound = heard.track_blocks(db, fps)     # mixed as the writer writes it
         write_figures(comparer.rows, args.csv, args.json_out, offset=track.offset,
                       rate=track.rate)
         if writer is not None:
