@@ -248,7 +248,8 @@ class ViewerApp:
         try:
             session.tick(dt)
         finally:  # what the runtime met on the way (absent records): once each in Errors
-            for notice in session.take_notices():
+            take = getattr(session, "take_notices", None)   # a session that keeps none
+            for notice in (take() if take is not None else ()):
                 self.errors.report(notice, "playback")
         stats = session.stats()
         self.stats.sim_time = float(stats.get("time", 0.0))
