@@ -33,6 +33,7 @@ from viewer.ui.events_panel import EventsPanelState, draw_events_panel
 from viewer.ui.hidden_panel import draw_hidden_panel
 from viewer.ui.launch_panel import LaunchPanelState, LaunchView, draw_launch_panel
 from viewer.ui.object_panel import ObjectPanelState, draw_object_panel
+from viewer.ui.particle_history import draw_particle_history
 from viewer.ui.progress import draw_progress
 from viewer.ui.script_table_panel import ScriptTableView, draw_script_table_panel
 from viewer.ui.shortcuts import (
@@ -463,7 +464,8 @@ class PanelWiring:
         return draw_emitters_panel(
             emitters_view(live, s.tracks, selection, now=pb.time),
             plot=lambda: draw_counts_plot(self.emitter_counts, shown, pb.time),
-            emitter_filter=self.app.controller.view.emitter_filter)
+            emitter_filter=self.app.controller.view.emitter_filter,
+            particle_plot=lambda key: draw_particle_history(s.world, key))
 
     def _hidden_panel(self):
         s = self.app.session

@@ -28,7 +28,15 @@ from viewer.errors import format_did
 from viewer.sim.frame import Frame
 from viewer.sim.hooks import HOOK_NAMES, hook_type_of
 from viewer.sim.objdesc import drawn_surfaces, part_textures
-from viewer.sim.particles import I_NUM, I_STOPPED, I_TOTAL_EMITTED, ParticleEmitter, ParticlePool
+from viewer.sim.particles import (
+    GR_TYPES,
+    I_NUM,
+    I_STOPPED,
+    I_TOTAL_EMITTED,
+    ParticleEmitter,
+    ParticlePool,
+    particle_law,
+)
 from viewer.sim.physobj import FP_NAMES, PhysicsObj
 from viewer.sim.script_table import get_script
 from viewer.sim.state import PhysicsState, state_hex
@@ -442,6 +450,66 @@ def live_emitters(world, with_particles: bool | int = False) -> list[EmitterView
             total=int(em.info.total_particles),
             origin=_v3(em.frame.origin), particles=rows, detail=detail))
     return out
+
+
+@dataclass(frozen=True)
+class ParticleHistory:
+    """One live particle's attributes over its life, sampled at lifetimes ``t`` from its
+    birth to its lifespan (``particle_history``)."""
+    t: np.ndarray               # (N,) seconds since its birth
+    position: np.ndarray        # (N, 3) world
+    velocity: np.ndarray        # (N, 3) world metres per second
+    scale: np.ndarray           # (N,)
+    alpha: np.ndarray           # (N,) 1 - translucency
+    age: float                  # its lifetime now
+    lifespan: float
+
+
+_DT = 1.0 / 1024.0   # central-difference step of the velocity (exact for the polynomial laws)
+
+
+def particle_history(world, handle: int, slot: int, samples: int = 64
+                     ) -> ParticleHistory | None:
+    """The attributes of particle ``slot`` of emitter ``handle`` over its whole life, from
+    its birth state and its ParticleType's law (Particle::Update 0x0051C290), the same
+    evaluation the pool does, at ``samples`` lifetimes; scale and translucency as the pool
+    interpolates them. Read only: nothing of the pool or the world changes. A parent-local
+    particle is placed on its parent's frame now (the history of that frame is not kept).
+    None when no such live particle."""
+    pool = world.pool
+    em = next((em for obj in world.objects.values()
+               if (pm := obj.particle_manager) is not None
+               for _, em in pm.emitters() if int(em.handle) == int(handle)), None)
+    index = None if em is None else dict(em.live_slots()).get(int(slot))
+    if index is None:
+        return None
+    head = pool.state[index, 0:3]            # birth, accumulated, lifespan
+    lifespan = float(head[2])
+    age = float(head[1] + pool.em_time[pool.emitter[index]] - head[0])
+    t = np.linspace(0.0, max(lifespan, age, 1e-6), max(int(samples), 2))
+    ptype = int(pool.ptype[index])
+    n = len(t)
+    S = np.repeat(pool.state[index:index + 1, 3:22], n, axis=0)   # a copy: read only
+    P, Q = S[:, 0:3], S[:, 15:19]
+    row = int(pool.emitter[index])
+    if pool.em_parent_local[row]:
+        P[:] = pool.em_origin[row]
+        if ptype in GR_TYPES:
+            Q[:] = pool.em_quat[row]
+    vecs = (S[:, 3:6], S[:, 6:9], S[:, 9:12], S[:, 12:15])
+    pos = particle_law(ptype, t, P, Q, *vecs)[0]
+    if pos is None:   # a type without a position law keeps its position
+        pos = np.repeat(pool.position[index:index + 1], n, axis=0).astype(np.float64)
+        vel = np.zeros((n, 3))
+    else:
+        ahead = particle_law(ptype, t + _DT, P, Q, *vecs)[0]
+        behind = particle_law(ptype, t - _DT, P, Q, *vecs)[0]
+        vel = (ahead - behind) / (2.0 * _DT)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        f = np.where(t < lifespan, t / (lifespan if lifespan else 1.0), 1.0)
+    s0, s1, a0, a1 = (float(v) for v in pool.state[index, 22:26])
+    return ParticleHistory(t, np.asarray(pos, np.float64), vel, s0 + (s1 - s0) * f,
+                           1.0 - (a0 + (a1 - a0) * f), age, lifespan)
 
 
 def _emitter_counts(pool, ems) -> list[tuple[int, int, bool]]:

@@ -68,11 +68,12 @@ def emitters_view(live, tracks, selection, now: float | None = None) -> Emitters
     return EmittersView(tuple(live), tuple(finished), handle, particle)
 
 
-def draw_emitters_panel(view: EmittersView, plot=None, emitter_filter=None
-                        ) -> list[c.Command]:
+def draw_emitters_panel(view: EmittersView, plot=None, emitter_filter=None,
+                        particle_plot=None) -> list[c.Command]:
     """``plot``: drawn after the table (the counts over time, viewer/ui/emitter_plot.py);
     ``emitter_filter``: the solo / mute view settings, with buttons for the selected
-    emitter and its owner."""
+    emitter and its owner; ``particle_plot``: drawn under the particle table (the
+    selected particle's history, viewer/ui/particle_history.py)."""
     from imgui_bundle import imgui
 
     out: list[c.Command] = []
@@ -94,6 +95,8 @@ def draw_emitters_panel(view: EmittersView, plot=None, emitter_filter=None
             plot()
         if sel is not None:
             _emitter_detail(imgui, sel, view, flags, out)
+            if particle_plot is not None and view.selected_particle is not None:
+                particle_plot(view.selected_particle)
     finally:
         imgui.end()
     return out
