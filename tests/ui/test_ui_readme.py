@@ -21,5 +21,10 @@ def test_readme_names_every_overlay_colour_mode_and_working_day_control():
                     "Edit > Undo / Redo", "Ctrl+Z", "Solo", "Mute", "Counts over time",
                     "Emitter counts",
                     "Cancel", "Recent folders", "Show Errors", "Save / Discard / Cancel",
-                    "Esc never quits", "Find offset", "Audit open DATs"):
+                    "Esc never quits", "Find offset", "Audit open DATs",
+                    # issue 28: the Events panel, loop markers, Stats' split, the particle
+                    # history, the colour legend
+                    "**Events**", "Jump to", "Apply JSON", "**In** / **Out**",
+                    "simulation, render and UI", "Particle history", "legend",
+                    "0xFFFF0000 (anonymous)", "Play on object"):
         assert control.lower() in text, control
