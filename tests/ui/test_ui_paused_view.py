@@ -173,7 +173,7 @@ def test_the_selected_emitters_particle_rings_take_one_projection_a_frame(
     """The rings on the selected emitter's particles are projected together: the camera's
     view-projection matrix is built a few times a frame, not once per particle."""
     from viewer.render.camera import Camera
-    from viewer.ui.viewport_panel import project, project_many
+    from viewer.ui.viewport_panel import drawn_centre, project, project_many
     app, target = paused
     em = _emitter(app.session)
     assert em.alive >= 8, em.alive
@@ -181,7 +181,8 @@ def test_the_selected_emitters_particle_rings_take_one_projection_a_frame(
     _frames(app, target, 2)
     rings = app.wiring.selection_rings()
     cam, size = app.controller.view.camera, app.viewport.size
-    points = [em.origin, *(p.position for p in em.particles)]
+    extents = app.wiring.particle_extents([em])   # each ring where its particle is drawn
+    points = [em.origin, *(drawn_centre(p, extents, cam.eye()) for p in em.particles)]
     want = [xy for xy in (project(cam, size, p) for p in points) if xy is not None]
     assert len(rings) >= len(want)
     assert np.asarray([r[0] for r in rings[:len(want)]]) == pytest.approx(np.asarray(want))
