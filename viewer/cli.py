@@ -35,6 +35,8 @@ COMMANDS: list[tuple[tuple[str, ...], str, str]] = [
     (("compare",), "compare", "compare a scenario's rendering with a recording"),
     (("audit",), "audit", "check DAT files against the retail End-of-Retail facts"),
     (("xref",), "xref", "what a record uses and what uses it, across the DATs"),
+    (("export",), "export", "a Setup and its animation as a glTF 2.0 binary (.glb)"),
+    (("gallery",), "gallery", "render every PhysicsScript to thumbnails and an index.html"),
 ]
 
 
