@@ -3,7 +3,8 @@
 # setup.py).
 #
 # System libraries: Mesa's EGL (headless rendering, needed by both), Xvfb and xdotool (only for
-# the tests that open and drive the real window; without them those skip). Missing ones are installed
+# the tests that open and drive the real window; without them those skip), Chromium (only for the
+# gallery's browser test; without it that test skips). Missing ones are installed
 # with apt-get when running as root; otherwise the exact command is printed. Libraries are
 # found without relying on PATH (ldconfig by its absolute path, else the dynamic loader), so a
 # normal user whose libraries are installed goes straight on.
@@ -87,6 +88,12 @@ ensure_system_libs() {
     # Xvfb runs the real window; xdotool drives it like a user (tests/app/xdriver.py)
     _apt_install xvfb xauth xdotool \
       || echo "Continuing without Xvfb / xdotool: the real-window tests will be skipped." >&2
+  fi
+  if [ "$1" = "test" ] && ! command -v chromium >/dev/null 2>&1; then
+    # headless Chromium opens the gallery's index.html from the file system
+    # (tests/contract/test_contract_gallery.py)
+    _apt_install chromium \
+      || echo "Continuing without Chromium: the gallery's browser test will be skipped." >&2
   fi
   return 0
 }

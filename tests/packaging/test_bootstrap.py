@@ -82,3 +82,13 @@ def test_ensure_system_libs_as_a_real_non_root_user_goes_straight_on():
                 prefix=["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"])
     assert out.stdout.strip() == "rc=0", out.stderr
     assert "Missing system packages" not in out.stderr
+
+
+def test_test_bootstrap_installs_chromium_when_missing_and_run_does_not():
+    # the gallery's browser test (tests/contract/test_contract_gallery.py) needs it
+    stubs = ('_missing_egl() { :; }; _apt_install() { echo "install $*"; }; '
+             'command() { [ "$2" = chromium ] && return 1; builtin command "$@"; }; ')
+    out = _bash(stubs + "ensure_system_libs test")
+    assert "install chromium" in out.stdout, out.stderr
+    out = _bash(stubs + "ensure_system_libs run")
+    assert "chromium" not in out.stdout
