@@ -128,7 +128,7 @@ def test_the_fit_check_finds_a_cut_item_a_squeezed_table_and_a_cut_tab_title():
         io.display_size = (400, 300)
         io.config_flags |= imgui.ConfigFlags_.docking_enable
         io.set_ini_filename("")
-        io.fonts.build()
+        io.backend_flags |= imgui.BackendFlags_.renderer_has_textures   # bakes on demand
 
         def frame(body):
             io.delta_time = 1 / 60

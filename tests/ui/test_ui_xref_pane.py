@@ -52,7 +52,7 @@ def ctx():
     context = imgui.create_context()
     io = imgui.get_io()
     io.display_size = imgui.ImVec2(900, 600)
-    io.fonts.get_tex_data_as_rgba32()
+    io.backend_flags |= imgui.BackendFlags_.renderer_has_textures   # bakes on demand
     yield io
     imgui.destroy_context(context)
 

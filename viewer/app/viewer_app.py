@@ -131,6 +131,9 @@ class ViewerApp:
             io.set_ini_filename("")
         io.display_size = self.display_size
         imgui.style_colors_dark()
+        # ImGui 1.92 shrinks dock tabs that do not fit only down to 80 px, then scrolls the
+        # rest out of sight; every tab stays in its bar, shrunk (its title cut), as before
+        imgui.get_style().tab_min_width_shrink = 1.0
         self.renderer = ImGuiRenderer(ctx, display_size=self.display_size)
         self.input = ImGuiInput(keymap)
         self.errors = ErrorLog()

@@ -154,9 +154,17 @@ def cut_windows() -> list[str]:
     return out
 
 
+def _tab_span(bar, tab) -> tuple[float, float]:
+    """The part of a dock tab inside its tab bar (x0, x1 in display pixels; x1 <= x0: none):
+    a tab bar that scrolls shows only some of its tabs."""
+    x0 = bar.bar_rect.min.x + tab.offset - bar.scrolling_anim
+    return max(x0, bar.bar_rect.min.x), min(x0 + tab.width, bar.bar_rect.max.x)
+
+
 def cut_tab_titles() -> list[str]:
-    """Dock tabs narrower than their title (ImGui shrinks tabs that do not fit and cuts
-    their titles with an ellipsis)."""
+    """Dock tabs whose title is not shown whole: narrower than their title (ImGui shrinks
+    tabs that do not fit and cuts their titles with an ellipsis), or scrolled partly or
+    wholly out of their tab bar."""
     from imgui_bundle import imgui
 
     out, seen = [], set()
@@ -168,8 +176,10 @@ def cut_tab_titles() -> list[str]:
         bar = node.tab_bar
         for i in range(len(bar.tabs)):
             tab = bar.tabs[i]
-            if tab.window is not None and tab.width + 0.5 < tab.content_width:
-                out.append(f"tab {tab.window.name}: {tab.width:.0f} px for a "
+            x0, x1 = _tab_span(bar, tab)
+            shown = max(0.0, min(tab.width, x1 - x0))
+            if tab.window is not None and shown + 0.5 < tab.content_width:
+                out.append(f"tab {tab.window.name}: {shown:.0f} px for a "
                            f"{tab.content_width:.0f} px title")
     return out
 
@@ -200,9 +210,8 @@ def tab_rect(name: str) -> tuple[float, float, float, float] | None:
     for i in range(len(bar.tabs)):
         tab = bar.tabs[i]
         if tab.id_ == window.tab_id:
-            x0 = bar.bar_rect.min.x + tab.offset - bar.scrolling_anim
-            return (max(x0, bar.bar_rect.min.x), bar.bar_rect.min.y,
-                    min(x0 + tab.width, bar.bar_rect.max.x), bar.bar_rect.max.y)
+            x0, x1 = _tab_span(bar, tab)
+            return x0, bar.bar_rect.min.y, x1, bar.bar_rect.max.y
     return None
 
 

@@ -242,7 +242,8 @@ def _view_area(imgui, texture_id: int | None, size: tuple[int, int]):
     origin = imgui.get_cursor_pos()
     if texture_id is not None:
         # GL textures are bottom-up: flip V.
-        imgui.image(texture_id, imgui.ImVec2(*size), imgui.ImVec2(0, 1), imgui.ImVec2(1, 0))
+        imgui.image(imgui.ImTextureRef(texture_id), imgui.ImVec2(*size), imgui.ImVec2(0, 1),
+                    imgui.ImVec2(1, 0))
     imgui.set_cursor_pos(origin)
     imgui.invisible_button("##viewport_area", imgui.ImVec2(*size),
                            imgui.ButtonFlags_.mouse_button_left
