@@ -87,6 +87,7 @@ def test_dat_verify_names_a_named_pipe_as_its_failure(fifo):
 def test_audit_names_a_named_pipe_and_does_not_wait(fifo):
     r = run_bounded(["audit", fifo], timeout=HANG_GUARD_S)
     assert not r.timed_out and r.rc == 1 and "Traceback" not in r.err, r
+    assert f"MISSING DAT files: {fifo}: DAT is a named pipe, not a file" in r.out, r.out
 
 
 @pytest.mark.parametrize("argv, what, kind", [

@@ -95,7 +95,7 @@ def expand_paths(paths: Iterable[str | os.PathLike]) -> tuple[list[Path], list[s
             if not found:
                 notes.append(f"no DAT files in folder {p}")
             files.extend(found)
-        elif p.is_file():
+        elif p.exists():  # a named pipe or a device too: DatFile refuses it, unread
             files.append(p)
         else:
             notes.append(f"{p}: no such file or folder")
