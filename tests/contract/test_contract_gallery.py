@@ -195,6 +195,27 @@ def test_a_corrupt_script_is_named_exit_1_and_the_rest_are_written(tmp_path, cac
     assert len(_rows(page)) == 15 and 'class="failed"' in page
 
 
+def _no_setup(*_args) -> None:
+    pass
+
+
+def _crash_on_5(job) -> dict:
+    """A task whose worker dies on scripts ending in 5 (a driver crash, the OOM killer)."""
+    if job.did & 0xF == 5:
+        os._exit(3)
+    return {"did": f"0x{job.did:08X}"}
+
+
+def test_a_script_that_kills_its_worker_is_one_failure_and_the_rest_render():
+    from viewer.commands.gallery import Job, Pool, run_pool
+    jobs = [Job(0x33000100 + k, "unused", (8, 8), 1.0, 3.0, None, 0) for k in range(8)]
+    results: list[dict] = []
+    run_pool(jobs, Pool(2, _no_setup, (), _crash_on_5), results.append)
+    assert [r["did"] for r in results if "error" in r] == ["0x33000105"]
+    assert "worker process ended" in next(r["error"] for r in results if "error" in r)
+    assert sorted(r["did"] for r in results) == [f"0x{j.did:08X}" for j in jobs]
+
+
 def test_filter_by_did_prefix_playscript_name_and_hook_type():
     from viewer.commands.gallery import select_scripts
     from viewer.dat.xref import build_index

@@ -354,42 +354,76 @@ def _progress(total: int):
                 dynamic_ncols=True)
 
 
-def run_pool(jobs: list[Job], workers: int, paths: list[str], stand_base: tuple,
-             on_result) -> None:
-    """Render ``jobs`` on ``workers`` processes, ``on_result(result)`` in the main process
-    as each finishes. An interrupt cancels what has not started, waits for what has (each
-    is recorded) and is raised again."""
+@dataclass(frozen=True)
+class Pool:
+    """How scripts are rendered: ``workers`` processes, each set up by
+    ``initializer(*initargs)``, running ``task(job) -> result`` (picklable: module-level)."""
+
+    workers: int
+    initializer: object
+    initargs: tuple
+    task: object = render_job
+
+
+def run_pool(jobs: list[Job], pool: Pool, on_result) -> None:
+    """Render ``jobs``; ``on_result(result)`` in the main process as each finishes. An
+    interrupt cancels what has not started, waits for what has (each is recorded) and is
+    raised again. A worker that dies (a crash in a driver, the OOM killer) breaks its pool:
+    the scripts it took down go to a new pool, and when a round finished none of them the
+    first is tried alone, so a script that ends every worker it runs in is one failure and
+    the others still render."""
+    from collections import deque
+    batches = deque([list(jobs)] if jobs else [])
+    while batches:
+        batch = batches.popleft()
+        broken, finished = _pool_round(batch, pool, on_result)
+        if not broken:
+            continue
+        if finished:
+            batches.appendleft(broken)
+        elif len(broken) == 1:
+            on_result({"did": format_did(broken[0].did), "error": "the worker process "
+                       "ended while rendering it (crashed or was killed)"})
+        else:
+            batches.extendleft([broken[1:], broken[:1]])
+
+
+def _pool_round(jobs: list[Job], pool: Pool, on_result) -> tuple[list[Job], int]:
+    """One process pool over ``jobs``: (the jobs a dead worker took down, how many
+    finished)."""
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
     from concurrent.futures.process import BrokenProcessPool
-    if not jobs:
-        return
-    pool = ProcessPoolExecutor(max_workers=min(workers, len(jobs)),
-                               mp_context=multiprocessing.get_context("spawn"),
-                               initializer=init_worker, initargs=(paths, stand_base),
-                               max_tasks_per_child=TASKS_PER_WORKER)
-    futures = {pool.submit(render_job, job): job for job in jobs}
-    pending = set(futures)
+    executor = ProcessPoolExecutor(max_workers=max(1, min(pool.workers, len(jobs))),
+                                   mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=pool.initializer, initargs=pool.initargs,
+                                   max_tasks_per_child=TASKS_PER_WORKER)
+    futures = {executor.submit(pool.task, job): job for job in jobs}
+    pending, broken, finished = set(futures), [], 0
+
+    def take(fut) -> None:
+        nonlocal finished
+        try:
+            result = fut.result()
+        except BrokenProcessPool:
+            broken.append(futures[fut])
+            return
+        except Exception as err:   # the pool could not run it (pickling, start-up)
+            result = {"did": format_did(futures[fut].did),
+                      "error": f"{type(err).__name__}: {err}"}
+        finished += 1
+        on_result(result)
     try:
         while pending:
             done, pending = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
-            for fut in done:
-                on_result(_outcome(fut, futures[fut], BrokenProcessPool))
+            for fut in sorted(done, key=lambda f: futures[f].did):
+                take(fut)
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-        for fut in pending:
+        executor.shutdown(wait=True, cancel_futures=True)
+        for fut in sorted(pending, key=lambda f: futures[f].did):
             if fut.done() and not fut.cancelled():
-                on_result(_outcome(fut, futures[fut], BrokenProcessPool))
-
-
-def _outcome(fut, job: Job, broken) -> dict:
-    try:
-        return fut.result()
-    except broken:
-        return {"did": format_did(job.did),
-                "error": "the worker process ended while rendering it (crashed or killed)"}
-    except Exception as err:   # the pool could not run it (pickling, start-up)
-        return {"did": format_did(job.did), "error": f"{type(err).__name__}: {err}"}
+                take(fut)
+    return sorted(broken, key=lambda j: j.did), finished
 
 
 def _clean_partials(out: Path) -> None:
@@ -445,6 +479,9 @@ def run(args: argparse.Namespace) -> int:
         if skipped:
             print(f"vfxviewer: gallery: {skipped} of {len(selected)} scripts already in "
                   f"{out / MANIFEST}; rendering the other {len(todo)}", file=sys.stderr)
+        if todo:   # no GL here (EGL missing, a bad VIEWER_GL_BACKEND): one line, not N
+            from viewer.render.context import headless_context
+            headless_context().release()
         bar = _progress(len(todo))
 
         def on_result(result: dict) -> None:
@@ -452,8 +489,10 @@ def run(args: argparse.Namespace) -> int:
             if bar is not None:
                 bar.update(1)
         try:
-            run_pool(todo, args.jobs or os.cpu_count() or 1, [str(f) for f in files],
-                     (stand.setup, stand.plinth, stand.marker, stand.surface), on_result)
+            run_pool(todo, Pool(args.jobs or os.cpu_count() or 1, init_worker,
+                                ([str(f) for f in files], (stand.setup, stand.plinth,
+                                                           stand.marker, stand.surface))),
+                     on_result)
         finally:
             if bar is not None:
                 bar.close()
