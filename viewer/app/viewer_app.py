@@ -42,6 +42,7 @@ from viewer.app.panels import PanelWiring
 from viewer.app.prompts import Prompts
 from viewer.app.scene_view import SceneView
 from viewer.errors import OutputError
+from viewer.media import save_image
 from viewer.render.framebuffer import OffscreenTarget
 from viewer.ui.controller import Controller, ViewState
 from viewer.ui.error_panel import ErrorLog, Toasts
@@ -231,7 +232,8 @@ class ViewerApp:
                               file=str(out))
         try:  # a path under a file, a read-only folder, a type Pillow cannot write: one line
             out.parent.mkdir(parents=True, exist_ok=True)
-            Image.fromarray(np.ascontiguousarray(img), "RGBA").save(out)
+            # under a partial name, renamed when whole: an interrupted save leaves no file
+            save_image(Image.fromarray(np.ascontiguousarray(img), "RGBA"), out)
         except (OSError, ValueError) as err:
             raise OutputError(f"cannot write the screenshot: "
                               f"{getattr(err, 'strerror', None) or err}", file=str(out)) from None
