@@ -17,7 +17,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from viewer.commands.output import check_output, nonempty_path, writing
+from viewer.commands.output import check_output, nonempty_path, written
 from viewer.commands.overwrite import refuse_clash
 from viewer.errors import ViewerError, WireError
 from viewer.wire.capture import AC_PORTS
@@ -104,9 +104,8 @@ def run(args: argparse.Namespace) -> int:
             if dat:
                 out_dir = os.path.dirname(os.path.abspath(args.scenario_out))
                 saved["dat"] = [Path(os.path.relpath(dat, out_dir)).as_posix()]
-            with writing(args.scenario_out, "--scenario-out"):
-                Path(args.scenario_out).write_text(json.dumps(saved, indent=1) + "\n",
-                                                   encoding="utf-8")
+            with written(args.scenario_out, "--scenario-out", encoding="utf-8") as fh:
+                fh.write(json.dumps(saved, indent=1) + "\n")   # whole or not at all
         if args.dat is not None and args.gui:
             return _gui(args, scenario)
         if args.dat is not None and args.trace:
