@@ -6,7 +6,8 @@ command's own.
   scenario with its first played Wave replaced (8-bit PCM of 2,400 bytes, 16-bit PCM,
   MS ADPCM, MP3), and a 16 MiB 8-bit Wave at 100 Hz (46 hours, inside the bounds).
 * Reference media: ``compare --align audio`` against one 16x16 frame with two hours of
-  silent 8 kHz AAC; ``compare`` against three 8192x8192 frames and six 8000x8000 PNGs.
+  silent 8 kHz AAC; ``compare`` against three 8192x8192 frames and six 8000x8000 PNGs; the
+  viewer's Compare panel loading the 8192x8192 video and showing its frames.
 
 Run: ``.venv/bin/python bench/hostile_media.py [--only NAME]``.
 """
@@ -42,6 +43,16 @@ def cases(tmp: Path):
         "compare", S.SYNTHETIC_DAT, *SCENE, "--reference", H.huge_frame_video(tmp / "big.mp4")])
     yield ("ref-6x8000-png", lambda: [
         "compare", S.SYNTHETIC_DAT, *SCENE, "--reference", H.huge_png_folder(tmp / "pngs")])
+    yield ("gui-load-3x8192", lambda: (GUI_LOAD, H.huge_frame_video(tmp / "big.mp4")))
+
+
+#: the viewer's Compare panel loading a recording and showing its frames (a child process)
+GUI_LOAD = ("import sys\n"
+            "from viewer.ui.compare_panel import CompareModel\n"
+            "m = CompareModel()\n"
+            "m.load(sys.argv[1])\n"
+            "for t in (0, 1, 2, 0, 1, 2):\n"
+            "    m.reference_at(float(t), (64, 64))\n")
 
 
 def main() -> None:
@@ -54,8 +65,11 @@ def main() -> None:
             if args.only and args.only not in name:
                 continue
             a = argv()
+            code = None
+            if isinstance(a, tuple):        # (code, argument): a snippet, not the CLI
+                code, a = a[0], list(a[1:])
             t0 = time.perf_counter()
-            r = run_bounded(a, timeout=600)
+            r = run_bounded(a, timeout=600, code=code)
             dt = time.perf_counter() - t0
             last = (r.err_lines or [""])[-1][:110]
             print(f"{name:<20} rc {r.rc:>3}  {dt:7.2f} s  peak {r.maxrss / MiB:7.0f} MiB  "
