@@ -17,7 +17,7 @@ from PIL import Image
 from viewer.app import window_place
 from viewer.app.headless import session_state
 from viewer.app.viewer_app import ViewerApp
-from viewer.errors import ScenarioError
+from viewer.errors import ScenarioError, UsageError
 from viewer.media import save_image
 from viewer.ui import layout
 from viewer.ui.imgui_backend import build_keymap
@@ -38,7 +38,7 @@ def run_window(size=None, *, session=None, screenshot: str | None = None,
     window_place.DEFAULT_SIZE); either way at most the screen's work area, at the place
     left last time (never off-screen), remembered at the end (window_place)."""
     placing = _Placing(size, window_backend)
-    window_cls = mglw.get_local_window_cls(window_backend)
+    window_cls = window_class(window_backend)
     wnd = window_cls(title="AC VFX Viewer", size=placing.size, resizable=True, vsync=True,
                      gl_version=(3, 3), aspect_ratio=None, visible=placing.screen is None)
     placing.show(wnd)
@@ -138,6 +138,21 @@ class _Placing:
             return
         screen = window_place.screen_at(self.screens, x + w / 2, y + h / 2) or self.screen
         self.memory.remember(screen, x, y, w, h)
+
+
+def window_class(backend: str):
+    """moderngl-window's window class for ``backend`` (``--window``): a name it does not
+    know, or a toolkit not installed (glfw, sdl2, pyside2 are not dependencies), is one
+    line naming what to install, not a traceback."""
+    try:
+        return mglw.get_local_window_cls(backend)
+    except ImportError as err:
+        missing = getattr(err, "name", None) or ""
+        if missing.startswith("moderngl_window.context."):
+            raise UsageError(f"--window: unknown window backend {backend!r} (pyglet, glfw, "
+                             f"sdl2, pyside2, pyqt5, tk, headless)") from None
+        raise UsageError(f"--window {backend}: needs the Python package {missing or backend!r}"
+                         f" (pip install {missing or backend})") from None
 
 
 def _frame_interval(max_fps) -> float:
