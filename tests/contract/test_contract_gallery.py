@@ -29,7 +29,7 @@ from viewer.dat.writer import build_dat
 
 SMALL = ("--size", "64x64", "--seconds", "1")
 SLOWER = ("--size", "64x64", "--seconds", "2")     # 15 scripts well after the first
-pytestmark = pytest.mark.skipif(shutil.which("true") is None, reason="needs a POSIX shell")
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals and terminals")
 
 
 def _scripts(dat=SYN) -> list[str]:
@@ -168,6 +168,37 @@ def test_an_interrupted_run_continues_where_it_stopped(tmp_path, cache):
     assert f"rendering the other {total - len(first)}" in r.err
     assert len(_manifest(out)["scripts"]) == total
     assert {d: (out / first[d]["thumb"]).stat().st_mtime_ns for d in first} == times
+
+
+def test_progress_is_shown_on_a_terminal_only(tmp_path, cache, gallery):
+    import fcntl
+    import pty
+    import struct
+    import termios
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))  # 100 columns
+    argv = [str(VFXVIEWER) if VFXVIEWER.exists() else sys.executable, *(
+        [] if VFXVIEWER.exists() else ["-m", "viewer"]),
+        "gallery", str(SYN), "--out", str(tmp_path / "g"), *SMALL, "--jobs", "1", "--only",
+        f"0x{S.PES_EXPLODE:08X}"]
+    p = subprocess.Popen(argv, env={**os.environ, **cache}, stderr=slave,
+                         stdout=subprocess.DEVNULL)
+    os.close(slave)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:          # the terminal closed: the command ended
+            break
+        if not chunk:
+            break
+        seen += chunk
+    os.close(master)
+    assert p.wait(timeout=60) == 0
+    assert b"gallery" in seen and b"1/1" in seen, seen
+    # not a terminal (the module's run): no progress bar in its stderr
+    r = run_process("gallery", SYN, "--out", gallery, *SMALL, "--jobs", "2", env=cache)
+    assert "script/s" not in r.err and "1/1" not in r.err
 
 
 def _dat_with_corrupt_script(path: Path, did: int) -> Path:
