@@ -16,7 +16,7 @@ from viewer.dat.names import play_script_label
 from viewer.errors import format_did
 from viewer.sim.script_table import NO_SCRIPT, as_f32, select_script
 from viewer.ui import commands as c
-from viewer.ui.widgets import text_wrapped
+from viewer.ui.widgets import text_wrapped, text_wrapped_disabled
 
 
 def parse_intensity(text: str) -> float | None:
@@ -163,7 +163,8 @@ def draw_script_table_panel(view: ScriptTableView, state: dict) -> list[c.Comman
         if not visible:
             return out
         if view.table is None:
-            imgui.text_disabled("No PhysicsScriptTable on the selected object.")
+            text_wrapped_disabled(imgui, "No PhysicsScriptTable on the selected object "
+                                         "(the Object panel's Set table gives it one).")
             return out
         insp = inspect_table(view.table, view.play_script, view.intensity)
         imgui.text(f"Table {format_did(view.table.id)}: {len(view.table.entries)} types")

@@ -402,7 +402,8 @@ class Session:
             name = PlayScript(int(script_type)).name
         except ValueError:
             name = f"type 0x{int(script_type):X}"
-        where = ("has no PhysicsScriptTable" if table is None
+        where = ("has no PhysicsScriptTable (the Object panel's Set table gives it one)"
+                 if table is None
                  else f"'s PhysicsScriptTable has no {name} entry")
         self.notices.append(ScenarioError(
             f"object {obj_id}{' ' if table is None else ''}{where}: the effect plays nothing "
