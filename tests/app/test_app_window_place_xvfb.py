@@ -111,3 +111,22 @@ def test_a_damaged_memory_file_is_an_empty_memory(tmp_path):
     screen = W.Screen(W.screen_key(rect), rect, rect, False)
     mem.remember(screen, 10, 20, 640, 480)
     assert W.WindowMemory(path).saved(screen) == {"size": [640, 480], "position": [10, 20]}
+
+
+def test_a_window_manager_that_moves_the_window_down_does_not_make_it_creep(tmp_path):
+    """A desktop that puts the frame where the inside was asked for shows the inside a
+    title bar lower: the remembered place is corrected by what was measured once placed."""
+    import types
+
+    from viewer.app.window import _Placing
+
+    rect = W.Rect(0, 0, 1280, 720)
+    screen = W.Screen(W.screen_key(rect), rect, rect, framed=True)
+    placing = _Placing(None, "no-pyglet")
+    placing.screen, placing.screens, placing.place = screen, [screen], (100, 60, 800, 500)
+    placing.memory = W.WindowMemory(tmp_path / "window.json")
+    wnd = types.SimpleNamespace(position=(100, 92), size=(800, 500))
+    placing.settled(wnd)
+    wnd.position = (150, 132)                       # the user moved it a little
+    placing.remember(wnd)
+    assert placing.memory.saved(screen) == {"size": [800, 500], "position": [150, 100]}

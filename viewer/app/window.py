@@ -4,6 +4,7 @@ and the window's input events forwarded to ImGui.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -77,6 +78,8 @@ def run_window(size=None, *, session=None, screenshot: str | None = None,
             wnd.use()
             app.frame(dt, display_size=wnd.size, target=wnd.fbo,
                       framebuffer_scale=wnd.pixel_ratio)
+            if app.frame_count == SETTLED_FRAME:
+                placing.settled(wnd)
             if screenshot and app.frame_count >= screenshot_after:
                 data = wnd.fbo.read(viewport=(0, 0, *wnd.buffer_size), components=3)
                 img = np.frombuffer(data, np.uint8).reshape(wnd.buffer_size[1],
@@ -107,6 +110,7 @@ class _Placing:
         self.screen = None
         self.screens: list = []
         self.remembered = False
+        self.offset = (0, 0)   # where the desktop put the window minus where it was asked
         self.memory = window_place.WindowMemory(layout.user_config_dir() / "window.json")
         if backend != "pyglet":
             return
@@ -126,6 +130,19 @@ class _Placing:
         wnd.position = self.place[:2]
         wnd.visible = True
 
+    def settled(self, wnd) -> None:
+        """Once the desktop has placed the window: how far from the place asked for (a
+        window manager that places the frame where the inside was asked for moves the
+        inside down by its title bar); remembered places are corrected by it, so the
+        window does not creep down a title bar each time it opens."""
+        if self.screen is None:
+            return
+        with contextlib.suppress(Exception):   # a window already gone: no offset
+            x, y = wnd.position
+            dx, dy = x - self.place[0], y - self.place[1]
+            if abs(dx) <= window_place.FRAME[1] and abs(dy) <= 2 * window_place.FRAME[1]:
+                self.offset = (dx, dy)
+
     def remember(self, wnd) -> None:
         """Keep the window's size and place for its screen (once: before it closes)."""
         if self.screen is None or self.remembered:
@@ -137,7 +154,7 @@ class _Placing:
         except Exception:  # noqa: BLE001 - a window already gone: remembered before
             return
         screen = window_place.screen_at(self.screens, x + w / 2, y + h / 2) or self.screen
-        self.memory.remember(screen, x, y, w, h)
+        self.memory.remember(screen, x - self.offset[0], y - self.offset[1], w, h)
 
 
 def window_class(backend: str):
@@ -153,6 +170,9 @@ def window_class(backend: str):
                              f"sdl2, pyside2, pyqt5, tk, headless)") from None
         raise UsageError(f"--window {backend}: needs the Python package {missing or backend!r}"
                          f" (pip install {missing or backend})") from None
+
+
+SETTLED_FRAME = 3   # frames after which the desktop has placed the window (_Placing.settled)
 
 
 def _frame_interval(max_fps) -> float:
