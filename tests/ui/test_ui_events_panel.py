@@ -83,21 +83,57 @@ def test_a_bad_edit_changes_nothing_and_names_the_field(db):
         s.edit_event(3, None)
 
 
-def test_the_panel_drawn_headless_deletes_and_the_edit_is_undone(db, gl_ctx):
-    """The panel's Delete button (a click under Xvfb-free ImGui: the app's own input)."""
-    from viewer.app import ViewerApp
+def _click(app, target, label, monkeypatch):
+    """Press the ImGui button ``label`` with the mouse where it was drawn."""
+    from imgui_bundle import imgui
 
-    s = make(db)
-    app = ViewerApp(gl_ctx, display_size=(900, 600), session=s)
+    rects = {}
+    real = imgui.button
+
+    def button(text, *args, **kwargs):
+        pressed = real(text, *args, **kwargs)
+        rects[text] = (imgui.get_item_rect_min(), imgui.get_item_rect_max())
+        return pressed
+
+    def frames(n=1):
+        for _ in range(n):
+            app.frame(1 / 60, display_size=target.size, target=target.fbo)
+
+    monkeypatch.setattr(imgui, "button", button)
     try:
-        app.only_panel = "Events"
-        app.wiring.events_state.selected = 0
-        app.capture((900, 600), frames=2)
-        assert app.wiring.events_state.shown is s.scenario.events[0].raw
-        app.controller.apply(c.DeleteEvent(0))
-        assert s.scenario.events == [] and app.modified
-        app.controller.apply(c.Undo())
-        assert len(s.scenario.events) == 1 and not app.modified
-        app.capture((900, 600), frames=1)
+        frames(2)
+        lo, hi = rects[label]
+        app.input.mouse_pos((lo.x + hi.x) / 2, (lo.y + hi.y) / 2)
+        frames()
+        app.input.mouse_button(0, True)
+        frames()
+        app.input.mouse_button(0, False)
+        frames(2)
     finally:
-        app.release()
+        monkeypatch.setattr(imgui, "button", real)
+
+
+def test_the_panel_edits_and_deletes_with_its_buttons_and_undo(db, gl_ctx, monkeypatch):
+    s = make(db)
+    s.apply(c.Seek(0.5))
+    s.apply(c.PlayTyped(1, 4, 0.2))
+    with F.headless_app(gl_ctx, s, (700, 500)) as (app, target):
+        app.only_panel = "Events"
+        state = app.wiring.events_state
+        state.selected = 1
+        app.frame(1 / 60, display_size=target.size, target=target.fbo)
+        assert state.shown is s.scenario.events[1].raw and state.intensity == "0.2"
+        state.t, state.intensity = 0.75, "inf"           # as typed into the fields
+        _click(app, target, "Apply##evapply", monkeypatch)
+        ev = s.scenario.events[1]
+        assert ev.t == 0.75 and ev.intensity == math.inf
+        assert s.history.undo_label() == "edit event"
+        state.selected = 0
+        _click(app, target, "Delete", monkeypatch)
+        assert [e.kind for e in s.scenario.events] == ["play"]
+        assert s.history.undo_label() == "delete event" and app.modified
+        app.controller.apply(c.Undo())
+        app.controller.apply(c.Undo())
+        assert [e.kind for e in s.scenario.events] == ["play_script", "play"]
+        assert s.scenario.events[1].t == 0.5 and s.scenario.events[1].intensity == 0.2
+        assert app.errors.entries == [], [e.line() for e in app.errors.entries]
