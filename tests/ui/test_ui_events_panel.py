@@ -23,8 +23,10 @@ def db():
     return F.database()
 
 
-def make(db):
-    return Session(db, Scenario.from_json(F.scenario_json()))
+def make(db) -> Session:
+    """A session on the tiny library's scenario (one play_script event at t = 0)."""
+    scenario = Scenario.from_json(F.scenario_json())
+    return Session(db, scenario)
 
 
 def test_rows_in_play_order_and_a_nan_play_flagged(db):
@@ -84,33 +86,8 @@ def test_a_bad_edit_changes_nothing_and_names_the_field(db):
 
 
 def _click(app, target, label, monkeypatch):
-    """Press the ImGui button ``label`` with the mouse where it was drawn."""
-    from imgui_bundle import imgui
-
-    rects = {}
-    real = imgui.button
-
-    def button(text, *args, **kwargs):
-        pressed = real(text, *args, **kwargs)
-        rects[text] = (imgui.get_item_rect_min(), imgui.get_item_rect_max())
-        return pressed
-
-    def frames(n=1):
-        for _ in range(n):
-            app.frame(1 / 60, display_size=target.size, target=target.fbo)
-
-    monkeypatch.setattr(imgui, "button", button)
-    try:
-        frames(2)
-        lo, hi = rects[label]
-        app.input.mouse_pos((lo.x + hi.x) / 2, (lo.y + hi.y) / 2)
-        frames()
-        app.input.mouse_button(0, True)
-        frames()
-        app.input.mouse_button(0, False)
-        frames(2)
-    finally:
-        monkeypatch.setattr(imgui, "button", real)
+    F.click_button(app, label, monkeypatch, lambda n: [
+        app.frame(1 / 60, display_size=target.size, target=target.fbo) for _ in range(n)])
 
 
 def test_the_panel_edits_and_deletes_with_its_buttons_and_undo(db, gl_ctx, monkeypatch):

@@ -210,26 +210,7 @@ def gl_app(gl_ctx):
 
 def _click_button(app, label, monkeypatch):
     """Press the ImGui button ``label`` with the mouse (its place recorded as drawn)."""
-    from imgui_bundle import imgui
-
-    rects = {}
-    real = imgui.button
-
-    def button(text, *args, **kwargs):
-        pressed = real(text, *args, **kwargs)
-        rects[text] = (imgui.get_item_rect_min(), imgui.get_item_rect_max())
-        return pressed
-
-    monkeypatch.setattr(imgui, "button", button)
-    app.test_frame(2)
-    lo, hi = rects[label]
-    app.input.mouse_pos((lo.x + hi.x) / 2, (lo.y + hi.y) / 2)
-    app.test_frame()
-    app.input.mouse_button(0, True)
-    app.test_frame()
-    app.input.mouse_button(0, False)
-    app.test_frame(2)
-    monkeypatch.setattr(imgui, "button", real)
+    F.click_button(app, label, monkeypatch, app.test_frame)
 
 
 def _builtin_scenario():

@@ -160,3 +160,30 @@ def count_calls(monkeypatch, owner, name: str) -> list:
         return real(*args, **kwargs)
     monkeypatch.setattr(owner, name, counted)
     return calls
+
+
+def click_button(app, label: str, monkeypatch, frames) -> None:
+    """Press the ImGui button ``label`` with the mouse, where it was drawn (its place
+    recorded as drawn); ``frames(n)`` draws n viewer frames."""
+    from imgui_bundle import imgui
+
+    rects = {}
+    real = imgui.button
+
+    def button(text, *args, **kwargs):
+        pressed = real(text, *args, **kwargs)
+        rects[text] = (imgui.get_item_rect_min(), imgui.get_item_rect_max())
+        return pressed
+
+    monkeypatch.setattr(imgui, "button", button)
+    try:
+        frames(2)
+        lo, hi = rects[label]
+        app.input.mouse_pos((lo.x + hi.x) / 2, (lo.y + hi.y) / 2)
+        frames(1)
+        app.input.mouse_button(0, True)
+        frames(1)
+        app.input.mouse_button(0, False)
+        frames(2)
+    finally:
+        monkeypatch.setattr(imgui, "button", real)
