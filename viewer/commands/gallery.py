@@ -84,7 +84,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a DID prefix (0x3300), a PlayScript name (Launch), a hook "
                              "type (CallPES), ps:NAME, hook:NAME or uses:DID")
     parser.add_argument("--jobs", type=bounded(JOBS, integer=True), default=None,
-                        help=f"worker processes ({JOBS.span()}; default: the CPU count)")
+                        help=f"worker processes ({JOBS.span()}; default: the CPUs this "
+                             "process may use)")
     parser.add_argument("--size", type=parse_size, default=(160, 120),
                         help="thumbnail and poster WxH (160x120)")
     parser.add_argument("--seconds", type=_seconds, default=None, metavar="S",
@@ -346,6 +347,16 @@ def _render(job: Job, did: str, start: float) -> dict:
 
 
 # --- the run -----------------------------------------------------------------------------------
+def cpu_count() -> int:
+    """The CPUs this process may run on (its affinity where the OS tells it, else all)."""
+    counted = getattr(os, "process_cpu_count", None)      # Python 3.13
+    if counted is not None:
+        return counted() or 1
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0)) or 1
+    return os.cpu_count() or 1
+
+
 def _progress(total: int):
     if not sys.stderr.isatty() or total == 0:
         return None
@@ -445,6 +456,7 @@ def _setup_parts(collection, did: int) -> int:
 def run(args: argparse.Namespace) -> int:
     from viewer.commands.dat_args import dat_files
     from viewer.commands.gallery_page import write_index
+    from viewer.commands.xref import _progress_bar as _index_progress
     from viewer.dat.container import DatCollection
     from viewer.dat.xref import load_or_build
     from viewer.synthetic.stand import free_base
@@ -455,7 +467,12 @@ def run(args: argparse.Namespace) -> int:
     files = dat_files(args.dats)
     with DatCollection(files) as collection:
         scripts = [d for d in collection.dids() if (d >> 24) == TYPE_SCRIPT]
-        index, _ = load_or_build(collection, cache_dir())
+        bar, step = _index_progress()
+        try:
+            index, _ = load_or_build(collection, cache_dir(), progress=step)
+        finally:
+            if bar is not None:
+                bar.close()
         selected = select_scripts(scripts, args.only, index)
         setup_parts = 0 if args.setup is None else _setup_parts(collection, args.setup)
         stand = free_base(collection)
@@ -489,7 +506,7 @@ def run(args: argparse.Namespace) -> int:
             if bar is not None:
                 bar.update(1)
         try:
-            run_pool(todo, Pool(args.jobs or os.cpu_count() or 1, init_worker,
+            run_pool(todo, Pool(args.jobs or cpu_count(), init_worker,
                                 ([str(f) for f in files], (stand.setup, stand.plinth,
                                                            stand.marker, stand.surface))),
                      on_result)
