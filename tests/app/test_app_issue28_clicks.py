@@ -74,3 +74,44 @@ def test_save_dialog_replaces_another_file_only_by_its_button(app, monkeypatch, 
     assert other.read_text() != "{}" and app.session.file == other
     assert app.toasts.items[-1][0].line() == f"Saved {other}"
     assert app.file_dialog is None and app.prompts.save_name() == "other.json"
+
+
+def _click_at(app, rect) -> None:
+    lo, hi = rect
+    app.input.mouse_pos((lo.x + hi.x) / 2, (lo.y + hi.y) / 2)
+    app.frames()
+    for down in (True, False):
+        app.input.mouse_button(0, down)
+        app.frames()
+
+
+def test_object_panel_set_table_picks_the_setups_table(app, monkeypatch):
+    from viewer.ui import commands as c
+
+    app.controller.apply(c.LoadSetup(S.SETUP_BOLT))
+    layout.bring_to_front(["Object"])
+    seen: dict = {}
+    combo, selectable = imgui.begin_combo, imgui.selectable
+
+    def noted_combo(label, preview, *args, **kwargs):
+        shown = combo(label, preview, *args, **kwargs)
+        seen[preview] = imgui.get_item_rect_min(), imgui.get_item_rect_max()
+        return shown
+
+    def noted_selectable(label, *args, **kwargs):
+        out = selectable(label, *args, **kwargs)
+        seen[label] = imgui.get_item_rect_min(), imgui.get_item_rect_max()
+        return out
+    monkeypatch.setattr(imgui, "begin_combo", noted_combo)
+    monkeypatch.setattr(imgui, "selectable", noted_selectable)
+    app.frames(2)
+    _click_at(app, seen["Set table: none"])
+    app.frames()
+    wanted = f"Setup's (0x{S.PST_FLAME:08X})"
+    assert f"0x{S.PST_UNSORTED:08X}" in seen and "none" in seen   # the list is open
+    _click_at(app, seen[wanted])
+    app.frames()
+    s = app.session
+    assert inspect.object_summaries(s.world)[0].table_did == S.PST_FLAME
+    assert s.scenario.objects[0].extra["desc"] is False and s.modified
+    assert s.history.undo_label() == "table of object 1"
