@@ -37,17 +37,22 @@ def test_an_anonymous_emitter_shows_its_id_in_hex_and_named():
     assert emitter_id_label(1) == "1" and emitter_id_label(0xFFFF0003).endswith("anonymous)")
 
 
-def test_play_on_object_at_nan_says_so_and_marks_the_timeline(gl_ctx):
+def test_play_on_object_at_nan_says_so_and_marks_the_timeline(gl_ctx, monkeypatch):
+    """The button pressed at intensity nan: a notice (under it and a toast) saying what
+    was played and that retail picks none, and the event's mark on the Timeline."""
     s = Session(F.database(), Scenario.from_json(F.scenario_json()))
     with F.headless_app(gl_ctx, s, (700, 500)) as (app, target):
         app.controller.apply(c.SetIntensity(math.nan))
         app.controller.apply(c.Seek(0.5))
-        app.wiring.table_state["toast"] = "Played Launch (0x04) ... none"   # as the button
         app.only_panel = "Script Table"
-        app.frame(1 / 60, display_size=target.size, target=target.fbo)
-        assert any(getattr(item[0], "text", "").startswith("Played Launch")
-                   for item in app.toasts.items)
-        app.controller.apply(c.PlayTyped(1, 4, math.nan))
+        F.click_button(app, "Play on object", monkeypatch, lambda n: [
+            app.frame(1 / 60, display_size=target.size, target=target.fbo) for _ in range(n)])
+        said = [item[0].text for item in app.toasts.items if hasattr(item[0], "text")]
+        assert said and said[-1].startswith(
+            "Played Launch (0x04) on object 1 at intensity nan, t = 0.500 s: retail picks none")
+        assert app.wiring.table_state["played"] == said[-1]
+        ev = s.scenario.events[-1]
+        assert ev.kind == "play" and math.isnan(ev.intensity)
         marks = s.timeline_view().events
         assert marks[-1][0] == 0.5 and marks[-1][2]          # flagged: nan plays nothing
         assert "intensity nan" in marks[-1][1]
