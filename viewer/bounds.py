@@ -144,6 +144,13 @@ CROP_ORIGIN = Bound("--crop x, y", 0, 65535, "pixels", "inside a recording's pic
 CROP_SIZE = Bound("--crop w, h", 1, 65535, "pixels", "inside a recording's picture",
                   integer=True)
 
+# -- glTF export (vfxviewer export) ------------------------------------------------------------
+EXPORT_FPS = Bound("--fps (export)", 1, 240, "frames per second",
+                   "animation keys per second; a 240 Hz display's frames, and every key is "
+                   "kept in memory and in the file")
+EXPORT_SECONDS = Bound("--seconds (export)", 0, 300, "s",
+                       "five minutes of animation: at most 72,001 keys per channel")
+
 # -- text and files ---------------------------------------------------------------------------
 JSON_DEPTH = Bound("JSON nesting", 0, 64, "levels",
                    "scenario and actions files are a few levels deep; deeper nesting is "
@@ -154,7 +161,8 @@ INDENT = Bound("--indent", 0, 16, "spaces", "a readable indentation", integer=Tr
 ALL = (FPS, SECONDS, EVENT_TIME, OBJECTS, EVENTS, WORLD_SHAPES, POSITION, VELOCITY, F32, SCALE,
        MOTION_SPEED, LAUNCH_SPEED, LAUNCH_TIME, FOV, CAMERA_DISTANCE, CAMERA_COORDINATE,
        RENDER_SIZE, VIEWER_SIZE, VIEWER_FRAMES, REFERENCE_FPS, REFERENCE_OFFSET,
-       REFERENCE_RATE, UNIT_FRACTION, CROP_ORIGIN, CROP_SIZE, JSON_DEPTH, INDENT)
+       REFERENCE_RATE, UNIT_FRACTION, CROP_ORIGIN, CROP_SIZE, EXPORT_FPS, EXPORT_SECONDS,
+       JSON_DEPTH, INDENT)
 
 
 def json_depth(value) -> int:

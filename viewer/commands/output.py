@@ -32,6 +32,8 @@ def check_output(path: str, option: str, *, folder: bool = False) -> Path:
                 _probe(p)
             elif p.is_dir():
                 raise OutputError(f"{option}: is a folder, not a file", file=str(p))
+            elif p.is_fifo():  # opening it would wait for a reader forever
+                raise OutputError(f"{option}: is a named pipe, not a file", file=str(p))
             else:
                 with open(p, "ab"):
                     pass
