@@ -95,6 +95,19 @@ ensure_system_libs() {
     _apt_install chromium \
       || echo "Continuing without Chromium: the gallery's browser test will be skipped." >&2
   fi
+  if [ "$1" = "test" ]; then ensure_gltf_validator; fi
+  return 0
+}
+
+ensure_gltf_validator() {
+  # The Khronos glTF validator (npm gltf-validator, a JavaScript library) for the test of
+  # vfxviewer export, installed into .venv/gltf-validator (ignored, kept between runs) where
+  # node and npm exist; without node that test is skipped.
+  command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || return 0
+  [ -d .venv/gltf-validator/node_modules/gltf-validator ] && return 0
+  echo "Installing the glTF validator (npm gltf-validator) into .venv/gltf-validator" >&2
+  npm install --silent --no-audit --no-fund --prefix .venv/gltf-validator gltf-validator \
+    >&2 || echo "npm install gltf-validator failed: the glTF validator test will fail." >&2
   return 0
 }
 

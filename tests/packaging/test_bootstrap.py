@@ -92,3 +92,24 @@ def test_test_bootstrap_installs_chromium_when_missing_and_run_does_not():
     assert "install chromium" in out.stdout, out.stderr
     out = _bash(stubs + "ensure_system_libs run")
     assert "chromium" not in out.stdout
+
+
+def test_test_bootstrap_installs_the_gltf_validator_into_the_venv_where_node_exists(tmp_path):
+    # the glTF export's validator test (tests/contract/test_contract_export.py) needs it
+    env = {"PATH": USER_PATH, "HOME": str(tmp_path), "LANG": "C.UTF-8"}
+    stubs = ('npm() { echo "npm $*"; }; '
+             'command() { case "$2" in node|npm) return 0;; esac; builtin command "$@"; }; ')
+
+    def run(script: str) -> subprocess.CompletedProcess:
+        return subprocess.run(["/bin/bash", "-c", f'source "{BOOTSTRAP}"; {script}'],
+                              env=env, capture_output=True, text=True, timeout=60,
+                              cwd=tmp_path)
+    out = run(stubs + "ensure_gltf_validator")
+    assert ("npm install --silent --no-audit --no-fund --prefix .venv/gltf-validator "
+            "gltf-validator") in out.stderr, out.stderr
+    (tmp_path / ".venv/gltf-validator/node_modules/gltf-validator").mkdir(parents=True)
+    assert "npm" not in run(stubs + "ensure_gltf_validator").stderr   # kept from before
+    no_node = 'command() { case "$2" in node|npm) return 1;; esac; builtin command "$@"; }; '
+    (tmp_path / ".venv").rename(tmp_path / "old")
+    out = run("npm() { echo called; }; " + no_node + "ensure_gltf_validator; echo rc=$?")
+    assert out.stdout.split() == ["rc=0"] and "called" not in out.stderr
