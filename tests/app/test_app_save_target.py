@@ -85,7 +85,10 @@ def test_save_of_a_read_only_installed_library_goes_to_documents(gl_ctx, docs, t
     shutil.copytree(resources.assets_dir(), library)
     for p in [library, *library.rglob("*")]:
         p.chmod(p.stat().st_mode & ~(stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH))
+    checkout_library = resources.assets_dir()
     monkeypatch.setattr(resources, "assets_dir", lambda: library)
+    # the checkout's library stays shipped even with the resources pointing elsewhere
+    assert save_target.shipped(checkout_library / "default.scenario.json")
     before = _tree_hash(library)
     app = _app(gl_ctx, open_session(scenario=str(library / "default.scenario.json")))
     try:

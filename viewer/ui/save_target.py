@@ -20,10 +20,14 @@ DEFAULT_NAME = "scenario.json"
 
 
 def shipped_folders() -> list[Path]:
-    """The folders that ship with the viewer: the synthetic library and the package."""
-    from viewer import resources
+    """The folders that ship with the viewer: the package, the synthetic library as the
+    resources find it now, where the default scenario was found at start-up, and a
+    checkout's ``assets_synthetic/`` (each one counts, should they ever differ)."""
+    from viewer import resources, synthetic
 
-    out = [Path(__file__).resolve().parent.parent]   # the viewer package
+    out = [Path(__file__).resolve().parent.parent,   # the viewer package
+           Path(synthetic.ASSETS_DIR).resolve(),
+           (resources.CHECKOUT / "assets_synthetic").resolve()]
     with contextlib.suppress(resources.ResourceError):   # a broken install: nothing there
         out.append(resources.assets_dir().resolve())
     return out
