@@ -125,6 +125,14 @@ def test_a_script_naming_parts_plays_on_a_setup_with_enough_parts(gallery):
         assert db.setup(int(plain["setup"], 16)).num_parts == 1
 
 
+def test_each_script_is_framed_unless_a_distance_is_given(gallery):
+    m = _manifest(gallery)
+    ring = m["scripts"][f"0x{S.PES_STRESS:08X}"]["camera"]       # a 2 m ring of emitters
+    bare = m["scripts"][f"0x{S.PES_EMPTY:08X}"]["camera"]        # the stand alone
+    assert bare["target"] == [0.0, 0.0, 0.0] and bare["distance"] < 2.0
+    assert ring["distance"] > 2 * bare["distance"]
+
+
 def test_a_rerun_skips_every_finished_script(gallery, cache):
     thumb = gallery / "thumbs" / f"0x{S.PES_STRESS:08X}.gif"
     before = thumb.stat().st_mtime_ns
@@ -214,7 +222,8 @@ def test_a_corrupt_script_is_named_exit_1_and_the_rest_are_written(tmp_path, cac
     dat = _dat_with_corrupt_script(tmp_path / "bad.dat", S.PES_EXPLODE_MEDIUM)
     out = tmp_path / "g"
     r = run_process("gallery", dat, "--out", out, *SMALL, "--jobs", "2", "--only",
-                    "0x3300010", "--setup", f"0x{S.SETUP_MARKER:08X}", env=cache)
+                    "0x3300010", "--setup", f"0x{S.SETUP_MARKER:08X}", "--distance", "3",
+                    env=cache)
     assert r.rc == 1, r
     assert "Traceback" not in r.err
     named = [ln for ln in r.err_lines if bad in ln]
@@ -222,6 +231,8 @@ def test_a_corrupt_script_is_named_exit_1_and_the_rest_are_written(tmp_path, cac
     m = _manifest(out)
     assert list(m["failed"]) == [bad] and len(m["scripts"]) == 14
     assert all(row["setup"] == f"0x{S.SETUP_MARKER:08X}" for row in m["scripts"].values())
+    assert all(row["camera"] == {"target": None, "distance": 3.0}
+               for row in m["scripts"].values())
     page = (out / "index.html").read_text(encoding="utf-8")
     assert len(_rows(page)) == 15 and 'class="failed"' in page
 

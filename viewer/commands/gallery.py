@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 import time
@@ -60,6 +61,12 @@ FAILURES_SHOWN = 50
 MANIFEST = "manifest.json"
 FORMAT = 1
 TYPE_SCRIPT = 0x33
+#: framing (``frame_effect``): particles sampled per drawn frame, the margin around the
+#: sphere that holds what is drawn, the smallest radius framed (a bare stand, a spark)
+FRAME_SAMPLES = 256
+FRAME_PERCENTILE = 5
+FRAME_MARGIN = 1.0
+MIN_FRAMED_RADIUS = 0.5
 
 
 def _seconds(text: str) -> float:
@@ -92,8 +99,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"length of each thumbnail (default: the script's length + "
                              f"{TAIL_SECONDS:g} s, within {AUTO_SECONDS[0]:g}.."
                              f"{AUTO_SECONDS[1]:g} s)")
-    parser.add_argument("--distance", type=bounded(bounds.CAMERA_DISTANCE), default=3.0,
-                        help="camera distance (3 m)")
+    parser.add_argument("--distance", type=bounded(bounds.CAMERA_DISTANCE), default=None,
+                        help="camera distance in m (default: each script framed: the "
+                             "camera fits what it draws)")
 
 
 # --- what to render ----------------------------------------------------------------------------
@@ -212,7 +220,7 @@ class Job:
     out: str
     size: tuple[int, int]
     seconds: float | None
-    distance: float
+    distance: float | None     # None: framed per script (``frame_effect``)
     setup: int | None          # --setup, or None: the stand
     setup_parts: int           # --setup's part count
 
@@ -281,6 +289,43 @@ class Figures:
         self.frames += 1
 
 
+def frame_effect(sc, db, step: int, fov_deg: float) -> tuple[tuple[float, float, float],
+                                                               float]:
+    """(target, distance) of a camera that fits what a script draws: the run simulated
+    once without drawing, the object's parts and the live particles of every ``step``-th
+    frame (at most ``FRAME_SAMPLES`` per frame, evenly picked) gathered, the box between
+    their 5th and 95th percentiles on each axis (a stray particle far out does not shrink
+    the rest), and the distance at which its bounding sphere fills the field of view."""
+    import numpy as np
+
+    from viewer.sim import inspect
+    from viewer.sim.scenario import ScenarioRunner
+    runner = ScenarioRunner(sc, db)
+    points: list = []
+    for k, (_, world) in enumerate(runner.frames()):
+        if k % step:
+            continue
+        for obj in inspect.drawn_objects(world):
+            points.append(np.asarray([obj.frame.origin] + [p.frame.origin for p in obj.parts],
+                                     np.float64))
+        pool = inspect.particle_pool(world)
+        live = np.flatnonzero(pool.alive)
+        if live.size:
+            pool.evaluate()
+            pick = live[np.linspace(0, live.size - 1, min(live.size, FRAME_SAMPLES)).astype(int)]
+            points.append(np.asarray(pool.position[pick], np.float64))
+    pts = np.concatenate(points) if points else np.zeros((1, 3))
+    pts = pts[np.isfinite(pts).all(axis=1)]
+    if not len(pts):
+        pts = np.zeros((1, 3))
+    lo, hi = np.percentile(pts, [FRAME_PERCENTILE, 100 - FRAME_PERCENTILE], axis=0)
+    center = (lo + hi) / 2.0
+    radius = max(float(np.linalg.norm(hi - lo)) / 2.0, MIN_FRAMED_RADIUS)
+    distance = FRAME_MARGIN * radius / math.sin(math.radians(fov_deg) / 2.0)
+    distance = min(max(distance, bounds.CAMERA_DISTANCE.lo), bounds.CAMERA_DISTANCE.hi)
+    return tuple(round(float(c), 4) for c in center), round(distance, 4)
+
+
 def render_job(job: Job) -> dict:
     """Render one script (in a worker); its figures, or ``{"did", "error"}``."""
     did = format_did(job.did)
@@ -315,12 +360,17 @@ def _render(job: Job, did: str, start: float) -> dict:
                              "events": [{"t": 0.0, "object": 1, "play_script": did}]})
     out = Path(job.out)
     thumb, poster = f"thumbs/{did}.gif", f"posters/{did}.png"
-    args = build_parser_args(["--setup", format_did(setup), "--out", str(out / thumb),
-                              "--size", f"{job.size[0]}x{job.size[1]}",
-                              "--distance", repr(job.distance)])
+    step = SIM_FPS // THUMB_FPS
+    camera = ["--setup", format_did(setup), "--out", str(out / thumb),
+              "--size", f"{job.size[0]}x{job.size[1]}"]
+    if job.distance is None:
+        target, distance = frame_effect(sc, db, step, build_parser_args(camera).fov)
+        camera += ["--target", ",".join(repr(c) for c in target)]
+    else:
+        target, distance = None, job.distance
+    args = build_parser_args([*camera, "--distance", repr(distance)])
     figures = Figures()
     best: list = [-1, None]
-    step = SIM_FPS // THUMB_FPS
     count = [0]
 
     def wants(last: bool) -> bool:
@@ -343,6 +393,8 @@ def _render(job: Job, did: str, start: float) -> dict:
             "frames": figures.frames, "emitters": figures.emitters,
             "peak_particles": figures.peak, "sounds": figures.sounds,
             "waves": figures.waves, "missing": figures.missing,
+            "camera": {"target": None if target is None else list(target),
+                       "distance": distance},
             "render_s": round(time.perf_counter() - start, 3)}
 
 
@@ -489,7 +541,7 @@ def run(args: argparse.Namespace) -> int:
             (out / sub).mkdir(parents=True, exist_ok=True)
         _clean_partials(out)
         manifest = Manifest.load(out / MANIFEST, options)
-        todo = [Job(d, str(out), tuple(args.size), args.seconds, float(args.distance),
+        todo = [Job(d, str(out), tuple(args.size), args.seconds, args.distance,
                     args.setup, setup_parts)
                 for d in selected if format_did(d) not in manifest.scripts]
         skipped = len(selected) - len(todo)
