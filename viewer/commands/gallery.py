@@ -404,8 +404,9 @@ def cpu_count() -> int:
     counted = getattr(os, "process_cpu_count", None)      # Python 3.13
     if counted is not None:
         return counted() or 1
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0)) or 1
+    affinity = getattr(os, "sched_getaffinity", None)       # Linux
+    if affinity is not None:
+        return len(affinity(0)) or 1
     return os.cpu_count() or 1
 
 
