@@ -114,3 +114,12 @@ def test_the_panel_edits_and_deletes_with_its_buttons_and_undo(db, gl_ctx, monke
         assert [e.kind for e in s.scenario.events] == ["play_script", "play"]
         assert s.scenario.events[1].t == 0.5 and s.scenario.events[1].intensity == 0.2
         assert app.errors.entries == [], [e.line() for e in app.errors.entries]
+
+
+def test_an_actions_entry_editing_an_event_is_checked_first():
+    from viewer.ui.action_args import parse_action
+    with pytest.raises(ScenarioError, match=r"actions\[0\]\.raw: 'x' is not a JSON object"):
+        parse_action({"frame": 1, "command": "EditEvent", "index": 0, "raw": "x"},
+                     "actions[0]", 10)
+    assert parse_action({"frame": 1, "command": "DeleteEvent", "index": 0},
+                        "actions[0]", 10) == (1, c.DeleteEvent(0))

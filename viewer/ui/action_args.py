@@ -59,6 +59,8 @@ def _problem(cls_name: str, name: str, kind: str, value) -> str | None:
         return _number(value, _INTEGER, integer=True)
     if kind == "bool":
         return None if isinstance(value, bool) else f"{value!r} is not true or false"
+    if kind == "dict":
+        return None if isinstance(value, dict) else f"{value!r} is not a JSON object"
     if kind == "str":
         if not isinstance(value, str):
             return f"{value!r} is not text"

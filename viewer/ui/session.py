@@ -698,6 +698,8 @@ class Session:
         events = self.scenario.events
         if not 0 <= int(index) < len(events):
             raise ScenarioError(f"no event {index} in the scenario ({len(events)} events)")
+        if raw is not None and not isinstance(raw, dict):
+            raise ScenarioError(f"events[{index}]: an event is a JSON object, not {raw!r}")
         before = list(events)
         if raw is None:
             del events[int(index)]
