@@ -41,7 +41,9 @@ def test_rows_in_play_order_and_a_nan_play_flagged(db):
     assert nan_row.kind == "play" and "Launch (0x04) at intensity nan" in nan_row.summary
     assert "nan" in nan_row.flag and not rows[0].flag
     marks = timeline_marks(s.scenario)
-    assert [m[2] for m in marks] == [False, False, True]   # the nan play's mark flagged
+    assert marks.flagged.tolist() == [False, True, False]   # the nan play's mark flagged
+    assert marks.near(0.5, 0.01) == [1] and "intensity nan" in marks.label(1)
+    assert marks.near(0.3, 0.21) == [2, 1]              # nearest first
 
 
 def test_edit_and_delete_an_event_with_undo_and_redo(db):
@@ -123,3 +125,27 @@ def test_an_actions_entry_editing_an_event_is_checked_first():
                      "actions[0]", 10)
     assert parse_action({"frame": 1, "command": "DeleteEvent", "index": 0},
                         "actions[0]", 10) == (1, c.DeleteEvent(0))
+
+
+def test_many_events_are_listed_once_per_edit_and_drawn_per_pixel(db, gl_ctx, monkeypatch):
+    """Thousands of events: the rows are built once (not every frame), the list submits
+    only the rows on screen, the Timeline's lane a diamond per pixel column at most."""
+    import viewer.ui.events_panel as ep
+
+    sc = F.scenario_json()
+    sc["events"] += [{"t": round(k / 2000, 6), "object": 1, "play": 0x77, "intensity": 0.5}
+                     for k in range(2000)]
+    s = Session(db, Scenario.from_json(sc))
+    built = F.count_calls(monkeypatch, ep, "event_rows")
+    with F.headless_app(gl_ctx, s, (600, 400)) as (app, target):
+        for panel in ("Events", "Timeline"):
+            app.only_panel = panel
+            for _ in range(3):
+                app.frame(1 / 60, display_size=target.size, target=target.fbo)
+        assert len(built) == 1
+        marks = s.timeline_view().events
+        assert len(marks) == 2001 and len(marks.near(0.5, 0.001)) == 3
+        app.controller.apply(c.DeleteEvent(5))
+        app.only_panel = "Events"
+        app.frame(1 / 60, display_size=target.size, target=target.fbo)
+        assert len(built) == 2 and len(app.wiring.events_state.rows_memo[1]) == 2000

@@ -54,8 +54,8 @@ def test_play_on_object_at_nan_says_so_and_marks_the_timeline(gl_ctx, monkeypatc
         ev = s.scenario.events[-1]
         assert ev.kind == "play" and math.isnan(ev.intensity)
         marks = s.timeline_view().events
-        assert marks[-1][0] == 0.5 and marks[-1][2]          # flagged: nan plays nothing
-        assert "intensity nan" in marks[-1][1]
+        assert marks.t[-1] == 0.5 and marks.flagged[-1]      # flagged: nan plays nothing
+        assert "intensity nan" in marks.label(len(marks) - 1)
 
 
 def _row(slot, pos, gfx=7):

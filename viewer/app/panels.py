@@ -239,7 +239,9 @@ class PanelWiring:
     def _events_panel(self):
         s = self.app.session
         return draw_events_panel(None if s is None else s.scenario,
-                                 0.0 if s is None else s.playback.time, self.events_state)
+                                 0.0 if s is None else s.playback.time, self.events_state,
+                                 None if s is None else (s.serial, s.generation,
+                                                         id(s.scenario)))
 
     def _plotted_emitters(self) -> list[int]:
         """The emitters the counts plots draw: the selected one (or the selected

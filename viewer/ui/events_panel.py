@@ -15,6 +15,8 @@ import json
 import math
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from viewer.dat.names import play_script_label
 from viewer.ui import commands as c
 from viewer.ui.script_table_panel import format_intensity, parse_intensity
@@ -65,17 +67,42 @@ def event_rows(scenario) -> list[EventRow]:
             for i in order for ev in (scenario.events[i],)]
 
 
-def timeline_marks(scenario) -> tuple[tuple[float, str, bool], ...]:
-    """(t, label, flagged) of each event for the Timeline's events lane."""
-    return tuple((r.t, f"{r.t:.3f} s  object {r.object} {r.kind} {r.summary}"
-                  + (f"  ({r.flag})" if r.flag else ""), bool(r.flag))
-                 for r in event_rows(scenario))
+class EventMarks:
+    """The Timeline's events lane: each event's time and whether it is flagged, as arrays
+    (a scenario may hold a million events), its label built only when asked (a hover)."""
+
+    def __init__(self, scenario) -> None:
+        events = [] if scenario is None else scenario.events
+        self._events = list(events)
+        self.t = np.fromiter((float(e.t) for e in events), np.float64, len(events))
+        self.flagged = np.fromiter((e.kind == "play" and not math.isfinite(e.intensity)
+                                    for e in events), bool, len(events))
+
+    def __len__(self) -> int:
+        return len(self._events)
+
+    def label(self, i: int) -> str:
+        ev = self._events[int(i)]
+        flag = event_flag(ev)
+        return (f"{ev.t:.3f} s  object {ev.object} {ev.kind} {_value_text(ev)}"
+                + (f"  ({flag})" if flag else ""))
+
+    def near(self, t: float, tolerance: float, most: int = 6) -> list[int]:
+        """Indices of the events within ``tolerance`` seconds of ``t``, nearest first."""
+        idx = np.flatnonzero(np.abs(self.t - t) <= tolerance)
+        return idx[np.argsort(np.abs(self.t[idx] - t), kind="stable")][:most].tolist()
+
+
+def timeline_marks(scenario) -> EventMarks:
+    """The scenario's events for the Timeline's events lane."""
+    return EventMarks(scenario)
 
 
 @dataclass
 class EventsPanelState:
     """UI-only: the selected event and what its edit fields hold."""
     selected: int | None = None      # index in scenario.events
+    rows_memo: tuple = (None, [])    # (the scenario's key, event_rows): built once per edit
     shown: object = None             # the raw event the fields were filled from
     t: float = 0.0
     intensity: str = ""
@@ -121,8 +148,11 @@ def _fill(state: EventsPanelState, ev) -> None:
     state.problem = ""
 
 
-def draw_events_panel(scenario, now: float, state: EventsPanelState) -> list[c.Command]:
-    """The list, and under it the selected event's edit fields."""
+def draw_events_panel(scenario, now: float, state: EventsPanelState,
+                      key=None) -> list[c.Command]:
+    """The list, and under it the selected event's edit fields. ``key`` names the
+    scenario as it is now (the rows are built again when it changes; None: every
+    frame)."""
     from imgui_bundle import imgui
 
     out: list[c.Command] = []
@@ -130,7 +160,9 @@ def draw_events_panel(scenario, now: float, state: EventsPanelState) -> list[c.C
     try:
         if not visible:
             return out
-        rows = event_rows(scenario)
+        if key is None or state.rows_memo[0] != key:
+            state.rows_memo = (key, event_rows(scenario))
+        rows = state.rows_memo[1]
         if not rows:
             imgui.text_disabled("No events: play a script or an effect to add one.")
             return out
@@ -157,23 +189,31 @@ def _events_table(imgui, rows, now: float, state: EventsPanelState, out) -> None
     for name in ("t (s)", "object", "event", "value"):
         imgui.table_setup_column(name)
     imgui.table_headers_row()
-    for r in rows:
-        imgui.table_next_row()
-        imgui.table_next_column()
-        label = f"{r.t:.3f}{' <' if abs(r.t - now) < 1e-6 else ''}##ev{r.index}"
-        if imgui.selectable(label, state.selected == r.index,
-                            imgui.SelectableFlags_.span_all_columns)[0]:
-            state.selected = r.index
-            out.append(c.Select("object", r.object))
-        if r.flag and imgui.is_item_hovered():
-            imgui.set_tooltip(r.flag)
-        for text in (str(r.object), r.kind, r.summary):
-            imgui.table_next_column()
-            if r.flag:
-                imgui.text_colored(imgui.ImVec4(*NOT_FINITE), text)
-            else:
-                imgui.text(text)
+    clipper = imgui.ListClipper()
+    clipper.begin(len(rows))
+    while clipper.step():   # only the rows on screen are submitted (a million events)
+        for k in range(clipper.display_start, clipper.display_end):
+            _event_row(imgui, rows[k], now, state, out)
     imgui.end_table()
+
+
+def _event_row(imgui, r: EventRow, now: float, state: EventsPanelState, out) -> None:
+    """One row: its time (selectable; "<" at the time shown), object, kind, value."""
+    imgui.table_next_row()
+    imgui.table_next_column()
+    label = f"{r.t:.3f}{' <' if abs(r.t - now) < 1e-6 else ''}##ev{r.index}"
+    if imgui.selectable(label, state.selected == r.index,
+                        imgui.SelectableFlags_.span_all_columns)[0]:
+        state.selected = r.index
+        out.append(c.Select("object", r.object))
+    if r.flag and imgui.is_item_hovered():
+        imgui.set_tooltip(r.flag)
+    for text in (str(r.object), r.kind, r.summary):
+        imgui.table_next_column()
+        if r.flag:
+            imgui.text_colored(imgui.ImVec4(*NOT_FINITE), text)
+        else:
+            imgui.text(text)
 
 
 def _edit_fields(imgui, ev, state: EventsPanelState, out) -> None:
@@ -222,5 +262,5 @@ def _edit_fields(imgui, ev, state: EventsPanelState, out) -> None:
         text_wrapped(imgui, state.problem, imgui.ImVec4(1, 0.5, 0.4, 1))
 
 
-__all__ = ["EventRow", "EventsPanelState", "draw_events_panel", "edited_event", "event_flag",
-           "event_rows", "timeline_marks"]
+__all__ = ["EventMarks", "EventRow", "EventsPanelState", "draw_events_panel", "edited_event",
+           "event_flag", "event_rows", "timeline_marks"]

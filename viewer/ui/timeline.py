@@ -13,6 +13,8 @@ import bisect
 import itertools
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from viewer.dat.names import hook_type_label_of
 from viewer.sim.playback import SPEED_MAX, SPEED_MIN
 from viewer.ui import commands as c
@@ -175,9 +177,9 @@ class TimelineView:
     # the emitter debugger's counts over time (emitter_plot.draw_counts_plot bound to the
     # emitters shown), drawn above the tracks on the timeline's time axis; None: none
     counts: object | None = None
-    # the scenario's events (t, label, flagged: a nan play), one mark each on the events
-    # lane (viewer/ui/events_panel.timeline_marks)
-    events: tuple = ()
+    # the scenario's events (viewer/ui/events_panel.EventMarks: times, flagged for a nan
+    # play, labels on demand), marked on the events lane; None: no lane
+    events: object | None = None
     # the loop range's in / out points (seconds; None: the scenario's start / end)
     loop_in: float | None = None
     loop_out: float | None = None
@@ -432,11 +434,11 @@ _HOOK_COLOURS = {
 _DEFAULT_HOOK_COLOUR = (0.8, 0.8, 0.8, 1.0)
 
 
-def track_rows(tracks: TimelineTracks, events=()) -> list[tuple[str, object]]:
+def track_rows(tracks: TimelineTracks, events=None) -> list[tuple[str, object]]:
     """The rows the track area draws, top to bottom: ("events", marks) when the scenario
     has events, ("lane", (owner, source)) per marker lane, ("bar", EmitterBar) per
     emitter, then ("pes", None) when there are windows."""
-    rows: list[tuple[str, object]] = [("events", tuple(events))] if events else []
+    rows: list[tuple[str, object]] = [("events", events)] if events else []
     rows += [("lane", lane) for lane in tracks.lanes()]
     rows += [("bar", bar) for bar in tracks.bars.values()]
     if tracks.pes_windows:
@@ -452,7 +454,7 @@ def hit_test(tracks: TimelineTracks, row: tuple[str, object], t: float, toleranc
     tooltip text and the commands a click gives (an emitter bar selects its emitter)."""
     kind, key = row
     if kind == "events":
-        return "\n".join([m[1] for m in key if abs(m[0] - t) <= tolerance][:6]), []
+        return "\n".join(key.label(i) for i in key.near(t, tolerance)), []
     if kind == "lane":
         near = [m for m in tracks.markers if (m.owner, m.source) == key
                 and abs(m.t - t) <= tolerance]
@@ -564,14 +566,18 @@ LOOP_OUT_COLOUR = (1.0, 0.4, 0.4, 1.0)
 
 
 def _draw_event_lane(cv: _TrackCanvas, events, y: float) -> float:
-    """One row: a diamond per scenario event (orange for a non-finite intensity)."""
+    """One row: a diamond per scenario event (orange for a non-finite intensity), one per
+    pixel column and kind (a million events draw as many diamonds as fit)."""
     if not events:
         return y
     cv.label(y, "events")
     ImVec2 = cv.imgui.ImVec2
     mid = y + cv.row_h / 2
-    for t, _, flagged in events:
-        x = cv.x_of(t)
+    x0 = cv.origin.x + cv.label_w
+    cols = np.round(np.clip(events.t / cv.dur, 0.0, 1.0) * cv.width).astype(np.int64)
+    for column, flagged in np.unique(np.stack([cols, events.flagged.astype(np.int64)], 1),
+                                     axis=0).tolist():
+        x = x0 + column
         col = cv.col(FLAGGED_EVENT_COLOUR if flagged else EVENT_COLOUR)
         cv.dl.add_quad_filled(ImVec2(x, mid - 5), ImVec2(x + 4, mid), ImVec2(x, mid + 5),
                               ImVec2(x - 4, mid), col)
