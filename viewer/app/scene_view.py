@@ -126,7 +126,7 @@ class SceneView:
             settings = self.view_settings(renderer)
             if transparent:
                 settings = replace(settings, background=(*settings.background[:3], 0.0),
-                                   show_grid=False)
+                                   show_grid=False, show_axes=False)
             # the distance cull's viewer and the sound listener, as render does
             session.set_viewer(camera.eye(), camera.forward())
             flt = self.app.controller.view.emitter_filter
