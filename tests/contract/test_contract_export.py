@@ -229,23 +229,15 @@ def test_textured_setup_PNGs_hold_the_renderers_pixels(cli, tmp_path):
 
 
 # -- the Khronos validator -----------------------------------------------------------------------
-def test_khronos_gltf_validator_finds_no_error(cli, tmp_path):
-    """Every pixel format (the texture gallery), a motion, an Animation, a palette."""
+def validate(files: list[Path]) -> list[dict]:
+    """The Khronos glTF validator's report of each file, after checking it found no error
+    and no warning."""
     node = shutil.which("node")
     if node is None:
         pytest.skip("node is not installed: the Khronos glTF validator is a JavaScript "
                     "library (./test installs it where node and npm exist)")
     assert VALIDATOR.is_dir(), (f"{VALIDATOR} missing: ./test's bootstrap installs it "
                                 "(npm install --prefix .venv/gltf-validator gltf-validator)")
-    files = [
-        export(cli, tmp_path, "--setup", HUMANOID, "--motion", WALK, "--seconds", "1",
-               name="walk.glb")[1],
-        export(cli, tmp_path, "--setup", f"0x{S.SETUP_LANTERN:08X}", "--animation",
-               f"0x{S.ANIM_LANTERN_SWING:08X}", "--seconds", "1", name="lantern.glb")[1],
-        export(cli, tmp_path, "--setup", f"0x{S.SETUP_TEXTURE_GALLERY:08X}",
-               name="gallery.glb")[1],
-        export(cli, tmp_path, "--setup", f"0x{S.SETUP_MANNEQUIN:08X}", name="tunic.glb")[1],
-    ]
     p = subprocess.run([node, str(VALIDATE_JS), str(VALIDATOR), *map(str, files)],
                        capture_output=True, text=True, timeout=60, check=False)
     assert p.returncode == 0, p.stderr
@@ -255,6 +247,21 @@ def test_khronos_gltf_validator_finds_no_error(cli, tmp_path):
         issues = report["issues"]
         assert issues["numErrors"] == 0, (f.name, issues["messages"])
         assert issues["numWarnings"] == 0, (f.name, issues["messages"])
+    return reports
+
+
+def test_khronos_gltf_validator_finds_no_error(cli, tmp_path):
+    """Every pixel format (the texture gallery), a motion, an Animation, a palette."""
+    files = [
+        export(cli, tmp_path, "--setup", HUMANOID, "--motion", WALK, "--seconds", "1",
+               name="walk.glb")[1],
+        export(cli, tmp_path, "--setup", f"0x{S.SETUP_LANTERN:08X}", "--animation",
+               f"0x{S.ANIM_LANTERN_SWING:08X}", "--seconds", "1", name="lantern.glb")[1],
+        export(cli, tmp_path, "--setup", f"0x{S.SETUP_TEXTURE_GALLERY:08X}",
+               name="gallery.glb")[1],
+        export(cli, tmp_path, "--setup", f"0x{S.SETUP_MANNEQUIN:08X}", name="tunic.glb")[1],
+    ]
+    reports = validate(files)
     assert reports[2]["info"]["hasTextures"] and reports[0]["info"]["animationCount"] == 1
 
 
@@ -321,3 +328,25 @@ def test_a_named_pipe_as_DAT_or_out_is_refused_at_once(tmp_path, where):
     r = run_bounded(argv, timeout=60)
     assert not r.timed_out and r.rc == 1 and "Traceback" not in r.err, r
     assert str(fifo) in r.err and "named pipe, not a file" in r.err, r.err
+
+
+def test_a_setup_without_parts_is_a_root_node_alone_and_still_valid(cli, tmp_path):
+    """No parts: no children and no animation channels (glTF allows neither empty)."""
+    from dataclasses import replace
+    with DatFile(SYN) as dat:
+        recs = {e.did: dat.read_entry(e) for e in dat.entries() if e.did >> 24 != 0xFF}
+    marker = AssetDatabase([SYN]).get(S.SETUP_MARKER)
+    (key, af), = marker.placement_frames
+    empty = replace(marker, id=0x02000F01, parts=(),
+                    placement_frames=((key, replace(af, frames=())),))
+    recs[empty.id] = R.encode(empty)
+    path = tmp_path / "empty.dat"
+    write_dat(path, recs)
+    files = []
+    for name, extra in (("plain.glb", []), ("anim.glb", ["--animation", "0x03000105"])):
+        r = cli("export", path, "--setup", "0x02000F01", *extra, "--out", tmp_path / name)
+        assert r.rc == 0 and r.err == "", r
+        g = pygltflib.GLTF2.load_binary(str(tmp_path / name))
+        assert len(g.nodes) == 1 and not g.nodes[0].children and not g.animations
+        files.append(tmp_path / name)
+    validate(files)

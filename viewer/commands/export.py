@@ -104,7 +104,7 @@ def export_glb(db, setup_did: int, *, animation: int | None = None, motion: int 
     gltf = builder.build(poses)
     for gid in builder.absent:
         note({"event": "missing", "what": "GfxObj", "did": gid, "by": setup_did})
-    return glb_bytes(gltf)
+    return glb_bytes(gltf, builder.blob.data)
 
 
 def _note_line(ev: dict) -> str | None:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import io
 import math
+import struct
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -207,7 +208,7 @@ class GltfBuilder:
         g = self.gltf
         parts = list(self.setup.parts)
         g.nodes.append(G.Node(name=f"Setup 0x{self.setup_did:08X} (AC Z-up to glTF Y-up)",
-                              rotation=list(Z_UP_TO_Y_UP), children=[]))
+                              rotation=list(Z_UP_TO_Y_UP)))
         rest = self.rest_pose()
         for i, gid in enumerate(parts):
             t, q, s = rest[i]
@@ -216,14 +217,15 @@ class GltfBuilder:
                           extras={"part": i, "gfxobj": f"0x{int(gid):08X}"})
             if s != [1.0, 1.0, 1.0]:
                 node.scale = s
-            g.nodes[0].children.append(len(g.nodes))
             g.nodes.append(node)
+        if parts:  # glTF: a node's children, an animation's channels: none or at least one
+            g.nodes[0].children = list(range(1, len(g.nodes)))
         g.scenes.append(G.Scene(name="Setup", nodes=[0]))
         g.scene = 0
-        if poses is not None:
+        if poses is not None and parts:
             self.animation(poses)
-        g.buffers.append(G.Buffer(byteLength=len(self.blob.data)))
-        g.set_binary_blob(bytes(self.blob.data))
+        if self.blob.data:  # a buffer only when there are bytes (one of 0 is invalid)
+            g.buffers.append(G.Buffer(byteLength=len(self.blob.data)))
         return g
 
     def rest_pose(self) -> list[tuple[list, list, list]]:
@@ -380,6 +382,14 @@ class GltfBuilder:
         self.gltf.animations.append(anim)
 
 
-def glb_bytes(gltf) -> bytes:
-    """The document as one GLB file's bytes."""
-    return b"".join(gltf.save_to_bytes())
+def glb_bytes(gltf, blob: bytes) -> bytes:
+    """The document and its buffer as one GLB file (glTF 2.0 section 4.4): the header, the
+    JSON chunk padded with spaces, and the BIN chunk padded with zeros, left out when the
+    buffer is empty (as the format asks)."""
+    js = gltf.gltf_to_json(separators=(",", ":"), indent=None).encode("utf-8")
+    js += b" " * (-len(js) % 4)
+    body = struct.pack("<I4s", len(js), b"JSON") + js
+    if blob:
+        data = bytes(blob) + b"\0" * (-len(blob) % 4)
+        body += struct.pack("<I4s", len(data), b"BIN\0") + data
+    return struct.pack("<4sII", b"glTF", 2, 12 + len(body)) + body
