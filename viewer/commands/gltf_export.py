@@ -388,8 +388,9 @@ def glb_bytes(gltf, blob: bytes) -> bytes:
     buffer is empty (as the format asks)."""
     js = gltf.gltf_to_json(separators=(",", ":"), indent=None).encode("utf-8")
     js += b" " * (-len(js) % 4)
-    body = struct.pack("<I4s", len(js), b"JSON") + js
+    parts = [struct.pack("<I4s", len(js), b"JSON"), js]
     if blob:
-        data = bytes(blob) + b"\0" * (-len(blob) % 4)
-        body += struct.pack("<I4s", len(data), b"BIN\0") + data
-    return struct.pack("<4sII", b"glTF", 2, 12 + len(body)) + body
+        pad = -len(blob) % 4
+        parts += [struct.pack("<I4s", len(blob) + pad, b"BIN\0"), blob, b"\0" * pad]
+    size = 12 + sum(len(p) for p in parts)
+    return b"".join([struct.pack("<4sII", b"glTF", 2, size), *parts])   # one copy of blob
