@@ -152,11 +152,12 @@ def test_an_interrupted_run_continues_where_it_stopped(tmp_path, cache):
     deadline = time.monotonic() + 60
     done: dict = {}
     while time.monotonic() < deadline and p.poll() is None:
-        if (out / "manifest.json").is_file():
-            done = _manifest(out)["scripts"]
+        if (out / "index.html").is_file():   # written with the manifest while the run goes on
+            done = _rows((out / "index.html").read_text(encoding="utf-8"))
             if done:         # the first finished script is recorded at once
                 break
         time.sleep(0.05)
+    assert done and p.poll() is None
     p.send_signal(signal.SIGINT)                         # Ctrl-C
     err = p.communicate(timeout=60)[1]
     assert p.returncode == 130, err

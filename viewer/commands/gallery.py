@@ -199,7 +199,9 @@ class Manifest:
         os.replace(tmp, self.path)
         self.saved_at = time.monotonic()
 
-    def record(self, result: dict) -> None:
+    def record(self, result: dict) -> bool:
+        """Note one script's result; whether the manifest was written now (at most once
+        every ``SAVE_EVERY_S``)."""
         did = result["did"]
         if result.get("error") is not None:
             self.failed[did] = result["error"]
@@ -207,8 +209,10 @@ class Manifest:
         else:
             self.failed.pop(did, None)
             self.scripts[did] = result
-        if time.monotonic() - self.saved_at >= SAVE_EVERY_S:
-            self.save()
+        if time.monotonic() - self.saved_at < SAVE_EVERY_S:
+            return False
+        self.save()
+        return True
 
 
 # --- a worker ----------------------------------------------------------------------------------
@@ -553,9 +557,17 @@ def run(args: argparse.Namespace) -> int:
             from viewer.render.context import headless_context
             headless_context().release()
         bar = _progress(len(todo))
+        wanted = {format_did(d) for d in selected}
+
+        def index() -> None:   # what is done so far: a long run can be looked at meanwhile
+            write_index(out, [manifest.scripts[d] for d in sorted(manifest.scripts)
+                              if d in wanted],
+                        {d: m for d, m in manifest.failed.items() if d in wanted}, uses,
+                        tuple(args.size))
 
         def on_result(result: dict) -> None:
-            manifest.record(result)
+            if manifest.record(result):
+                index()
             if bar is not None:
                 bar.update(1)
         try:
@@ -566,12 +578,8 @@ def run(args: argparse.Namespace) -> int:
         finally:
             if bar is not None:
                 bar.close()
-            wanted = {format_did(d) for d in selected}
             manifest.save()
-            write_index(out, [manifest.scripts[d] for d in sorted(manifest.scripts)
-                              if d in wanted],
-                        {d: m for d, m in manifest.failed.items() if d in wanted}, uses,
-                        tuple(args.size))
+            index()
     failed = sorted(d for d in manifest.failed if d in wanted)
     for did in failed[:FAILURES_SHOWN]:
         print(f"vfxviewer: gallery: {did} failed: {manifest.failed[did]}", file=sys.stderr)
