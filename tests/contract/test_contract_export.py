@@ -351,3 +351,33 @@ def test_a_setup_without_parts_is_a_root_node_alone_and_still_valid(cli, tmp_pat
         assert len(g.nodes) == 1 and not g.nodes[0].children and not g.animations
         files.append(tmp_path / name)
     validate(files)
+
+
+def test_a_part_draws_its_degrade_tables_closest_level(cli, tmp_path):
+    """GfxObjDegradeInfo::get_degrade 0x0051E4B0 at distance 0: the marker's GfxObj given a
+    degrade table whose first level names the humanoid's head; the part's mesh is the
+    head's."""
+    from dataclasses import replace
+
+    from viewer.dat.records.common import GfxObjFlags
+    db = AssetDatabase([SYN])
+    with DatFile(SYN) as dat:
+        recs = {e.did: dat.read_entry(e) for e in dat.entries() if e.did >> 24 != 0xFF}
+    table = 0x11000F01
+    gfx = db.get(S.GFX_MARKER)
+    recs[S.GFX_MARKER] = R.encode(replace(gfx, flags=gfx.flags | GfxObjFlags.HasDIDDegrade,
+                                          did_degrade=table))
+    recs[table] = R.encode(R.GfxObjDegradeInfo(table, (
+        R.GfxObjInfo(S.GFX_HUMANOID_HEAD, 1, 0.0, 10.0, 20.0),
+        R.GfxObjInfo(S.GFX_MARKER, 1, 20.0, 50.0, 100.0))))
+    path = tmp_path / "degrade.dat"
+    write_dat(path, recs)
+    out = tmp_path / "x.glb"
+    assert cli("export", path, "--setup", f"0x{S.SETUP_MARKER:08X}", "--out", out).rc == 0
+    g = pygltflib.GLTF2.load_binary(str(out))
+    (node,) = part_nodes(g)
+    assert node.extras["gfxobj"] == f"0x{S.GFX_MARKER:08X}"
+    assert g.meshes[node.mesh].name == f"GfxObj 0x{S.GFX_HUMANOID_HEAD:08X}"
+    triangles = sum(g.accessors[p.attributes.POSITION].count
+                    for p in g.meshes[node.mesh].primitives) // 3
+    assert triangles == retail_triangles(db.get(S.GFX_HUMANOID_HEAD))
