@@ -107,6 +107,8 @@ def test_figures_come_from_the_run_and_the_uses_from_the_tables(gallery):
     page = (gallery / "index.html").read_text(encoding="utf-8")
     row = re.search(rf'<tr data-did="0x{S.PES_LAUNCH_SMALL:08X}".*?</tr>', page).group(0)
     assert "Launch" in row and f"0x{S.PST_FLAME:08X}" in row       # used as, by which table
+    row = re.search(rf'<tr data-did="0x{S.PES_LANTERN_DEFAULT:08X}".*?</tr>', page).group(0)
+    assert "DefaultScript" in row and f"0x{S.SETUP_LANTERN:08X}" in row
 
 
 def test_a_script_naming_parts_plays_on_a_setup_with_enough_parts(gallery):
