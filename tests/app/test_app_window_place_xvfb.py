@@ -76,6 +76,17 @@ def test_a_remembered_size_and_place_come_back_and_an_off_screen_one_is_moved_in
                                                                   "position": [100, 60]}
 
 
+def test_a_desktops_work_area_leaves_its_top_bar_and_the_frame_free(tmp_path):
+    """A window manager's _NET_WORKAREA (a 27 px top bar): the window's inside is the
+    work area less the frame's room, placed below the bar."""
+    memory = _xvfb(tmp_path, str(ROOT / "tests" / "app" / "workarea_driver.py"),
+                   "0", "27", "1280", "693", "--", "--paused", "--screenshot",
+                   str(tmp_path / "shot.png"), "--screenshot-after", "4")
+    fw, fh = W.FRAME
+    assert _remembered(memory) == {"size": [1280 - fw, 693 - fh],
+                                   "position": [fw // 2, 27 + fh - fw // 2]}
+
+
 def test_place_keeps_the_window_and_its_frame_inside_the_work_area():
     rect = W.Rect(0, 0, 1280, 720)
     bare = W.Screen(W.screen_key(rect), rect, rect, framed=False)

@@ -130,11 +130,12 @@ def screens() -> list[Screen]:
         default = display.get_default_screen()
     except Exception:  # noqa: BLE001 - no display: the window toolkit says so itself
         return []
-    ordered = [default] + [s for s in found if s is not default]
-    out = []
+    out: list[Screen] = []
     desktop = _desktop_work_area(display)
-    for s in ordered:
+    for s in [default, *found]:   # the default first; each screen once
         rect = Rect(int(s.x), int(s.y), int(s.width), int(s.height))
+        if any(o.key == screen_key(rect) for o in out):
+            continue
         area, framed = _work_area(rect, desktop)
         out.append(Screen(screen_key(rect), rect, area, framed))
     return out
