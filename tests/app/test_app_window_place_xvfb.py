@@ -46,15 +46,20 @@ def _remembered(path: Path) -> dict:
     return json.loads(path.read_text())["screens"][KEY]
 
 
-def test_on_a_1280x720_screen_every_panel_is_on_screen_and_nothing_is_cut(tmp_path):
+@pytest.mark.parametrize("work_area, display, position", [
+    (None, [1280, 720], [0, 0]),                                   # a bare X server
+    ((0, 27, 1280, 693), [1280 - W.FRAME[0], 693 - W.FRAME[1]],    # a desktop's top bar
+     [W.FRAME[0] // 2, 27 + W.FRAME[1] - W.FRAME[0] // 2])])
+def test_on_a_1280x720_screen_every_panel_is_on_screen_and_nothing_is_cut(
+        tmp_path, work_area, display, position):
     report = tmp_path / "report.json"
     memory = _xvfb(tmp_path, str(ROOT / "tests" / "app" / "window_fit_driver.py"),
-                   str(report))
+                   str(report), *(str(v) for v in work_area or ()))
     got = json.loads(report.read_text())
-    assert got["display"] == [1280, 720]            # not 1400x860: the screen's size
+    assert got["display"] == display                 # not 1400x860: the screen's room
     assert got["rounds"] >= 5                        # every tab of every dock was in front
     assert got["problems"] == [] and got["off_screen"] == []
-    assert _remembered(memory) == {"size": [1280, 720], "position": [0, 0]}
+    assert _remembered(memory) == {"size": display, "position": position}
     assert json.loads(memory.read_text())["last"] == KEY
 
 
@@ -76,12 +81,12 @@ def test_a_remembered_size_and_place_come_back_and_an_off_screen_one_is_moved_in
                                                                   "position": [100, 60]}
 
 
-def test_a_desktops_work_area_leaves_its_top_bar_and_the_frame_free(tmp_path):
-    """A window manager's _NET_WORKAREA (a 27 px top bar): the window's inside is the
-    work area less the frame's room, placed below the bar."""
+def test_a_desktops_work_area_is_kept_by_vfxviewer_open_too(tmp_path):
+    """The command a user runs, with a window manager's _NET_WORKAREA (a 27 px top bar)
+    and a --size larger than it: the window's inside is the work area less the frame."""
     memory = _xvfb(tmp_path, str(ROOT / "tests" / "app" / "workarea_driver.py"),
-                   "0", "27", "1280", "693", "--", "--paused", "--screenshot",
-                   str(tmp_path / "shot.png"), "--screenshot-after", "4")
+                   "0", "27", "1280", "693", "--", "--paused", "--size", "1600x900",
+                   "--screenshot", str(tmp_path / "shot.png"), "--screenshot-after", "4")
     fw, fh = W.FRAME
     assert _remembered(memory) == {"size": [1280 - fw, 693 - fh],
                                    "position": [fw // 2, 27 + fh - fw // 2]}

@@ -1,7 +1,8 @@
 """Run under ``xvfb-run``: open the real window as a user does (no --size), then bring each
 dock's tabs to the front in turn and run layout.FitCheck in the real window, noting any
-shown window that reaches past the display. ``python window_fit_driver.py REPORT.json``
-writes {"display", "rounds", "problems", "off_screen"}."""
+shown window that reaches past the display. ``python window_fit_driver.py REPORT.json
+[X Y W H]`` (a window manager's work area to set first: workarea_driver.py) writes
+{"display", "rounds", "problems", "off_screen"}."""
 
 from __future__ import annotations
 
@@ -71,4 +72,7 @@ def main(report_path: str) -> int:
 
 
 if __name__ == "__main__":
+    if len(sys.argv) == 6:
+        from workarea_driver import set_work_area
+        set_work_area(*(int(v) for v in sys.argv[2:]))
     sys.exit(main(sys.argv[1]))
