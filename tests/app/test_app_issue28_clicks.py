@@ -67,13 +67,13 @@ def test_assets_load_as_static_object_keeps_the_setups_table(app, monkeypatch):
 def test_save_dialog_replaces_another_file_only_by_its_button(app, monkeypatch, tmp_path):
     other = tmp_path / "other.json"
     other.write_text("{}")
-    assert "default.scenario.json (as a new file:" in app.prompts.save_name()
+    assert app.prompts.save_name()[0] == "default.scenario.json (as a new file)"
     app.file_dialog = ("save", str(other))
     buttons = _press(app, "Replace", monkeypatch)
     assert "OK" not in buttons
     assert other.read_text() != "{}" and app.session.file == other
     assert app.toasts.items[-1][0].line() == f"Saved {other}"
-    assert app.file_dialog is None and app.prompts.save_name() == "other.json"
+    assert app.file_dialog is None and app.prompts.save_name() == ("other.json", None)
 
 
 def _click_at(app, rect) -> None:
@@ -115,3 +115,19 @@ def test_object_panel_set_table_picks_the_setups_table(app, monkeypatch):
     assert inspect.object_summaries(s.world)[0].table_did == S.PST_FLAME
     assert s.scenario.objects[0].extra["desc"] is False and s.modified
     assert s.history.undo_label() == "table of object 1"
+
+
+def test_the_quit_prompt_names_the_file_and_why_save_writes_a_new_one(app, monkeypatch):
+    from viewer.ui import commands as c
+
+    app.session.apply(c.PlayScript(1, S.PES_EXPLODE))
+    app.prompts.request_quit()
+    said = []
+    for name in ("text", "text_disabled"):
+        drawn = getattr(imgui, name)
+        monkeypatch.setattr(imgui, name, lambda t, *a, _d=drawn, **k: (said.append(t),
+                                                                      _d(t, *a, **k))[1])
+    app.frames(3)
+    assert "Save the changes to default.scenario.json (as a new file) before quitting?" in said
+    assert any(t.startswith("Save writes a new file: default.scenario.json ships with")
+               for t in said)

@@ -49,7 +49,8 @@ def _save_everything(app, docs: Path, library: Path) -> Path:
     kind, path = app.file_dialog
     assert kind == "save" and Path(path).parent == docs
     assert Path(path).name == "default.scenario.json"
-    assert "ships with the viewer" in app.prompts.save_name()
+    name, why = app.prompts.save_name()
+    assert name == "default.scenario.json (as a new file)" and "ships with the viewer" in why
     assert app.prompts.save_to(path)                  # the dialog's OK
     assert Path(path).is_file() and not s.modified and s.file == Path(path)
     assert app.toasts.items[-1][0].line() == f"Saved {path} (made the folder {docs})"
@@ -57,7 +58,7 @@ def _save_everything(app, docs: Path, library: Path) -> Path:
     s.apply(c.PlayScript(1, s.db.dids(0x33)[0]))
     assert app.prompts.save_or_ask()
     assert app.toasts.items[-1][0].line() == f"Saved {path}"
-    assert app.prompts.save_name() == "default.scenario.json"
+    assert app.prompts.save_name() == ("default.scenario.json", None)
     # into the library: refused in one line, by the dialog's check and by the session
     shipped = library / "default.scenario.json"
     assert save_target.refusal(shipped) is not None

@@ -89,15 +89,16 @@ class Prompts:
         self.recent_dirs.add(str(Path(path).resolve().parent))
         return True
 
-    def save_name(self) -> str:
-        """The scenario the unsaved-changes prompt names: its file, or what it was read
-        from when that cannot be saved over (then Save writes a new file)."""
+    def save_name(self) -> tuple[str, str | None]:
+        """The scenario the unsaved-changes prompt names (its file, or what it was read
+        from) and, when Save cannot write there, why (Save then writes a new file)."""
         s = self.app.session
         path = None if s is None else (s.file or s.scenario.path)
         if path is None:
-            return "the untitled scenario"
+            return "the untitled scenario", None
         why = refusal(path)
-        return Path(path).name if why is None else f"{Path(path).name} (as a new file: {why})"
+        return (Path(path).name, None) if why is None else \
+            (f"{Path(path).name} (as a new file)", why)
 
     def before_replacing(self, cmd) -> bool:
         """Controller hook before Open DAT / Load scenario replace the session: go on (True),
@@ -133,7 +134,10 @@ class Prompts:
                 imgui.close_current_popup()
                 return
             then = "quit" if self.quit_prompt else self.open_prompt
-            imgui.text(f"Save the changes to {self.save_name()} before {_going_on(then)}?")
+            name, why = self.save_name()
+            imgui.text(f"Save the changes to {name} before {_going_on(then)}?")
+            if why is not None:
+                imgui.text_disabled(f"Save writes a new file: {why}.")
             choice = None
             if imgui.button("Save"):
                 choice = "save"
