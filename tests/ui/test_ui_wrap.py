@@ -27,9 +27,17 @@ def test_numbers_are_never_split_and_stay_with_their_units():
         assert " ".join(lines) == detail
 
 
-def test_lines_fit_the_width_and_a_long_word_stands_alone():
+def test_lines_fit_the_width_and_a_long_word_is_cut_where_it_must():
     lines = wrap_lines("aaa bbb ccc dddddddddddd e", 7 * 7, measure)
-    assert lines == ["aaa bbb", "ccc", "dddddddddddd", "e"]
+    assert lines == ["aaa bbb", "ccc", "ddddddd", "ddddd e"]
+    # a path breaks after a separator; every line fits (the layout check's "saved <path>")
+    path = "saved /home/someone/Documents/vfxviewer/scenario_0001.json"
+    lines = wrap_lines(path, 20 * 7, measure)
+    assert "".join(lines).replace(" ", "") == path.replace(" ", "")
+    assert all(measure(ln) <= 20 * 7 for ln in lines), lines
+    assert lines[1] == "/home/someone/", lines
+    # a number is never cut, even wider than the region
+    assert wrap_lines("x 123456789.25 m", 3 * 7, measure) == ["x", "123456789.25 m"]
     assert wrap_lines("one\ntwo three", 1000, measure) == ["one", "two three"]
     assert wrap_lines("", 50, measure) == [""]
 

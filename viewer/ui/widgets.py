@@ -61,20 +61,52 @@ def _words(paragraph: str) -> list[str]:
 
 def wrap_lines(text: str, width: float, measure) -> list[str]:
     """``text`` in lines no wider than ``width`` (``measure(s)``: its width), broken at
-    spaces only, a number kept with its unit; a word wider than ``width`` stands alone on
-    its line. Newlines in ``text`` stay."""
+    spaces, a number kept with its unit; a word wider than ``width`` on its own lines: a
+    number whole, anything else (a path) cut after a separator where one fits, else where
+    the width ends. Newlines in ``text`` stay."""
     lines: list[str] = []
     for paragraph in text.split("\n"):
         line = ""
         for word in _words(paragraph):
             trial = word if not line else f"{line} {word}"
-            if line and measure(trial) > width:
-                lines.append(line)
-                line = word
-            else:
+            if measure(trial) <= width or (not line and _keep_whole(word)):
                 line = trial
+                continue
+            if line:
+                lines.append(line)
+            *full, line = _pieces(word, width, measure)
+            lines.extend(full)
         lines.append(line)
     return lines
+
+
+_SEPARATORS = "/\\_-.,:;"
+
+
+def _keep_whole(word: str) -> bool:
+    """A number (with its unit) is never cut, however narrow the region."""
+    return bool(_NUMBER.fullmatch(word.split(" ")[0].rstrip(",.;:)")))
+
+
+def _pieces(word: str, width: float, measure) -> list[str]:
+    """``word`` cut into pieces no wider than ``width`` (at least one character each), each
+    ending after the last separator that fits (a path breaks after a '/'), else where the
+    width ends."""
+    if measure(word) <= width or _keep_whole(word):
+        return [word]
+    pieces: list[str] = []
+    start = 0
+    while start < len(word):
+        end = start + 1
+        while end < len(word) and measure(word[start:end + 1]) <= width:
+            end += 1
+        if end < len(word):
+            cut = max(word.rfind(sep, start, end) for sep in _SEPARATORS)
+            if cut > start:   # not a piece of the separator alone
+                end = cut + 1
+        pieces.append(word[start:end])
+        start = end
+    return pieces
 
 
 _WRAPPED: dict[tuple, list[str]] = {}   # (text, width, font size) -> lines (per frame reuse)
