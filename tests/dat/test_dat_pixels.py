@@ -11,10 +11,12 @@ from PIL import Image
 
 from viewer.dat import records as R
 from viewer.dat.pixels import (
+    combined_palette,
     compressed_payload,
     decode_render_surface,
     decode_rgba,
     palette_to_rgba,
+    runtime_palette,
 )
 from viewer.dat.records import PixelFormat as PF
 from viewer.errors import DatError
@@ -146,3 +148,44 @@ def test_decode_render_surface_record():
 def test_palette_to_rgba():
     assert palette_to_rgba([0x11223344]).tolist() == [[0x22, 0x33, 0x44, 0x11]]
     assert np.asarray(palette_to_rgba([])).shape == (0, 4)
+
+
+# --- paletted textures as the client combines them -----------------------------------------
+def _ramp(n: int) -> list[int]:
+    """n distinct opaque-ish colours: entry k = 0x80RRGGBB with R = k & 255, G = k >> 8."""
+    return [0x80000000 | ((k & 255) << 16) | ((k >> 8) << 8) | 7 for k in range(n)]
+
+
+def test_Palette_InitLoad_0x0053E060_widens_256_colours_to_2048_each_8_times():
+    wide = runtime_palette(R.Palette(0x04000001, tuple(_ramp(256))))
+    assert wide.dtype == np.uint32 and len(wide) == 2048
+    assert wide.tolist() == [c for c in _ramp(256) for _ in range(8)]
+    assert runtime_palette(_ramp(2048)).tolist() == _ramp(2048)      # only 256 is widened
+    assert runtime_palette(_ramp(16)).tolist() == _ramp(16)
+
+
+def test_ImgTex_CopyIntoData_0x0053EC60_P8_texel_i_of_a_256_colour_palette_shows_i_div_8():
+    """The texel's u8 index is looked up directly in the widened palette
+    (Palette::get_color32 0x0053E050): texel i shows stored colour i // 8."""
+    table = combined_palette(runtime_palette(_ramp(256)), clipmap=False)
+    img = decode_rgba(PF.P8, 256, 1, bytes(range(256)), table)
+    assert img[0, :, 0].tolist() == [i // 8 for i in range(256)]       # R = stored index
+    assert set(img[0, :, 3].tolist()) == {255}     # X8R8G8B8: the palette's alpha is unused
+
+
+def test_ImgTex_CopyIntoData_0x0053EC60_INDEX16_looks_its_index_up_directly():
+    table = combined_palette(runtime_palette(_ramp(2048)), clipmap=False)
+    data = np.array([0, 9, 300, 2047], "<u2").tobytes()
+    img = decode_rgba(PF.INDEX16, 4, 1, data, table)
+    assert [(int(p[0]), int(p[1])) for p in img[0]] == [(0, 0), (9, 0), (44, 1), (255, 7)]
+
+
+def test_ImgTex_Combine_0x00540230_clipmap_indices_below_8_are_zero_and_alpha_is_kept():
+    """A clip-map surface's combined texture is A8R8G8B8 and CopyIntoData writes 0 (every
+    channel) for an index below 8; other indices keep the palette's alpha."""
+    table = combined_palette(runtime_palette(_ramp(256)), clipmap=True)
+    img = decode_rgba(PF.P8, 4, 1, bytes([0, 7, 8, 255]), table)
+    assert img[0].tolist() == [[0, 0, 0, 0], [0, 0, 0, 0], [1, 0, 7, 0x80], [31, 0, 7, 0x80]]
+    data = np.array([7, 8], "<u2").tobytes()                        # INDEX16 too
+    img16 = decode_rgba(PF.INDEX16, 2, 1, data, combined_palette(_ramp(2048), clipmap=True))
+    assert img16[0].tolist() == [[0, 0, 0, 0], [8, 0, 7, 0x80]]

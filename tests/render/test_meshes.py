@@ -200,3 +200,55 @@ def test_a_held_degrade_table_is_read(gl_ctx):
         assert len(cache.mesh(0x01000001).degrade) == 1
     finally:
         cache.release()
+
+
+# --- paletted textures: one lookup for the ordinary and the ObjDesc surfaces ---------------
+def _paletted_db(surface_type: int, *, stored_palette: int = 0):
+    """Surface 0x08000001 on a 4x1 P8 texture (texels 0, 7, 8, 255) whose default palette
+    0x04000001 has 256 colours (colour k: R = k); 0x04000002 is another palette (R = 200)."""
+    from tests.render.fakes import Palette, RenderSurface, Surface, SurfaceTexture
+    db = FakeDB()
+    db.add(0x04000001, Palette(0x04000001, tuple(0xFF000000 | (k << 16) for k in range(256))))
+    db.add(0x04000002, Palette(0x04000002, tuple([0xFFC80000] * 256)))
+    db.add(0x06000001, RenderSurface(0x06000001, 4, 1, 0x29, bytes([0, 7, 8, 255]), 0x04000001))
+    db.add(0x05000001, SurfaceTexture(0x05000001, (0x06000001,)))
+    db.add(0x08000001, Surface(surface_type, orig_texture_id=0x05000001,
+                               orig_palette_id=stored_palette))
+    return db
+
+
+def test_CSurface_InitEnd_0x00536400_draws_the_textures_palette_not_the_stored_one():
+    """Loading binds the texture's default palette and overwrites the Surface's stored
+    palette with it (CSurface::Serialize 0x005365F0 -> InitEnd SurfaceInitLoading)."""
+    from viewer.render.meshes import surface_material
+    _, src = surface_material(_paletted_db(0x2, stored_palette=0x04000002), 0x08000001)
+    assert src.rgba()[0, :, 0].tolist() == [0, 0, 1, 31]
+
+
+def test_ImgTex_CopyIntoData_0x0053EC60_ordinary_P8_surface_widened_palette_and_clipmap():
+    """P8 texel i of a 256-colour palette shows colour i // 8 (Palette::InitLoad 0x0053E060
+    widens it); on a clip-map surface indices below 8 are 0 (ImgTex::Combine 0x00540230 ->
+    A8R8G8B8), otherwise the alpha is unused (X8R8G8B8)."""
+    from viewer.render.meshes import surface_material
+    _, src = surface_material(_paletted_db(0x4), 0x08000001)
+    assert src.rgba()[0].tolist() == [[0, 0, 0, 0], [0, 0, 0, 0], [1, 0, 0, 255],
+                                      [31, 0, 0, 255]]
+    _, plain = surface_material(_paletted_db(0x2), 0x08000001)
+    assert plain.rgba()[0, :, 0].tolist() == [0, 0, 1, 31]
+    assert plain.rgba()[0, :, 3].tolist() == [255] * 4
+
+
+def test_objdesc_surface_without_a_part_palette_uses_the_same_lookup(gl_ctx):
+    """A private surface with no part palette draws its texture's default palette through
+    the same table as the ordinary surface (widened, clip-map rule)."""
+    from viewer.render.meshes import surface_material
+    from viewer.sim.objdesc import DrawnSurface
+    db = _paletted_db(0x4)
+    cache = MeshCache(gl_ctx, db)
+    try:
+        mat = cache.custom_surface(DrawnSurface(0x08000001, 0x05000001, None, b"", True))
+        texels = np.frombuffer(mat.texture.read(), np.uint8).reshape(1, 4, 4)
+        assert texels.tolist() == surface_material(db, 0x08000001)[1].rgba().tolist()
+        assert texels[0, :, 0].tolist() == [0, 0, 1, 31]
+    finally:
+        cache.release()

@@ -4,7 +4,9 @@
 array. DXT1/3/5 (and the premultiplied DXT2/4) go through Pillow's BCn decoder; JPEG
 through Pillow; the uncompressed formats are unpacked with numpy from the channel masks of
 the client's ``PixelFormatDesc::SetFormat`` 0x0043D0F0. P8 and INDEX16 look up a Palette
-(ColorARGB u32 0xAARRGGBB). ``compressed_payload`` gives the raw BCn blocks for uploading
+(ColorARGB u32 0xAARRGGBB); what the client draws for them goes through
+``runtime_palette`` and ``combined_palette`` (the one lookup of the ordinary and the
+ObjDesc-changed surfaces). ``compressed_payload`` gives the raw BCn blocks for uploading
 compressed to the GPU instead.
 
 Sizes are checked as the client does (``RenderSurface::Serialize`` 0x004444E0 requires
@@ -48,6 +50,31 @@ def palette_to_rgba(colors) -> np.ndarray:
     out[:, 2] = c & 0xFF
     out[:, 3] = c >> 24
     return out
+
+
+def runtime_palette(colors) -> np.ndarray:
+    """A Palette's colours as the client holds them (u32 0xAARRGGBB): one of 256 colours is
+    widened to 2048 at load, each colour repeated 8 times (``Palette::InitLoad`` 0x0053E060,
+    run by the client's database on every Palette it loads); any other count is kept."""
+    c = np.asarray([int(x) & 0xFFFFFFFF for x in getattr(colors, "colors", colors)],
+                   dtype=np.uint32)
+    return np.repeat(c, 8) if len(c) == 256 else c
+
+
+def combined_palette(runtime_colors, clipmap: bool) -> np.ndarray:
+    """The (n, 4) uint8 RGBA table a paletted texture (P8 or INDEX16) is combined through,
+    texel by texel: each texel's index (u8 or u16) looked up directly in the runtime palette
+    (``runtime_palette``; ``ImgTex::CopyIntoData`` 0x0053EC60 -> ``Palette::get_color32``
+    0x0053E050), so a P8 texel i of a 256-colour palette shows colour i // 8. On a clip-map
+    surface indices below 8 are 0 (all four channels) and the combined texture is A8R8G8B8;
+    otherwise it is X8R8G8B8, its alpha ignored (``ImgTex::Combine`` 0x00540230 picks format
+    21 or 22 from ``CSurface::SetTextureAndPalette`` 0x00535FB0's clip-map bit)."""
+    table = palette_to_rgba(runtime_colors)
+    if clipmap:
+        table[:8] = 0
+    else:
+        table[:, 3] = 255
+    return table
 
 
 def _bits(v: np.ndarray, shift: int, nbits: int) -> np.ndarray:

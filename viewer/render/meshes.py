@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from viewer.dat import pixels
 from viewer.dat import records as R
 from viewer.dat.records.common import PixelFormat
 from viewer.errors import DatError, ViewerError
@@ -199,8 +200,12 @@ class TextureSource:
 
 
 def texture_source(db, did: int, s) -> TextureSource:
-    """Surface ``s`` (DID ``did``) -> SurfaceTexture -> RenderSurface, and the palette of an
-    indexed one: the Surface's own palette, else the RenderSurface's default."""
+    """Surface ``s`` (DID ``did``) -> SurfaceTexture -> RenderSurface, and for an indexed one
+    the table it is combined through (``paletted_table``): its texture's default palette.
+    The Surface's stored palette is not drawn: loading binds the texture's default palette
+    and overwrites the stored one with it (``CSurface::Serialize`` 0x005365F0 ->
+    ``CSurface::InitEnd`` 0x00536400 with SurfaceInitLoading; the texture's palette is
+    ``ImgTex::CreateFromRenderSurface_Internal`` 0x0053F270's ``m_pPalette``)."""
     stex = typed_record(db, int(s.orig_texture_id), R.SurfaceTexture, by=did)
     levels = list(stex.textures)
     if not levels:
@@ -210,11 +215,18 @@ def texture_source(db, did: int, s) -> TextureSource:
     fmt = int(rs.format)
     pal = None
     if fmt in (PixelFormat.P8, PixelFormat.INDEX16):
-        pal_did = int(s.orig_palette_id or 0) or int(rs.default_palette_id or 0)
-        pal = textures.palette_rgba(typed_record(db, pal_did, R.Palette, by=(
-            did if s.orig_palette_id else rs_did)).colors)
+        colors = typed_record(db, int(rs.default_palette_id or 0), R.Palette, by=rs_did).colors
+        pal = paletted_table(pixels.runtime_palette(colors), int(s.type))
     return TextureSource(rs_did, fmt, int(rs.width), int(rs.height), bytes(rs.source_data),
                          pal)
+
+
+def paletted_table(runtime_colors, surface_type: int) -> np.ndarray:
+    """The RGBA table a Surface of ``surface_type`` combines its paletted texture through
+    (``CSurface::SetTextureAndPalette`` 0x00535FB0 passes its clip-map bit to
+    ``ImgTex::CreateCombinedTexture`` 0x00540420): ``pixels.combined_palette``. One place
+    for the ordinary and the ObjDesc-changed surfaces."""
+    return pixels.combined_palette(runtime_colors, bool(surface_type & materials.BASE1_CLIPMAP))
 
 
 def surface_material(db, did: int, *, by: int | None = None,
@@ -309,14 +321,10 @@ class MeshCache:
         fmt = int(rs.format)
         paletted = fmt in (PixelFormat.P8, PixelFormat.INDEX16)
         pal = None
-        if paletted and drawn.palette is not None:
-            pal = textures.palette_rgba(drawn.palette)
-            if surface_type & materials.BASE1_CLIPMAP:
-                pal = pal.copy()
-                pal[:8] = 0
-        elif paletted:
-            pal = textures.palette_rgba(self._get(int(rs.default_palette_id), R.Palette,
-                                                  by=int(levels[0])).colors)
+        if paletted:  # the part's palette, else the texture's default (CSurface::InitEnd)
+            colors = drawn.palette if drawn.palette is not None else pixels.runtime_palette(
+                self._get(int(rs.default_palette_id or 0), R.Palette, by=int(levels[0])))
+            pal = paletted_table(colors, surface_type)
         tex = textures.upload(self.ctx, fmt, int(rs.width), int(rs.height),
                               bytes(rs.source_data), pal, did=int(levels[0]),
                               allow_compressed=self.allow_compressed)

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from viewer.dat.pixels import runtime_palette
 from viewer.dat.records import GfxObj, Palette, RenderSurface, Surface, SurfaceTexture
 
 SUBPALETTE_UNIT = 8          # Subpalette::UnPack: offset and count * 8
@@ -182,10 +183,7 @@ def load_palette(world, did: int) -> RuntimePalette | None:
     rec = _record(world, did, "Palette", Palette)
     if rec is None:
         return None
-    colors = np.asarray([int(c) & 0xFFFFFFFF for c in rec.colors], np.uint32)
-    if len(colors) == 256:
-        colors = np.repeat(colors, 8)
-    return RuntimePalette(int(did), colors).seal()
+    return RuntimePalette(int(did), runtime_palette(rec.colors)).seal()
 
 
 def palette_modify(world, pal: RuntimePalette, sub_did: int, offset: int,

@@ -136,8 +136,9 @@ class Library:
 def _textures(lib: Library) -> None:
     for shape in S.SHAPES:
         lib.add_did(S.PALETTES_P8[shape], f"PALETTES_P8[{shape!r}]",
-                    Palette(S.PALETTES_P8[shape], tuple(T.palette_argb(shape, 256))),
-                    f"256-colour ARGB ramp (alpha = index/255) for the P8 {shape}",
+                    Palette(S.PALETTES_P8[shape], tuple(T.p8_palette_argb(shape))),
+                    f"256-colour palette for the P8 {shape}: colours 0..31 an ARGB ramp "
+                    "(alpha = k/31; widened x8 at load, texel v shows colour v // 8)",
                     ISSUE_RENDER)
         lib.add_did(S.PALETTES_INDEX16[shape], f"PALETTES_INDEX16[{shape!r}]",
                     Palette(S.PALETTES_INDEX16[shape], tuple(T.palette_argb(shape, 2048))),

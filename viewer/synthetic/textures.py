@@ -134,6 +134,19 @@ def palette_argb(shape: str, levels: int) -> list[int]:
     return [int(x) for x in argb]
 
 
+P8_REACHED = 32  # colours of a 256-colour palette a P8 texel reaches once widened x8
+
+
+def p8_palette_argb(shape: str) -> list[int]:
+    """The 256-colour palette of a P8 ``shape``. The client widens a 256-colour palette to
+    2048 (each colour 8 times) and looks a P8 texel v up directly, so v shows colour v // 8
+    (Palette::InitLoad 0x0053E060, ImgTex::CopyIntoData 0x0053EC60): colours 0..31 are a
+    32-step ramp (colour k has intensity k/31, so texel ``round(I * 255)`` shows about I);
+    colours 32..255, which no P8 texel reaches, repeat the last."""
+    ramp = palette_argb(shape, P8_REACHED)
+    return ramp + [ramp[-1]] * (256 - P8_REACHED)
+
+
 # ---------------------------------------------------------------------------------------------
 # Uncompressed layouts
 # ---------------------------------------------------------------------------------------------
