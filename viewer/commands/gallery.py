@@ -513,9 +513,8 @@ def _setup_parts(collection, did: int) -> int:
 def run(args: argparse.Namespace) -> int:
     from viewer.commands.dat_args import dat_files
     from viewer.commands.gallery_page import write_index
-    from viewer.commands.xref import _progress_bar as _index_progress
+    from viewer.commands.xref import load_index
     from viewer.dat.container import DatCollection
-    from viewer.dat.xref import load_or_build
     from viewer.synthetic.stand import free_base
     from viewer.userdirs import cache_dir
     out = check_output(args.out, "--out", folder=True)
@@ -524,12 +523,7 @@ def run(args: argparse.Namespace) -> int:
     files = dat_files(args.dats)
     with DatCollection(files) as collection:
         scripts = [d for d in collection.dids() if (d >> 24) == TYPE_SCRIPT]
-        bar, step = _index_progress()
-        try:
-            index, _ = load_or_build(collection, cache_dir(), progress=step)
-        finally:
-            if bar is not None:
-                bar.close()
+        index, _ = load_index(collection, cache_dir())
         selected = select_scripts(scripts, args.only, index)
         setup_parts = 0 if args.setup is None else _setup_parts(collection, args.setup)
         stand = free_base(collection)

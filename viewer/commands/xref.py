@@ -31,36 +31,38 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="build the index in memory: neither read nor write the cache")
 
 
-def _progress_bar():
-    if not sys.stderr.isatty():
-        return None, None
-    from tqdm import tqdm
-    bar = tqdm(total=0, unit="rec", file=sys.stderr, desc="xref index", leave=False,
-               dynamic_ncols=True)
+def load_index(collection, cache):
+    """``viewer.dat.xref.load_or_build`` over ``collection`` (``cache``: the cache folder,
+    or None to build in memory) with a progress bar on a terminal: ``(index, cached)``.
+    Shared by ``xref`` and ``gallery``."""
+    from viewer.dat.xref import load_or_build
+    bar = None
+    step = None
+    if sys.stderr.isatty():
+        from tqdm import tqdm
+        bar = tqdm(total=0, unit="rec", file=sys.stderr, desc="xref index", leave=False,
+                   dynamic_ncols=True)
 
-    def step(done: int, total: int) -> None:
-        bar.total = total
-        bar.n = done
-        bar.refresh()
-    return bar, step
+        def step(done: int, total: int) -> None:
+            bar.total = total
+            bar.n = done
+            bar.refresh()
+    try:
+        return load_or_build(collection, cache, progress=step)
+    finally:
+        if bar is not None:
+            bar.close()
 
 
 def run(args: argparse.Namespace) -> int:
     from viewer.dat.container import DatCollection
     from viewer.dat.names import type_name
-    from viewer.dat.xref import load_or_build
     from viewer.userdirs import cache_dir
 
     with DatCollection(dat_files(args.dats)) as collection:
         if args.did not in collection:
             raise DatError("DID not found in any open DAT", file=collection.name, did=args.did)
-        bar, step = _progress_bar()
-        try:
-            index, _cached = load_or_build(
-                collection, None if args.no_cache else cache_dir(), progress=step)
-        finally:
-            if bar is not None:
-                bar.close()
+        index, _cached = load_index(collection, None if args.no_cache else cache_dir())
     own = [e for e in index.errors if e.did == args.did]
     if own:
         raise DatError(own[0].message, file=own[0].file, did=own[0].did, offset=own[0].offset)
