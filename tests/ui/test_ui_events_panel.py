@@ -149,3 +149,20 @@ def test_many_events_are_listed_once_per_edit_and_drawn_per_pixel(db, gl_ctx, mo
         app.only_panel = "Events"
         app.frame(1 / 60, display_size=target.size, target=target.fbo)
         assert len(built) == 2 and len(app.wiring.events_state.rows_memo[1]) == 2000
+
+
+def test_the_lane_columns_are_one_per_pixel_and_kind_and_kept_until_a_resize(db):
+    """EventMarks.columns: what the old per-frame np.unique over (column, flagged) rows
+    gave, worked out once per width and duration."""
+    import numpy as np
+
+    sc = F.scenario_json()
+    sc["events"] += [{"t": k / 7, "object": 1, "play": 0x77,
+                      "intensity": "nan" if k % 3 == 0 else 0.5} for k in range(50)]
+    marks = timeline_marks(Scenario.from_json(sc))
+    cols = np.round(np.clip(marks.t / 8.0, 0.0, 1.0) * 40).astype(np.int64)
+    want = np.unique(np.stack([cols, marks.flagged.astype(np.int64)], 1), axis=0).tolist()
+    got = marks.columns(40, 8.0)
+    assert [[col, int(flag)] for col, flag in got] == want
+    assert marks.columns(40, 8.0) is got                  # the same frame after frame
+    assert marks.columns(80, 8.0) is not got              # a wider lane: again

@@ -77,6 +77,7 @@ class EventMarks:
         self.t = np.fromiter((float(e.t) for e in events), np.float64, len(events))
         self.flagged = np.fromiter((e.kind == "play" and not math.isfinite(e.intensity)
                                     for e in events), bool, len(events))
+        self._columns: tuple = (None, [])   # ((width, duration), columns()): per resize
 
     def __len__(self) -> int:
         return len(self._events)
@@ -86,6 +87,18 @@ class EventMarks:
         flag = event_flag(ev)
         return (f"{ev.t:.3f} s  object {ev.object} {ev.kind} {_value_text(ev)}"
                 + (f"  ({flag})" if flag else ""))
+
+    def columns(self, width: float, duration: float) -> list[tuple[int, bool]]:
+        """(pixel column, flagged) of each diamond the lane draws ``width`` pixels wide for
+        ``duration`` seconds, one per column and kind, left to right; worked out again only
+        when the width or the duration changes (a million events: 0.8 s each time)."""
+        key = (float(width), float(duration))
+        if self._columns[0] != key:
+            cols = np.round(np.clip(self.t / duration, 0.0, 1.0) * width).astype(np.int64)
+            marks = np.unique(cols * 2 + self.flagged)   # sorted by column, then kind
+            self._columns = (key, list(zip((marks >> 1).tolist(),
+                                           (marks & 1).astype(bool).tolist())))
+        return self._columns[1]
 
     def near(self, t: float, tolerance: float, most: int = 6) -> list[int]:
         """Indices of the events within ``tolerance`` seconds of ``t``, nearest first."""

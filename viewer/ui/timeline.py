@@ -13,8 +13,6 @@ import bisect
 import itertools
 from dataclasses import dataclass, field
 
-import numpy as np
-
 from viewer.dat.names import hook_type_label_of
 from viewer.sim.playback import SPEED_MAX, SPEED_MIN
 from viewer.ui import commands as c
@@ -574,9 +572,7 @@ def _draw_event_lane(cv: _TrackCanvas, events, y: float) -> float:
     ImVec2 = cv.imgui.ImVec2
     mid = y + cv.row_h / 2
     x0 = cv.origin.x + cv.label_w
-    cols = np.round(np.clip(events.t / cv.dur, 0.0, 1.0) * cv.width).astype(np.int64)
-    for column, flagged in np.unique(np.stack([cols, events.flagged.astype(np.int64)], 1),
-                                     axis=0).tolist():
+    for column, flagged in events.columns(cv.width, cv.dur):
         x = x0 + column
         col = cv.col(FLAGGED_EVENT_COLOUR if flagged else EVENT_COLOUR)
         cv.dl.add_quad_filled(ImVec2(x, mid - 5), ImVec2(x + 4, mid), ImVec2(x, mid + 5),
