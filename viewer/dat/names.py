@@ -11,16 +11,12 @@ from __future__ import annotations
 
 import enum
 
+from viewer.dat.records import RECORD_CLASSES
 from viewer.dat.records.common import AnimationHookType, EmitterType, ParticleType, PlayScript
 
-#: DID top byte -> record type name (retail's DID ranges; 0x06 and 0x07 both RenderSurface).
-TYPE_NAMES: dict[int, str] = {
-    0x01: "GfxObj", 0x02: "Setup", 0x03: "Animation", 0x04: "Palette",
-    0x05: "SurfaceTexture", 0x06: "RenderSurface", 0x07: "RenderSurface", 0x08: "Surface",
-    0x09: "MotionTable", 0x0A: "Wave", 0x11: "GfxObjDegradeInfo", 0x13: "Region",
-    0x20: "SoundTable", 0x32: "ParticleEmitterInfo", 0x33: "PhysicsScript",
-    0x34: "PhysicsScriptTable",
-}
+#: DID top byte -> record type name (retail's DID ranges; 0x06 and 0x07 both RenderSurface):
+#: the decoders' own table, ``records.RECORD_CLASSES``, by class name.
+TYPE_NAMES: dict[int, str] = {top: cls.__name__ for top, cls in RECORD_CLASSES.items()}
 
 
 def type_name(did: int) -> str:
