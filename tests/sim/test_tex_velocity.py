@@ -168,3 +168,36 @@ def test_AddGfxVelocity_0x00509B60_a_restart_after_a_stop_counts_from_0_again():
     assert _offset(w) == (0.5, 0.0)            # until the next UpdateTexVelocity
     w.update_tex_velocity(0.5)
     assert _offset(w) == (0.125, 0.0)
+
+
+def test_DBOCache_Release_0x00416D50_an_ObjDesc_part_swap_takes_a_freed_GfxObj_up_fresh():
+    """CPhysicsPart::SetPart 0x0050E700 from an ObjDesc onto a GfxObj whose last user went
+    away draws it at (0, 0), in the same frame as the release (no UpdateTexVelocity
+    between)."""
+    from viewer.dat.records.hooks import ReplaceObjectHook
+    from viewer.sim import objdesc as O
+    w = B.world({SETUP: B.setup(SETUP, parts=1), 0x02000002: B.setup(0x02000002, parts=1),
+                 OTHER_GFX: B.gfxobj(OTHER_GFX)})
+    o = w.create_object(1, SETUP)
+    other = w.create_object(2, 0x02000002)
+    o.parts[0].gfxobj_id = OTHER_GFX
+    _hook(w, o, TextureVelocityHook(0, 0.5, 0.0))
+    w.update_tex_velocity(1.0)
+    _hook(w, o, TextureVelocityHook(0, 0.0, 0.0))
+    _hook(w, o, ReplaceObjectHook(0, 0, B.GFX))       # OTHER_GFX: no user left
+    assert O.set_part(w, other, [O.AnimPartChange(0, OTHER_GFX)])
+    assert _offset(w, OTHER_GFX) == (0.0, 0.0)
+
+
+def test_UpdateTexVelocity_0x00509820_walks_no_user_once_every_velocity_stopped(monkeypatch):
+    """With no entry left nothing is advanced, so no frame looks for the GfxObjs in use
+    (a stopped velocity's kept offset costs nothing per frame); the offset stays."""
+    w, o = _world()
+    _hook(w, o, TextureVelocityHook(0, 0.5, 0.0))
+    w.update_tex_velocity(1.0)
+    _hook(w, o, TextureVelocityHook(0, 0.0, 0.0))
+    walks = []
+    monkeypatch.setattr(w, "gfxobjs_in_use", lambda: walks.append(1) or set())
+    for _ in range(5):
+        w.update_tex_velocity(1.0)
+    assert walks == [] and _offset(w) == (0.5, 0.0)

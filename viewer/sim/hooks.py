@@ -169,8 +169,7 @@ def _texture_velocity_part(world, obj, hook) -> None:
 def _replace_object(world, obj, hook) -> None:
     p = obj.part(int(hook.part_index))
     if p is not None:  # AnimPartChange: the part's GfxObj is replaced
-        if world.gfx_uv_delta:  # a GfxObj taken up again comes with a fresh mesh
-            world.release_unused_meshes()
+        world.taking_up_gfxobj()  # a GfxObj taken up again comes with a fresh mesh
         p.gfxobj_id = int(hook.gfxobj_id)
 
 

@@ -396,6 +396,7 @@ def part_set_part(world, part, gfxobj_id: int) -> bool:
     again."""
     if not gfxobj_id or gfxobj_surfaces(world, gfxobj_id) is None:
         return False
+    world.taking_up_gfxobj()  # a GfxObj let go and taken up again: a fresh mesh
     look = _look(part)
     look.surfaces = None  # RestoreSurfaces
     part.gfxobj_id = int(gfxobj_id)

@@ -295,8 +295,7 @@ class World:
         if obj_id in self.objects:
             raise ScenarioError(f"object id {obj_id} already exists")
         setup = self._get(setup_did, "Setup", user=True)
-        if self.gfx_uv_delta:
-            self.release_unused_meshes()
+        self.taking_up_gfxobj()
         obj = PhysicsObj(obj_id, setup, setup_did)
         obj.update_time = self.time
         obj.transient_state |= TransientState.Active  # within the viewer's range
@@ -719,8 +718,7 @@ class World:
                 self.emit({"event": "emitter", "action": "blocked", **ev, "handle": live.handle})
                 return 0
         pm.replace_existing(emitter_id)
-        if self.gfx_uv_delta:
-            self.release_unused_meshes()
+        self.taking_up_gfxobj()
         # ParticleEmitter::SetInfo(DID) 0x0051D3C0: DBObj::Get null -> no emitter
         info = self._get(info_did, "ParticleEmitterInfo")
         reason = None
@@ -783,8 +781,10 @@ class World:
         to the GfxObj's mesh. A GfxObj that nothing uses any more (no part of a live
         object, no live emitter's particles: DBOCache::GetIfUsing 0x00416CF0 finds no
         link but the cache's) loses its entry, speed and offset: an object made with it
-        later starts still, at [0, 0]."""
-        if not self.texture_velocity and not self.gfx_uv_delta:
+        later starts still, at [0, 0]. With no entry nothing is walked: a stopped
+        velocity's mesh offset of a GfxObj let go is dropped when something next takes a
+        GfxObj up (``taking_up_gfxobj``), the only time its loss can be seen."""
+        if not self.texture_velocity:
             return
         used = self.release_unused_meshes()
         for gid in [g for g in self.texture_velocity if g not in used]:
@@ -799,12 +799,18 @@ class World:
             entry[3] += sv
             self.gfx_uv_delta[gid] = (entry[2], entry[3])  # CGfxObj::TexVelocity
 
+    def taking_up_gfxobj(self) -> None:
+        """Before an object, an emitter or a part swap takes a GfxObj up: the meshes of the
+        GfxObjs let go since are freed first (``release_unused_meshes``)."""
+        if self.gfx_uv_delta:
+            self.release_unused_meshes()
+
     def release_unused_meshes(self) -> set[int]:
         """A GfxObj whose last user let it go is freed (DBOCache::Release 0x00416D50 ->
         FreeObject 0x00416700 unloads it) and its mesh is built anew when next loaded: the
         UV offset its old mesh kept is gone. Run before anything takes a GfxObj up again
-        (a new object, a new emitter, a part swap) and at each UpdateTexVelocity. Returns
-        the GfxObjs in use."""
+        (a new object, a new emitter, a part swap) and at each UpdateTexVelocity with an
+        entry. Returns the GfxObjs in use."""
         used = self.gfxobjs_in_use()
         for gid in [g for g in self.gfx_uv_delta if g not in used]:
             del self.gfx_uv_delta[gid]
