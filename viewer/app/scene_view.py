@@ -53,7 +53,6 @@ class SceneView:
         self._composer_tried = False
         self.want_viewport = self.viewport.size   # the Viewport panel's size last frame
         self.view_drawn = None      # view_key of the image in the viewport (None: none)
-        self.views_drawn = 0        # 3D views drawn into the viewport (tests count them)
         self.view_opaque = False    # the 3D view's texture has alpha 255 everywhere
         # View > Overlays: the renderer's debug overlays (view settings only)
         self.overlays = {name: False for name, _ in OVERLAYS}
@@ -76,7 +75,6 @@ class SceneView:
         self.view_drawn = None
         self.draw(self.viewport)
         self.view_drawn = self.view_key()    # the first view's eye may rebuild the world
-        self.views_drawn += 1
 
     def view_key(self) -> tuple | None:
         """Everything the 3D view's image is drawn from (None: no session): the renderer
