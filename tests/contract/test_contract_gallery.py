@@ -145,6 +145,22 @@ def test_a_rerun_skips_every_finished_script(gallery, cache):
     assert thumb.stat().st_mtime_ns == before
 
 
+def test_a_rerun_removes_the_partial_files_a_killed_run_left(gallery, cache, tmp_path):
+    """The manifest and index.html are written as the pictures are (viewer.media.replacing:
+    a hidden .NAME.partial.EXT renamed): a rerun removes what a kill left of any of them."""
+    out = tmp_path / "g"
+    shutil.copytree(gallery, out)
+    assert not list(out.rglob(".*"))                     # a finished run leaves none
+    stale = [out / ".manifest.partial.json", out / ".index.partial.html",
+             out / "thumbs" / f".0x{S.PES_STRESS:08X}.partial.gif"]
+    for p in stale:
+        p.write_bytes(b"half")
+    r = run_process("gallery", SYN, "--out", out, *SMALL, "--jobs", "2", env=cache)
+    assert r.rc == 0, r
+    assert not list(out.rglob(".*"))
+    assert (out / "index.html").is_file() and _manifest(out)["scripts"]
+
+
 def test_an_interrupted_run_continues_where_it_stopped(tmp_path, cache):
     out = tmp_path / "g"
     argv = [str(VFXVIEWER) if VFXVIEWER.exists() else sys.executable, *(

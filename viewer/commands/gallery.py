@@ -194,9 +194,9 @@ class Manifest:
         data = {"format": FORMAT, "options": self.options,
                 "scripts": dict(sorted(self.scripts.items())),
                 "failed": dict(sorted(self.failed.items()))}
-        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-        os.replace(tmp, self.path)
+        from viewer.media import replacing
+        with replacing(self.path) as tmp:
+            tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
         self.saved_at = time.monotonic()
 
     def record(self, result: dict) -> bool:
@@ -495,12 +495,11 @@ def _pool_round(jobs: list[Job], pool: Pool, on_result) -> tuple[list[Job], int]
 
 
 def _clean_partials(out: Path) -> None:
-    """Remove the hidden partial files a killed run left (``viewer.media.partial_path``)."""
-    for sub in ("thumbs", "posters"):
-        for p in (out / sub).glob(".*.partial.*"):
+    """Remove the hidden partial files a killed run left (``viewer.media.partial_path``:
+    the pictures, the manifest and the index)."""
+    for folder in (out, out / "thumbs", out / "posters"):
+        for p in folder.glob(".*.partial.*"):
             p.unlink(missing_ok=True)
-    for p in out.glob(f".{MANIFEST}.*.tmp"):
-        p.unlink(missing_ok=True)
 
 
 def _setup_parts(collection, did: int) -> int:

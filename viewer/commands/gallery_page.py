@@ -11,7 +11,6 @@ after, with their error.
 from __future__ import annotations
 
 import html
-import os
 from pathlib import Path
 
 #: (key, header, numeric) of the sortable columns, in table order
@@ -156,11 +155,12 @@ def index_html(entries: list[dict], failed: dict[str, str], uses: dict[int, list
 
 def write_index(out: Path, entries: list[dict], failed: dict[str, str],
                 uses: dict[int, list[dict]], size: tuple[int, int] | None = None) -> Path:
-    """Write ``out/index.html`` beside and rename (never half a page)."""
+    """Write ``out/index.html`` beside and rename (never half a page:
+    viewer.media.replacing)."""
+    from viewer.media import replacing
     path = out / "index.html"
-    tmp = out / f".index.html.{os.getpid()}.tmp"
-    tmp.write_text(index_html(entries, failed, uses, size), encoding="utf-8")
-    os.replace(tmp, path)
+    with replacing(path) as tmp:
+        tmp.write_text(index_html(entries, failed, uses, size), encoding="utf-8")
     return path
 
 
