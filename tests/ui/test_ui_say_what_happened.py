@@ -244,6 +244,24 @@ def test_particle_colour_modes_have_a_legend(gl_ctx):
     assert blue[corner].sum() > blue_plain[corner].sum() + 40   # the ParabolicLVGA swatch
 
 
+def test_the_legend_is_built_once_per_simulated_frame(gl_ctx):
+    """The legend's rows are kept while the live emitters are (a paused view draws them
+    every viewer frame), built again after a step or another mode."""
+    s = Session(F.database(), Scenario.from_json(F.scenario_json()))
+    with F.headless_app(gl_ctx, s, (640, 420)) as (app, target):
+        app.controller.apply(c.Seek(0.6))
+        app.scene_view.particle_colour = "type"
+        first = app.wiring.colour_legend()
+        assert app.wiring.colour_legend() is first
+        app.scene_view.particle_colour = "age"
+        assert app.wiring.colour_legend()[0] == "age"
+        app.scene_view.particle_colour = "type"
+        again = app.wiring.colour_legend()
+        assert again is not first and again == first
+        app.controller.apply(c.Step(1))
+        assert app.wiring.colour_legend() is not again
+
+
 def test_the_drawn_centre_is_where_the_renderer_draws_the_particle(gl_ctx):
     """One particle: the pixels the particle colour tint changes are the particle's; their
     centroid is its drawn centre (its position is 35 px off at this zoom)."""

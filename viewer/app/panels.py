@@ -83,6 +83,7 @@ class PanelWiring:
         self._front = layout.FRONT
         self._emitters_memo = None   # (key, live_emitters) of this frame (live_emitters)
         self._summaries_memo = None  # (key, object_summaries) of this frame (_summaries)
+        self._legend_memo = None     # (mode, live_emitters' list, colour_legend())
         self._extents: tuple = (None, {})   # (db, {GfxObj DID: mesh_extent}) (picking)
         self.layout_done = False
         self.reset_layout = False
@@ -317,11 +318,16 @@ class PanelWiring:
         if mode == "none" or s is None:
             return None
         live = self.live_emitters(self._shown_emitter())   # the Emitters panel's rows
+        memo = self._legend_memo   # built again with the rows (once per simulated frame)
+        if memo is not None and memo[0] == mode and memo[1] is live:
+            return memo[2]
         handles = {em.handle for em in live}
         rows = [(em.row, em.handle) for em in s.world.pool.row_emitter
                 if em is not None and em.handle in handles]
         types = [em.info.particle_type for em in live if em.info is not None and em.alive]
-        return mode, legend_entries(mode, rows, types)
+        legend = mode, legend_entries(mode, rows, types)
+        self._legend_memo = (mode, live, legend)
+        return legend
 
     def live_emitters(self, handle):
         """``inspect.live_emitters`` with one emitter's particle rows, built once per
