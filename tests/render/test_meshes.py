@@ -252,3 +252,24 @@ def test_objdesc_surface_without_a_part_palette_uses_the_same_lookup(gl_ctx):
         assert texels[0, :, 0].tolist() == [0, 0, 1, 31]
     finally:
         cache.release()
+
+
+def test_a_parts_private_surfaces_give_its_mesh_subsets_once_not_per_frame(gl_ctx):
+    """MeshCache.subsets: the subsets a mesh draws with a part's ObjDesc surfaces are made
+    once per GfxObj and surfaces (the renderer asks every frame); None: the mesh's own."""
+    from viewer.render.meshes import GpuMesh, GpuSubset
+    from viewer.sim.objdesc import DrawnSurface
+    cache = MeshCache(gl_ctx, _paletted_db(0x4))
+    own = GpuSubset(0, 0, 3, None, False)
+    mesh = GpuMesh(0x01000001, None, [own, GpuSubset(1, 3, 3, None, True)], (0.0, 0.0, 0.0))
+    try:
+        assert cache.subsets(mesh, None) is mesh.subsets
+        drawn = (DrawnSurface(0x08000001, 0x05000001, None, b"", True),)
+        subs = cache.subsets(mesh, drawn)
+        assert subs[0].material is cache.custom_surface(drawn[0])
+        assert (subs[0].first, subs[0].count, subs[0].wrap) == (0, 3, False)
+        assert subs[1] is mesh.subsets[1]            # past the part's surfaces: its own
+        assert cache.subsets(mesh, (DrawnSurface(0x08000001, 0x05000001, None, b"", True),)) \
+            is subs
+    finally:
+        cache.release()

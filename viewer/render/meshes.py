@@ -287,6 +287,8 @@ class MeshCache:
         self.surfaces: dict[int, SurfaceMaterial] = {}
         # (Surface, SurfaceTexture, palette key) -> a part's ObjDesc-changed surface
         self.custom: dict[tuple, SurfaceMaterial] = {}
+        # (GfxObj, a part's drawn surfaces) -> the mesh's subsets drawn with them
+        self.custom_subsets: dict[tuple, list[GpuSubset]] = {}
 
     def _get(self, did: int, cls: type, by: int | None = None):
         return typed_record(self.db, did, cls, by)
@@ -306,6 +308,22 @@ class MeshCache:
         if mat is None:
             mat = self.custom[key] = self._load_surface(drawn.surface_did, drawn)
         return mat
+
+    def subsets(self, mesh: GpuMesh, surfaces) -> list[GpuSubset]:
+        """The subsets ``mesh`` draws with a part's private surfaces (``inspect.part_surfaces``
+        entries by surface index; None: the GfxObj's own), made once per GfxObj and surfaces
+        (never per frame)."""
+        if surfaces is None:
+            return mesh.subsets
+        key = (mesh.did, surfaces)
+        subs = self.custom_subsets.get(key)
+        if subs is None:
+            subs = self.custom_subsets[key] = [
+                GpuSubset(sub.surface_index, sub.first, sub.count,
+                          self.custom_surface(surfaces[sub.surface_index]), sub.wrap)
+                if sub.surface_index < len(surfaces) else sub
+                for sub in mesh.subsets]
+        return subs
 
     def _custom_texture(self, drawn, surface_type: int):
         """(texture, paletted, mode) of a private surface: its SurfaceTexture's source level
@@ -400,3 +418,4 @@ class MeshCache:
         self.meshes.clear()
         self.surfaces.clear()
         self.custom.clear()
+        self.custom_subsets.clear()

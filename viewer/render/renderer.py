@@ -20,7 +20,7 @@ import numpy as np
 from viewer.render import degrade, materials
 from viewer.render.grid import GridPass
 from viewer.render.lights import apply_lights, select_lights
-from viewer.render.meshes import GpuSubset, MeshCache
+from viewer.render.meshes import MeshCache
 from viewer.render.overlays import OverlayPass
 from viewer.render.particles import ParticlePass, _Draw, facing_view, prepare
 from viewer.render.particles_gpu import SOFTWARE_RENDERERS, software_rasteriser, warn_if_stale
@@ -253,11 +253,7 @@ class SceneRenderer:
             mesh, world, depth = self._degraded(inst, frame.eye, frame.settings)
             origin = world[:3, 3]
             part_translucent = inst.translucency > 0.0
-            for sub in mesh.subsets:
-                if inst.surfaces is not None and sub.surface_index < len(inst.surfaces):
-                    sub = GpuSubset(sub.surface_index, sub.first, sub.count,
-                                    self.meshes.custom_surface(
-                                        inst.surfaces[sub.surface_index]), sub.wrap)
+            for sub in self.meshes.subsets(mesh, inst.surfaces):
                 state = sub.material.blend(part_translucent=part_translucent)
                 item = ("mesh", inst, mesh, sub, state, origin, world)
                 if state.draw_list == materials.LIST_OPAQUE:
