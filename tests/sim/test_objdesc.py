@@ -72,6 +72,16 @@ def test_RemoveDuplicateTextureMapChange_0x005AB6B0_same_part_and_old_texture():
     assert d.palette == 0  # no subpalettes: no base palette on the wire
 
 
+def test_RemoveDuplicateAnimPartChange_0x005AB720_same_part_whatever_its_gfxobj():
+    """Its test (ContentProfile::operator== 0x006AFEB0, folded) compares part_index only:
+    a later change of a part drops the earlier one, the new one goes last."""
+    d = O.ObjDesc.unpack(0, [], [], [(0, GFX_A), (1, GFX_A), (0, GFX_B), (1, GFX_A)])
+    assert d.anim_part_changes == (O.AnimPartChange(0, GFX_B), O.AnimPartChange(1, GFX_A))
+    # AddAnimPartChange 0x005ABA80: at most 255 kept
+    many = O.ObjDesc.unpack(0, [], [], [(i, GFX_A) for i in range(300)])
+    assert len(many.anim_part_changes) == 255
+
+
 def test_Palette_InitLoad_0x0053E060_256_colours_widen_to_2048():
     w, _ = _world()
     pal = O.load_palette(w, PAL_SMALL)

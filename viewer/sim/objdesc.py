@@ -105,21 +105,17 @@ class ObjDesc:
                                              (int(count) or 256) * SUBPALETTE_UNIT))
         texs: list[TextureMapChange] = []
         for part, old, new in texture_changes:
-            change = TextureMapChange(int(part), int(old), int(new))
             # RemoveDuplicateTextureMapChange 0x005AB6B0: same part and old texture
-            for k, t in enumerate(texs):
-                if t.part_index == change.part_index and t.old_texture == change.old_texture:
-                    del texs[k]
-                    break
-            if len(texs) < 255:
-                texs.append(change)
+            _add_change(texs, TextureMapChange(int(part), int(old), int(new)),
+                        lambda t, c: (t.part_index, t.old_texture) == (c.part_index,
+                                                                       c.old_texture))
         parts: list[AnimPartChange] = []
         for part, gfxobj in anim_part_changes:
-            change = AnimPartChange(int(part), int(gfxobj))
-            if change in parts:  # RemoveDuplicateAnimPartChange 0x005AB720: an equal one
-                parts.remove(change)
-            if len(parts) < 255:
-                parts.append(change)
+            # RemoveDuplicateAnimPartChange 0x005AB720: the same part, whatever its GfxObj
+            # (its test, the folded ContentProfile::operator== 0x006AFEB0, compares the
+            # first field only: part_index)
+            _add_change(parts, AnimPartChange(int(part), int(gfxobj)),
+                        lambda t, c: t.part_index == c.part_index)
         return cls(int(palette) if subs else 0, tuple(subs), tuple(texs), tuple(parts))
 
     @classmethod
@@ -134,6 +130,18 @@ class ObjDesc:
     @property
     def empty(self) -> bool:
         return not (self.subpalettes or self.texture_changes or self.anim_part_changes)
+
+
+def _add_change(changes: list, change, duplicate) -> None:
+    """ObjDesc::AddTextureMapChange 0x005ABA10 / ObjDesc::AddAnimPartChange 0x005ABA80: the
+    first listed change ``duplicate`` of the new one is removed, then the new one is appended
+    (at most 255)."""
+    for k, t in enumerate(changes):
+        if duplicate(t, change):
+            del changes[k]
+            break
+    if len(changes) < 255:
+        changes.append(change)
 
 
 def _add_subpalette(subs: list[Subpalette], new: Subpalette) -> None:
