@@ -345,9 +345,8 @@ def render_job(job: Job) -> dict:
 def _render(job: Job, did: str, start: float) -> dict:
     import numpy as np
 
-    from viewer.commands.render import build_parser_args, render_frames
+    from viewer.commands.render import build_parser_args, load_scenario, render_frames
     from viewer.media import FrameWriter, save_image
-    from viewer.sim.scenario import Scenario
     db, stand = _worker["db"], _worker["stand"]
     script = db.physics_script(job.did)
     need = parts_named(script)
@@ -359,20 +358,21 @@ def _render(job: Job, did: str, start: float) -> dict:
     if seconds is None:
         seconds = min(max(float(script.length) + TAIL_SECONDS, AUTO_SECONDS[0]),
                       AUTO_SECONDS[1])
-    sc = Scenario.from_json({"fps": SIM_FPS, "seconds": seconds, "seed": 0,
-                             "objects": [{"id": 1, "setup": format_did(setup)}],
-                             "events": [{"t": 0.0, "object": 1, "play_script": did}]})
     out = Path(job.out)
     thumb, poster = f"thumbs/{did}.gif", f"posters/{did}.png"
     step = SIM_FPS // THUMB_FPS
-    camera = ["--setup", format_did(setup), "--out", str(out / thumb),
-              "--size", f"{job.size[0]}x{job.size[1]}"]
+    # ``vfxviewer render --setup S --script P``: its scenario and camera options
+    argv = ["--setup", format_did(setup), "--script", did, "--fps", str(SIM_FPS),
+            "--seconds", repr(float(seconds)), "--seed", "0", "--out", str(out / thumb),
+            "--size", f"{job.size[0]}x{job.size[1]}"]
+    args = build_parser_args(argv)
+    sc = load_scenario(args)
     if job.distance is None:
-        target, distance = frame_effect(sc, db, step, build_parser_args(camera).fov)
-        camera += ["--target", ",".join(repr(c) for c in target)]
+        target, distance = frame_effect(sc, db, step, args.fov)
+        argv += ["--target", ",".join(repr(c) for c in target)]
     else:
         target, distance = None, job.distance
-    args = build_parser_args([*camera, "--distance", repr(distance)])
+    args = build_parser_args([*argv, "--distance", repr(distance)])
     figures = Figures()
     best: list = [-1, None]
     count = [0]
