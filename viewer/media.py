@@ -684,19 +684,29 @@ def read_audio(path: str | os.PathLike, sample_rate: int | None = None
         with av.open(str(path)) as c:
             if not c.streams.audio:
                 return None
-            st = c.streams.audio[0]
-            rate = sample_rate or st.codec_context.sample_rate
-            res = av.AudioResampler(format="flt", layout="mono", rate=rate)
-            chunks = []
-            for frame in c.decode(st):
-                for out in res.resample(frame):
-                    chunks.append(out.to_ndarray().reshape(-1))
-            for out in res.resample(None):
-                chunks.append(out.to_ndarray().reshape(-1))
+            rate = sample_rate or c.streams.audio[0].codec_context.sample_rate
+            chunks = list(_mono_chunks(c, rate))
     except (av.FFmpegError, OSError) as err:
         raise MediaError(f"cannot read the audio: {err}", file=str(path)) from err
     a = np.concatenate(chunks).astype(np.float32) if chunks else np.zeros(0, np.float32)
     return a, int(rate)
+
+
+def _mono_chunks(c, rate: int) -> Iterator[np.ndarray]:
+    """The first audio stream of the open container ``c`` as it decodes, resampled to mono
+    float32 at ``rate``: one array per resampled frame, the resampler's flush last."""
+    import av
+    res = av.AudioResampler(format="flt", layout="mono", rate=rate)
+    for frame in _then_none(c.decode(c.streams.audio[0])):
+        for out in res.resample(frame):
+            yield out.to_ndarray().reshape(-1)
+
+
+def block_rms(samples: np.ndarray, block: int) -> np.ndarray:
+    """The RMS (float64) of each whole ``block`` of ``samples`` from the first."""
+    n = len(samples) // block
+    sq = np.square(samples[:n * block].astype(np.float64)).reshape(n, block)
+    return np.sqrt(np.mean(sq, axis=1))
 
 
 #: how much of a recording's sound aligning by sound reads (its first four hours): the
@@ -719,10 +729,8 @@ def audio_block_rms(path: str | os.PathLike, sample_rate: int, block: int, *,
 
     def reduce() -> int:
         a = np.concatenate(pending)
-        n = len(a) // block
-        sq = np.square(a[:n * block].astype(np.float64)).reshape(n, block)
-        rms.append(np.sqrt(np.mean(sq, axis=1)))
-        pending[:] = [a[n * block:]]
+        rms.append(block_rms(a, block))
+        pending[:] = [a[len(a) // block * block:]]
         return len(pending[0])
 
     _refuse_non_file(path, "recording")
@@ -730,16 +738,14 @@ def audio_block_rms(path: str | os.PathLike, sample_rate: int, block: int, *,
         with av.open(str(path)) as c:
             if not c.streams.audio:
                 return None
-            res = av.AudioResampler(format="flt", layout="mono", rate=sample_rate)
-            for frame in _then_none(c.decode(c.streams.audio[0])):
-                for out in res.resample(frame):
-                    a = out.to_ndarray().reshape(-1)[:max(0, limit - seen)]
-                    if len(a):
-                        seen, waiting = seen + len(a), waiting + len(a)
-                        peak = max(peak, float(np.abs(a).max()))
-                        pending.append(a)
-                    if waiting >= 1 << 16:    # reduced in batches: fewer numpy calls
-                        waiting = reduce()
+            for chunk in _mono_chunks(c, sample_rate):
+                a = chunk[:max(0, limit - seen)]
+                if len(a):
+                    seen, waiting = seen + len(a), waiting + len(a)
+                    peak = max(peak, float(np.abs(a).max()))
+                    pending.append(a)
+                if waiting >= 1 << 16:    # reduced in batches: fewer numpy calls
+                    waiting = reduce()
                 if seen >= limit:
                     break
             if pending:

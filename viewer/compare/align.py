@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from viewer.compare.reference import ReferenceTrack, resize
+from viewer.media import block_rms
 
 THUMB = (48, 27)
 
@@ -102,9 +103,7 @@ AUDIO_BLOCK = 256   # samples per envelope block: the precision of the audio ali
 
 def _envelope(x: np.ndarray, block: int) -> np.ndarray:
     """Per-block RMS, with its mean removed (so silence vs. sound decides, not level)."""
-    n = len(x) // block
-    e = np.sqrt(np.mean(np.square(x[:n * block].astype(np.float64)).reshape(n, block), axis=1))
-    return _centred(e)
+    return _centred(block_rms(x, block))
 
 
 def _stretched(x: np.ndarray, rate: float) -> np.ndarray:
