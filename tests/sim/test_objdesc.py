@@ -124,6 +124,19 @@ def test_CPartArray_SetPart_0x00518580_replaces_the_gfxobj_and_keeps_the_pose():
     assert not O.set_part(w, obj, [O.AnimPartChange(7, GFX_B)])
 
 
+def test_CPhysicsPart_SetGfxObjArray_0x0050E2E0_loads_the_new_surfaces_once():
+    """DetermineBasePal 0x0050DC80 reads the surfaces SetPart just loaded: a Surface no DAT
+    holds is traced once per swap, not once per reading."""
+    w, obj = _world()
+    gone = 0x08000099
+    w.db.add(0x01000013, dataclasses.replace(samples.sample_gfxobj(0x01000013),
+                                             did_degrade=None, surfaces=(gone, SURF_TEX)))
+    w.events = []
+    assert O.set_part(w, obj, [O.AnimPartChange(0, 0x01000013)])
+    assert [e["did"] for e in w.events if e["event"] == "missing"] == [gone]
+    assert obj.parts[0].objdesc.original_palette_id == PAL_BASE
+
+
 def test_CPhysicsPart_SetTextureMap_0x0050DE30_matches_the_original_texture():
     w, obj = _world()
     assert O.do_objdesc_changes_from_default(

@@ -402,14 +402,14 @@ def part_set_part(world, part, gfxobj_id: int) -> bool:
     """CPhysicsPart::SetPart 0x0050E700 -> CPhysicsPart::SetGfxObjArray 0x0050E2E0: the
     GfxObj (absent: the part is kept), its own surfaces, DetermineBasePal, and the shiftPal
     again."""
-    if not gfxobj_id or gfxobj_surfaces(world, gfxobj_id) is None:
+    shared = gfxobj_surfaces(world, gfxobj_id) if gfxobj_id else None
+    if shared is None:
         return False
     world.taking_up_gfxobj()  # a GfxObj let go and taken up again: a fresh mesh
     look = _look(part)
     look.surfaces = None  # RestoreSurfaces
     part.gfxobj_id = int(gfxobj_id)
-    look.original_palette_id = None
-    original_palette_id(world, part)
+    look.original_palette_id = determine_base_pal(shared)  # from the surfaces just loaded
     if look.shift_pal is not None:
         part_use_palette(world, part, look.shift_pal)
     return True
