@@ -137,6 +137,17 @@ def test_CPhysicsPart_SetGfxObjArray_0x0050E2E0_loads_the_new_surfaces_once():
     assert obj.parts[0].objdesc.original_palette_id == PAL_BASE
 
 
+def test_a_wrong_typed_record_an_ObjDesc_names_is_one_missing_event_like_any_other():
+    """DBObj::Get of a Palette that is another record: traced with ``found``, and a ``by``
+    key as every ``missing`` event has (World.missing)."""
+    w, obj = _world()
+    w.events = []
+    assert O.load_palette(w, SURF_TEX) is None
+    assert [{k: v for k, v in e.items() if k != "t"} for e in w.events] == [
+        {"event": "missing", "what": "Palette", "did": SURF_TEX, "by": None,
+         "found": "Surface"}]
+
+
 def test_CPhysicsPart_SetTextureMap_0x0050DE30_matches_the_original_texture():
     w, obj = _world()
     assert O.do_objdesc_changes_from_default(

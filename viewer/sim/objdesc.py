@@ -179,8 +179,7 @@ def _record(world, did: int, what: str, cls):
     if rec is None:
         return None
     if not isinstance(rec, cls):
-        world.emit({"event": "missing", "what": what, "did": int(did),
-                    "found": type(rec).__name__})
+        world.missing(what, int(did), found=type(rec).__name__)  # named by the referrer
         return None
     return rec
 
