@@ -410,15 +410,18 @@ def _object_gfxobjs(lib: Library) -> None:
 # Setups
 # =============================================================================================
 
-def _placement(n: int, frames=None):
+def placement_record(n: int, frames=None):
+    """The AnimationFrame of a placement: ``frames``, else ``n`` identity frames."""
     return AnimationFrame(tuple(frames) if frames else tuple(frame() for _ in range(n)))
 
 
-def _setup(did, parts, *, flags=NO_SETUP_FLAGS, parent_index=None, default_scale=None,
-           holding=(), connection=(), placements=None, cylspheres=(), spheres=(),
-           height=0.0, radius=0.0, step=(0.0, 0.0), sorting=((0.0, 0.0, 0.0), 0.5),
-           selection=None, lights=(), anim=0, script=0, mtable=0, stable=0, ptable=0):
-    placements = placements or ((Placement.Default, _placement(len(parts))),)
+def setup_record(did, parts, *, flags=NO_SETUP_FLAGS, parent_index=None, default_scale=None,
+                 holding=(), connection=(), placements=None, cylspheres=(), spheres=(),
+                 height=0.0, radius=0.0, step=(0.0, 0.0), sorting=((0.0, 0.0, 0.0), 0.5),
+                 selection=None, lights=(), anim=0, script=0, mtable=0, stable=0, ptable=0):
+    """A Setup record (its placement frames default to identity per part); the stand's
+    Setups (viewer.synthetic.stand) are made with it too."""
+    placements = placements or ((Placement.Default, placement_record(len(parts))),)
     selection = selection or sorting
     return Setup(did, flags, tuple(parts), parent_index, default_scale, tuple(holding),
                  tuple(connection), tuple(placements), tuple(cylspheres), tuple(spheres),
@@ -428,18 +431,18 @@ def _setup(did, parts, *, flags=NO_SETUP_FLAGS, parent_index=None, default_scale
 
 
 def _setups(lib: Library) -> None:
-    lib.add("SETUP_ARROW", _setup(S.SETUP_ARROW, [S.GFX_ARROW],
-                                  spheres=[Sphere((0.0, 0.0, 0.0), 0.10)], height=0.2,
-                                  radius=0.1, sorting=((0.0, 0.0, 0.0), 0.5), ptable=S.PST_ARROW,
-                                  stable=S.STABLE_HUMANOID),
+    lib.add("SETUP_ARROW", setup_record(S.SETUP_ARROW, [S.GFX_ARROW],
+                                        spheres=[Sphere((0.0, 0.0, 0.0), 0.10)], height=0.2,
+                                        radius=0.1, sorting=((0.0, 0.0, 0.0), 0.5),
+                                        ptable=S.PST_ARROW, stable=S.STABLE_HUMANOID),
             "arrow-like projectile: exactly one sphere, radius 0.10 at the origin "
             "(as retail's); PhysicsScriptTable PST_ARROW; SoundTable STABLE_HUMANOID "
             "(its Launch / Explode sounds)", ISSUE_PROJECTILE)
     bolt_light = LightInfo(0, frame((0.0, 0.0, 0.0)), 0xFFFF8A30, 1.0, 3.0, 0.0)
-    lib.add("SETUP_BOLT", _setup(S.SETUP_BOLT, [S.GFX_BOLT],
-                                 spheres=[Sphere((0.0, -0.165, 0.1045), 0.102)], height=0.25,
-                                 radius=0.12, lights=[bolt_light], script=S.PES_BOLT_DEFAULT,
-                                 ptable=S.PST_FLAME, stable=S.STABLE_HUMANOID),
+    lib.add("SETUP_BOLT", setup_record(S.SETUP_BOLT, [S.GFX_BOLT],
+                                       spheres=[Sphere((0.0, -0.165, 0.1045), 0.102)], height=0.25,
+                                       radius=0.12, lights=[bolt_light], script=S.PES_BOLT_DEFAULT,
+                                       ptable=S.PST_FLAME, stable=S.STABLE_HUMANOID),
             "bolt: one OFFSET sphere (0, -0.165, 0.1045) r 0.102 (Force Bolt shape); a point "
             "light for SetLight; DefaultScript PES_BOLT_DEFAULT; table PST_FLAME; SoundTable "
             "STABLE_HUMANOID",
@@ -449,7 +452,7 @@ def _setups(lib: Library) -> None:
     rot = [IDENTITY] * 11
     rot[2] = quat_axis((0, 0, 1), 10.0)                 # Resting: head turned 10 degrees
     resting = forward_kinematics(HUMANOID_REST, HUMANOID_PARENTS, rot)
-    lib.add("SETUP_HUMANOID", _setup(
+    lib.add("SETUP_HUMANOID", setup_record(
         S.SETUP_HUMANOID, HUMANOID_PART_GFX,
         flags=SetupFlags.HasParent | SetupFlags.AllowFreeHeading,
         parent_index=[p & 0xFFFFFFFF for p in HUMANOID_PARENTS],
@@ -470,11 +473,11 @@ def _setups(lib: Library) -> None:
 
     lantern_light = LightInfo(0, frame((0.0, 0.6, 1.61)), 0xFFFFB060, 1.2, 5.0, CD_FLOAT)
     pivot = (0.0, 0.6, 1.8)
-    lib.add("SETUP_LANTERN", _setup(
+    lib.add("SETUP_LANTERN", setup_record(
         S.SETUP_LANTERN, [S.GFX_RACK, S.GFX_LANTERN_BODY, S.GFX_LANTERN_FLAME],
         flags=SetupFlags.HasDefaultScale,
         default_scale=[(1.0, 1.0, 1.0), (1.0, 1.0, 1.0), (0.8, 0.8, 0.8)],
-        placements=[(Placement.Default, _placement(3, [
+        placements=[(Placement.Default, placement_record(3, [
             frame(), frame(pivot), frame((pivot[0], pivot[1], pivot[2] - 0.19))]))],
         cylspheres=[CylSphere((0.0, 0.0, 0.0), 0.12, 1.9)], height=1.9, radius=0.3,
         sorting=((0.0, 0.3, 1.0), 1.2), lights=[lantern_light], anim=S.ANIM_LANTERN_SWING,
@@ -483,7 +486,7 @@ def _setups(lib: Library) -> None:
         "DefaultScript PES_LANTERN_DEFAULT, DefaultAnimation ANIM_LANTERN_SWING, "
         "HasDefaultScale (flame part 0.8)", ISSUE_RUNTIME)
 
-    lib.add("SETUP_ATTACH_POINTS", _setup(
+    lib.add("SETUP_ATTACH_POINTS", setup_record(
         S.SETUP_ATTACH_POINTS, [S.GFX_RACK, S.GFX_MARKER],
         flags=SetupFlags.HasParent, parent_index=[0xFFFFFFFF, 0],
         holding=[(ParentLocation.RightHand, LocationType(0, frame((0.0, 0.6, 1.7)))),
@@ -493,7 +496,7 @@ def _setups(lib: Library) -> None:
                  (ParentLocation.Quiver, LocationType(1, frame((0.0, 0.0, 0.12))))],
         connection=[(ParentLocation.Heraldry, LocationType(0, frame((0.06, 0.0, 1.4)))),
                     (ParentLocation.Mouth, LocationType(1, frame()))],
-        placements=[(Placement.Default, _placement(2, [frame(), frame((0.0, 0.0, 0.05))]))],
+        placements=[(Placement.Default, placement_record(2, [frame(), frame((0.0, 0.0, 0.05))]))],
         height=1.9, radius=0.3, sorting=((0.0, 0.3, 1.0), 1.2)),
         "children attachment points: 4 holding locations (one on part 1, one rotated) and 2 "
         "connection points", ISSUE_RUNTIME)
@@ -506,22 +509,23 @@ def _setups(lib: Library) -> None:
             k = S.EXTRA_FORMATS.index(fmt)
             row, col = len(S.SHAPES) + k // 8, k % 8
         frames.append(frame(((col - 3.5) * 0.6, 0.0, 4.6 - row * 0.6)))
-    lib.add("SETUP_TEXTURE_GALLERY", _setup(
+    lib.add("SETUP_TEXTURE_GALLERY", setup_record(
         S.SETUP_TEXTURE_GALLERY, [S.GALLERY_GFXOBJS[k] for k in combos],
         placements=[(Placement.Default, AnimationFrame(tuple(frames)))], height=5.0,
         radius=2.5, sorting=((0.0, 0.0, 2.5), 3.5)),
         f"{len(combos)} parts, one XZ quad per (shape, pixel format): rows spark, glow, smoke, "
         "ring, streak x the 8 main formats, then the glow in every further format",
         ISSUE_RENDER)
-    lib.add("SETUP_MARKER", _setup(S.SETUP_MARKER, [S.GFX_MARKER], sorting=((0, 0, 0.06), 0.2)),
+    lib.add("SETUP_MARKER", setup_record(S.SETUP_MARKER, [S.GFX_MARKER],
+                                         sorting=((0, 0, 0.06), 0.2)),
             "one small part, no spheres (no collision sweep): host for emitter tests",
             ISSUE_RUNTIME)
-    lib.add("SETUP_NULL_HOOKS", _setup(S.SETUP_NULL_HOOKS, [S.GFX_MARKER],
-                                       sorting=((0, 0, 0.06), 0.2), anim=S.ANIM_NULL_HOOKS),
+    lib.add("SETUP_NULL_HOOKS", setup_record(S.SETUP_NULL_HOOKS, [S.GFX_MARKER],
+                                             sorting=((0, 0, 0.06), 0.2), anim=S.ANIM_NULL_HOOKS),
             "one part, DefaultAnimation ANIM_NULL_HOOKS (stored NULL hooks in its frames)",
             ISSUE_ANIM)
-    lib.add("SETUP_SCROLL_PLANE", _setup(S.SETUP_SCROLL_PLANE, [S.GFX_SCROLL_PLANE],
-                                         sorting=((0, 0, 1), 1.5)),
+    lib.add("SETUP_SCROLL_PLANE", setup_record(S.SETUP_SCROLL_PLANE, [S.GFX_SCROLL_PLANE],
+                                               sorting=((0, 0, 1), 1.5)),
             "target of TextureVelocity (PES_TEXTURE_VELOCITY)", ISSUE_RUNTIME)
 
 
@@ -1252,10 +1256,10 @@ def _objdesc_assets(lib: Library) -> None:
         m.box(size, center)
         lib.add(name, m.gfxobj(getattr(S, name), (S.SURFACE_CLOTH,)), what, ISSUE_OBJDESC)
     lib.add("SETUP_MANNEQUIN",
-            _setup(S.SETUP_MANNEQUIN, [S.GFX_RACK, S.GFX_TUNIC],
-                   placements=((Placement.Default,
-                                _placement(2, [frame(), frame((0.0, 0.0, 1.2))])),),
-                   sorting=((0.0, 0.0, 1.0), 1.2)),
+            setup_record(S.SETUP_MANNEQUIN, [S.GFX_RACK, S.GFX_TUNIC],
+                         placements=((Placement.Default,
+                                      placement_record(2, [frame(), frame((0.0, 0.0, 1.2))])),),
+                         sorting=((0.0, 0.0, 1.0), 1.2)),
             "mannequin: part 0 a stand, part 1 the clothing part an ObjDesc swaps",
             ISSUE_OBJDESC)
     lib.add("PES_MANNEQUIN_FLAME",

@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass
 
 from viewer.dat.records import Placement, Surface, SurfaceType
-from viewer.synthetic.generate import _placement, _setup
+from viewer.synthetic.generate import placement_record, setup_record
 from viewer.synthetic.geometry import MeshBuilder, frame
 
 #: the most parts a stand has (a hook naming a part beyond is a no-op, as retail's are)
@@ -78,9 +78,9 @@ def stand_records(dids: StandDids) -> dict[int, object]:
     recs[dids.marker] = m.gfxobj(dids.marker, (dids.surface,))
     for n in range(1, MAX_PARTS + 1):
         frames = [frame(part_origin(k, n)) for k in range(n)]
-        recs[dids.setup + n] = _setup(
+        recs[dids.setup + n] = setup_record(
             dids.setup + n, [dids.plinth] + [dids.marker] * (n - 1),
-            placements=((Placement.Default, _placement(n, frames)),),
+            placements=((Placement.Default, placement_record(n, frames)),),
             height=0.1, radius=0.2, sorting=((0.0, 0.0, 0.3), 0.6))
     return recs
 
