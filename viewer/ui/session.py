@@ -93,6 +93,8 @@ class Session:
         self.generation = 0                  # bumps whenever the scenario changes
         self.serial = next(_SERIALS)         # this session among every one opened (never reused)
         self.history = History()             # undo / redo of edits; the modified mark
+        self._marks_memo: tuple = (None, None)   # (scenario key, the Timeline's EventMarks)
+        self._tables_of: tuple = (None, ())      # (db, its 0x34 DIDs): the table chooser's
         self.file = scenario.path            # where Save writes without asking (or None)
         self.notices: list[ViewerError] = []  # said to the user, not failures (the Controller)
         # what is heard: the shared audio device (the window opens it) or a silent sink
@@ -227,19 +229,20 @@ class Session:
 
     def timeline_view(self) -> TimelineView:
         pb = self.playback
-        from viewer.ui.events_panel import timeline_marks
         return TimelineView(pb.time, pb.frame, pb.total_frames, pb.fps, pb.playing, pb.speed,
                             pb.loop, self.tracks, sounds=self.sound.spans(),
                             volume=self.sound.volume, muted=self.sound.muted,
-                            events=self._event_marks(timeline_marks),
+                            events=self._event_marks(),
                             loop_in=None if pb.loop_in is None else pb.loop_in / pb.fps,
                             loop_out=None if pb.loop_out is None else pb.loop_out / pb.fps)
 
-    def _event_marks(self, marks) -> tuple:
+    def _event_marks(self):
         """The Timeline's events lane, built again only when the scenario changed."""
+        from viewer.ui.events_panel import timeline_marks
+
         key = (self.generation, id(self.scenario))
-        if getattr(self, "_marks_memo", (None,))[0] != key:
-            self._marks_memo = (key, marks(self.scenario))
+        if self._marks_memo[0] != key:
+            self._marks_memo = (key, timeline_marks(self.scenario))
         return self._marks_memo[1]
 
     def bounds_of(self, kind: str, key):
@@ -519,7 +522,7 @@ class Session:
 
         entry = next((o for o in self.scenario.objects if o.id == obj_id), None)
         if entry is not None:
-            if getattr(self, "_tables_of", (None,))[0] is not self.db:   # listed once
+            if self._tables_of[0] is not self.db:   # listed once per DAT set
                 self._tables_of = (self.db, tuple(self.db.dids(0x34)))
             return choice_of(entry, self._setup_table(entry.setup), self._tables_of[1])
         if obj_id in inspect.owners(self.world):   # made by a create event: not edited here
