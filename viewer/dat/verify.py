@@ -78,7 +78,7 @@ class VerifyReport:
                 "records": self.records, "bytes": self.bytes}
 
 
-def _decode_failure(dat: DatFile, e: DatEntry, err: DatError) -> Failure:
+def decode_failure(dat: DatFile, e: DatEntry, err: DatError) -> Failure:
     """A codec error points at a position inside the record: name the file offset of that
     byte (followed through the block chain) and keep the record position in the message."""
     if err.offset is None:
@@ -98,7 +98,7 @@ def verify_entry(dat: DatFile, e: DatEntry) -> tuple[int, Failure | None, bool]:
     try:
         R.decode(e.did, data, file=dat.name)
     except DatError as err:
-        return len(data), _decode_failure(dat, e, err), True
+        return len(data), decode_failure(dat, e, err), True
     return len(data), None, True
 
 
@@ -125,9 +125,13 @@ def verify_file(dat: DatFile, report: VerifyReport, *, type_filter: int | None =
             if progress is not None:
                 progress(1, n)
     except DatError as err:
-        report.failures.append(Failure(dat.name, err.did, err.offset,
-                                       f"directory: {err.message} (walk of this file "
-                                       f"stopped)"))
+        report.failures.append(directory_failure(dat, err))
+
+
+def directory_failure(dat: DatFile, err: DatError) -> Failure:
+    """A broken directory: it ends the walk of that file (what was walked is kept)."""
+    return Failure(dat.name, err.did, err.offset,
+                   f"directory: {err.message} (walk of this file stopped)")
 
 
 def count_entries(path: str | os.PathLike, type_filter: int | None = None) -> int:

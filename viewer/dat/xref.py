@@ -43,6 +43,7 @@ import numpy as np
 from viewer.dat import records as R
 from viewer.dat.container import DatCollection, DatEntry, DatFile
 from viewer.dat.names import hook_type_label, play_script_label, type_name
+from viewer.dat.verify import Failure, decode_failure, directory_failure
 from viewer.errors import DatError, format_did
 
 #: Bump when the arrays or their meaning change: an old cache is then rebuilt.
@@ -131,17 +132,9 @@ class Ref:
         return out
 
 
-@dataclass(frozen=True)
-class XrefError:
-    """A record the index could not read: file, DID, file offset of the failing byte."""
-
-    file: str
-    did: int | None
-    offset: int | None
-    message: str
-
-    def line(self) -> str:
-        return str(DatError(self.message, file=self.file, did=self.did, offset=self.offset))
+#: A record the index could not read: file, DID, file offset of the failing byte, message
+#: (``dat verify``'s failure, made the same way).
+XrefError = Failure
 
 
 # --------------------------------------------------------------------------------------------
@@ -391,9 +384,7 @@ def _winning_entries(collection: DatCollection, builder: _Builder
                 if (e.did >> 24) in SCANNED and e.did not in winners:
                     winners[e.did] = (f, e)
         except DatError as err:
-            builder.errors.append(XrefError(f.name, err.did, err.offset,
-                                            f"directory: {err.message} (walk of this file "
-                                            f"stopped)"))
+            builder.errors.append(directory_failure(f, err))
     return sorted(held), [winners[d] for d in sorted(winners)]
 
 
@@ -408,9 +399,7 @@ def _decode(f: DatFile, e: DatEntry, builder: _Builder):
     try:
         return R.decode(e.did, data, file=f.name)
     except DatError as err:
-        offset = None if err.offset is None else f.file_offset(e, err.offset)
-        where = "" if err.offset is None else f" (record byte {err.offset})"
-        builder.errors.append(XrefError(f.name, e.did, offset, err.message + where))
+        builder.errors.append(decode_failure(f, e, err))
         return None
 
 
