@@ -1,7 +1,8 @@
 """Small layout helpers so a panel fits a narrow dock with nothing cut (the default
 layout's docks are about 310-360 px wide at 1280x720, ``viewer/ui/layout.py``): rows that
 wrap onto the next line when the next item would not fit, widths of labelled items, and
-wrapped disabled text. ImGui calls only; no state."""
+wrapped disabled text. ImGui calls only; the one state is ``text_wrapped``'s cache of
+lines already wrapped (text, width, font size)."""
 
 from __future__ import annotations
 
