@@ -166,3 +166,19 @@ def test_the_lane_columns_are_one_per_pixel_and_kind_and_kept_until_a_resize(db)
     assert [[col, int(flag)] for col, flag in got] == want
     assert marks.columns(40, 8.0) is got                  # the same frame after frame
     assert marks.columns(80, 8.0) is not got              # a wider lane: again
+
+
+def test_event_flag_says_what_retail_picks_at_each_non_finite_intensity(db):
+    """PhysicsScriptTableData::GetScript 0x00521A20: nan and +inf play nothing, -inf
+    plays the first entry; a finite intensity and a plain script are not flagged."""
+    from viewer.ui.events_panel import event_flag
+
+    sc = F.scenario_json()
+    sc["events"] += [{"t": 0.0, "object": 1, "play": 4, "intensity": x}
+                     for x in ("nan", "inf", "-inf", 0.5)]
+    events = Scenario.from_json(sc).events
+    flags = [event_flag(ev) for ev in events]
+    assert flags[0] == "" and flags[-1] == ""
+    assert "nan" in flags[1] and "plays nothing" in flags[1]
+    assert "inf" in flags[2] and "plays nothing" in flags[2]
+    assert "-inf" in flags[3] and "the first entry plays" in flags[3]

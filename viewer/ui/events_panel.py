@@ -47,7 +47,9 @@ def _value_text(ev) -> str:
 
 
 def event_flag(ev) -> str:
-    """Why an event deserves a look: a typed effect at a non-finite intensity."""
+    """Why an event deserves a look: a typed effect at a non-finite intensity, said as
+    retail's table lookup answers it (PhysicsScriptTableData::GetScript 0x00521A20: nan
+    fails every compare, +inf is above every mod, -inf takes the first entry)."""
     if ev.kind != "play" or math.isfinite(ev.intensity):
         return ""
     if math.isnan(ev.intensity):
