@@ -727,8 +727,8 @@ def _simulated(scenario) -> dict:
     return out
 
 
-#: a Setup loaded "as a static object": the default scenario's lantern's state (the default
-#: 0x00400C08 with Static 0x1)
+#: a Setup loaded "as a static object": the default scenario's lantern's state (the state
+#: CPhysicsObj::CPhysicsObj 0x005123F0 starts with, 0x00400C08, with Static 0x1)
 STATIC_LOAD_STATE = 0x00400C09
 
 EDITS = (c.PlayScript, c.PlayTyped, c.SetState, c.PlayMotion, c.LaunchProjectile,
