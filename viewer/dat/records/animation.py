@@ -18,7 +18,6 @@ from viewer.dat.records.hooks import (
     read_hook,
     write_hook,
 )
-from viewer.errors import DatError
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,15 +75,9 @@ class Animation:
         if flags & AnimationFlags.PosFrames:
             r.count(num_frames, 28, "pos_frames")
             pos_frames = tuple(Frame.read(r) for _ in range(num_frames))
-        unknown = UnknownHooks()
-        try:
+        with UnknownHooks().naming(r) as unknown:
             part_frames = tuple(AnimationFrame.read(r, num_parts, unknown, f"frame {k} ")
                                 for k in range(num_frames))
-        except DatError as err:
-            if unknown.first is None:
-                raise
-            raise unknown.failure(r, err.message) from err
-        unknown.check_end(r)
         return cls(id_, flags, num_parts, pos_frames, part_frames)
 
     def write(self, w: Writer) -> None:

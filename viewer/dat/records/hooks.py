@@ -14,6 +14,7 @@ re-encoded byte for byte; the runtime treats it as retail treats the NULL.
 
 from __future__ import annotations
 
+import contextlib
 import struct
 from dataclasses import dataclass, fields
 from typing import ClassVar
@@ -409,6 +410,18 @@ class UnknownHooks:
         """After the last hook: bytes left over mean the unknown hook had a payload."""
         if self.first is not None and r.remaining():
             raise self.failure(r, f"{r.remaining()} bytes left over")
+
+    @contextlib.contextmanager
+    def naming(self, r: Reader):
+        """Around reading a record's hooks (through ``read``): a DatError after an unknown
+        hook becomes ``failure``, and so do bytes left over at the end (``check_end``)."""
+        try:
+            yield self
+        except DatError as err:
+            if self.first is None:
+                raise
+            raise self.failure(r, err.message) from err
+        self.check_end(r)
 
 
 def write_hook(w: Writer, hook: AnimationHook | NullHook) -> None:

@@ -9,7 +9,6 @@ from viewer.dat.binary import Reader, Writer
 from viewer.dat.records.common import PlayScript, as_enum
 from viewer.dat.records.crt_qsort import qsort_order
 from viewer.dat.records.hooks import AnimationHook, NullHook, UnknownHooks, write_hook
-from viewer.errors import DatError
 
 #: The most hooks one PhysicsScript may hold (ours, not retail's: retail's scripts hold tens).
 #: Each hook is a few hundred bytes of Python objects however few bytes it takes on disk, so
@@ -75,17 +74,11 @@ class PhysicsScript:
                           f"a PhysicsScript may hold", at)
         r.count(n, 16, "script_data")
         stored = []
-        unknown = UnknownHooks()
-        try:
+        with UnknownHooks().naming(r) as unknown:
             for i in range(n):
                 t = r.f64("start_time")
                 stored.append(PhysicsScriptData(t, unknown.read(r, f"hook {i}")))
             r.align4()
-        except DatError as err:
-            if unknown.first is None:
-                raise
-            raise unknown.failure(r, err.message) from err
-        unknown.check_end(r)
         return cls.from_hooks(id_, stored)
 
     def write(self, w: Writer) -> None:
