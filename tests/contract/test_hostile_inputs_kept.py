@@ -176,3 +176,18 @@ def test_clash_is_by_file_identity(tmp_path):
     assert clash([("--out", a)], [("DAT", None)]) is None
     assert clash([("--csv", tmp_path / "n"), ("--json", tmp_path / "n")], []) is not None
     assert clash([("--csv", tmp_path / "n"), ("--json", tmp_path / "m")], []) is None
+
+
+def test_check_outputs_refuses_a_clash_then_checks_each_output(tmp_path, capsys):
+    """viewer.commands.overwrite.check_outputs: the one order every command checks its
+    outputs in (an input named as an output is usage before any path is probed)."""
+    from viewer.commands.overwrite import check_outputs
+    from viewer.errors import OutputError
+    dat = tmp_path / "in.dat"
+    dat.write_bytes(b"x")
+    assert check_outputs("p", [("--out", dat)], [("DAT", dat)]) is None
+    assert "destroy an input" in capsys.readouterr().err
+    assert check_outputs("p", [("--out", tmp_path / "o.png"), ("--csv", None)],
+                         [("DAT", dat)]) == [tmp_path / "o.png", None]
+    with pytest.raises(OutputError):
+        check_outputs("p", [("--out", tmp_path)], [("DAT", dat)])   # a folder, not a file

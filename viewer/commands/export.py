@@ -19,8 +19,8 @@ from pathlib import Path
 
 from viewer import bounds
 from viewer.commands.dat_args import DATS_HELP, dat_files
-from viewer.commands.output import check_output, nonempty_path, written
-from viewer.commands.overwrite import refuse_clash
+from viewer.commands.output import nonempty_path, written
+from viewer.commands.overwrite import check_outputs
 from viewer.commands.selection import bounded, parse_did, usage_error
 from viewer.errors import ViewerError
 
@@ -126,9 +126,10 @@ def run(args: argparse.Namespace) -> int:
     if bad is not None:
         return bad
     files = dat_files(args.dats)
-    if refuse_clash(PROG, [("--out", args.out)], [("DAT", p) for p in files]) is not None:
+    checked = check_outputs(PROG, [("--out", args.out)], [("DAT", p) for p in files])
+    if checked is None:
         return 2
-    out = check_output(args.out, "--out")
+    out = checked[0]
     fps = FPS_DEFAULT if args.fps is None else args.fps
     seconds = SECONDS_DEFAULT if args.seconds is None else args.seconds
     try:

@@ -36,16 +36,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import sys
 
-    from viewer.commands.overwrite import refuse_clash
+    from viewer.commands.overwrite import check_outputs
     from viewer.commands.screenshot import opened_inputs
-    if refuse_clash("vfxviewer open", [("--screenshot", args.screenshot),
-                                       ("--dump-state", args.dump_state)],
-                    opened_inputs(args)) is not None:
+    # written when the window closes: a path that cannot be is said now
+    if check_outputs("vfxviewer open", [("--screenshot", args.screenshot),
+                                        ("--dump-state", args.dump_state)],
+                     opened_inputs(args)) is None:
         return 2
-    from viewer.commands.output import check_output
-    for option, path in (("--screenshot", args.screenshot), ("--dump-state", args.dump_state)):
-        if path:  # written when the window closes: a path that cannot be is said now
-            check_output(path, option)
 
     if (sys.platform.startswith("linux") and not os.environ.get("DISPLAY")
             and not os.environ.get("WAYLAND_DISPLAY")):

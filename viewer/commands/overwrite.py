@@ -55,6 +55,20 @@ def refuse_clash(prog: str, outputs: Iterable[Named], inputs: Iterable[Named]) -
     return None if problem is None else usage_error(prog, problem)
 
 
+def check_outputs(prog: str, outputs: Iterable[Named],
+                  inputs: Iterable[Named]) -> list | None:
+    """Every output checked before any work, in one order for every command: none is an
+    input nor two one file (``refuse_clash``: None after the usage line), then each given
+    one can be written (viewer.commands.output.check_output: an OutputError). The outputs'
+    Paths (None where not given)."""
+    from viewer.commands.output import check_output
+    outputs = list(outputs)
+    if refuse_clash(prog, outputs, inputs) is not None:
+        return None
+    return [check_output(p, what) if p else None
+            for what, p in outputs]
+
+
 def scenario_inputs(scenario_path, scenario=None, *, dats: bool = True,
                     reference: bool = True) -> list[Named]:
     """The scenario file and the files it names that the command reads: its DATs (unless a

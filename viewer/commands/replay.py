@@ -17,8 +17,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from viewer.commands.output import check_output, nonempty_path, written
-from viewer.commands.overwrite import refuse_clash
+from viewer.commands.output import nonempty_path, written
+from viewer.commands.overwrite import check_outputs
 from viewer.errors import ViewerError, WireError
 from viewer.wire.capture import AC_PORTS
 from viewer.wire.pipeline import ReplayStats, iter_messages
@@ -87,11 +87,9 @@ def run(args: argparse.Namespace) -> int:
             print(f"vfxviewer replay: error: --{flag} plays the capture on a DAT: give --dat "
                   "DAT", file=sys.stderr)
             return 2
-    if refuse_clash("vfxviewer replay", [("--scenario-out", args.scenario_out)],
-                    [("capture", args.capture), ("DAT", args.dat)]) is not None:
+    if check_outputs("vfxviewer replay", [("--scenario-out", args.scenario_out)],
+                     [("capture", args.capture), ("DAT", args.dat)]) is None:
         return 2  # before any work: the capture must not be written over while read
-    if args.scenario_out:
-        check_output(args.scenario_out, "--scenario-out")
     if args.scenario_out or (args.dat is not None and (args.trace or args.gui)):
         # "dat" in a scenario is relative to the scenario file (docs/cli.md section 4): the
         # DAT named here (relative to the working folder) is written absolute, and relative

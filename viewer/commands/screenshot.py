@@ -16,8 +16,8 @@ from pathlib import Path
 
 from viewer import bounds
 from viewer.commands.dat_args import DAT_HELP
-from viewer.commands.output import check_output, nonempty_path, writing
-from viewer.commands.overwrite import refuse_clash, scenario_inputs
+from viewer.commands.output import nonempty_path, writing
+from viewer.commands.overwrite import check_outputs, scenario_inputs
 from viewer.commands.selection import bounded, parse_size_in
 
 parse_size = parse_size_in(bounds.VIEWER_SIZE)
@@ -81,9 +81,10 @@ def run(args: argparse.Namespace) -> int:
     from viewer.media import save_image
     from viewer.ui.session import open_session
 
-    out = check_output(args.out, "--out")
-    if refuse_clash("vfxviewer screenshot", [("--out", out)], opened_inputs(args)) is not None:
+    checked = check_outputs("vfxviewer screenshot", [("--out", args.out)], opened_inputs(args))
+    if checked is None:
         return 2
+    out = checked[0]
     actions = load_actions(args.actions)
     session = open_session(args.dat, args.scenario)
     setup = None
