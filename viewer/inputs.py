@@ -72,6 +72,20 @@ def open_input(path, error: type, what: str, name: str | None = None):
     return os.fdopen(fd, "rb")
 
 
+def refuse_non_file(path, error: type, what: str) -> None:
+    """For inputs another library opens by path (a recording, a picture): a named pipe, a
+    device or a socket at ``path`` is ``error`` naming it, as ``open_input`` says it, before
+    it is opened; a folder passes (a folder of images), an absent path is left to the
+    opener."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return
+    kind = None if stat.S_ISDIR(mode) else not_a_file(mode)
+    if kind is not None:
+        raise error(f"{what} is {kind}, not a file", file=str(path))
+
+
 def read_capped(path, limit: int, error: type, what: str) -> bytes:
     """The bytes of ``path``; ``error`` (a ViewerError type) naming the file when it cannot
     be read, is not a regular file (``open_input``) or holds more than ``limit`` bytes."""

@@ -11,7 +11,6 @@ import contextlib
 import itertools
 import os
 import shutil
-import stat
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -22,6 +21,7 @@ from typing import Self
 import numpy as np
 
 from viewer.errors import ViewerError
+from viewer.inputs import refuse_non_file
 
 VIDEO_SUFFIXES = {".mp4", ".webm", ".avi", ".mkv", ".mov", ".m4v", ".gif"}
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"}
@@ -37,20 +37,6 @@ class TimedFrame:
     image: np.ndarray  # (H, W, 3) uint8 RGB
 
 
-def _refuse_non_file(path, what: str) -> None:
-    """A named pipe, a device or a socket where a recording or a picture belongs is refused
-    before it is opened (a named pipe without a writer would keep the open waiting forever);
-    a folder passes (a folder of images), an absent path is left to the opener."""
-    from viewer.inputs import not_a_file
-    try:
-        mode = os.stat(path).st_mode
-    except (OSError, ValueError):
-        return
-    kind = None if stat.S_ISDIR(mode) else not_a_file(mode)
-    if kind is not None:
-        raise MediaError(f"{what} is {kind}, not a file", file=str(path))
-
-
 def _sequence_files(path: Path) -> list[Path]:
     files = sorted(p for p in path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
     if not files:
@@ -64,7 +50,7 @@ def _open_image(path: Path):
     import warnings
 
     from PIL import Image
-    _refuse_non_file(path, "image")
+    refuse_non_file(path, MediaError, "image")
     with warnings.catch_warnings():
         warnings.simplefilter("error", Image.DecompressionBombWarning)
         try:
@@ -80,7 +66,7 @@ def read_frames(path: str | os.PathLike, *, fps: float | None = None,
     p = Path(path)
     if not p.exists():
         raise MediaError("no such file or folder", file=str(p))
-    _refuse_non_file(p, "recording")
+    refuse_non_file(p, MediaError, "recording")
     if p.is_dir():
         rate = 30.0 if fps is None else float(fps)
         for i, f in enumerate(_sequence_files(p)):
@@ -331,7 +317,7 @@ def open_frames(path: str | os.PathLike, *, fps: float | None = None,
     p = Path(path)
     if not p.exists():
         raise MediaError("no such file or folder", file=str(p))
-    _refuse_non_file(p, "recording")
+    refuse_non_file(p, MediaError, "recording")
     if p.is_dir():
         files = _sequence_files(p)
         if max_frames is not None:
@@ -679,7 +665,7 @@ def read_audio(path: str | os.PathLike, sample_rate: int | None = None
     """A recording's sound as mono float32 and its rate (resampled to ``sample_rate`` when
     given), or None when it has no audio stream."""
     import av
-    _refuse_non_file(path, "recording")
+    refuse_non_file(path, MediaError, "recording")
     try:
         with av.open(str(path)) as c:
             if not c.streams.audio:
@@ -733,7 +719,7 @@ def audio_block_rms(path: str | os.PathLike, sample_rate: int, block: int, *,
         pending[:] = [a[len(a) // block * block:]]
         return len(pending[0])
 
-    _refuse_non_file(path, "recording")
+    refuse_non_file(path, MediaError, "recording")
     try:
         with av.open(str(path)) as c:
             if not c.streams.audio:
