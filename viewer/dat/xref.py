@@ -48,8 +48,6 @@ from viewer.errors import DatError, format_did
 
 #: Bump when the arrays or their meaning change: an old cache is then rebuilt.
 FORMAT = 1
-#: DID top bytes whose records can name other records (the rest are only targets).
-SCANNED = (0x01, 0x02, 0x03, 0x05, 0x08, 0x09, 0x11, 0x20, 0x32, 0x33, 0x34)
 #: at most this many "how" texts are joined on one line; the rest are counted
 HOW_SHOWN = 4
 
@@ -202,25 +200,29 @@ def _sound_rows(node: R.SoundTableData) -> list[Row]:
     return rows
 
 
+#: DID top byte -> the references a record of that type makes
+_ROWS = {
+    0x02: _setup_rows, 0x34: _table_rows, 0x33: _script_rows, 0x03: _animation_rows,
+    0x09: _motion_rows,
+    0x32: lambda r: [(r.gfxobj_id, How.EMITTER_GFXOBJ, 0, 0, 0.0),
+                     (r.hw_gfxobj_id, How.EMITTER_HW_GFXOBJ, 0, 0, 0.0)],
+    0x01: lambda r: [(s, How.GFXOBJ_SURFACE, i, 0, 0.0) for i, s in enumerate(r.surfaces)]
+    + [(r.did_degrade or 0, How.GFXOBJ_DEGRADE, 0, 0, 0.0)],
+    0x11: lambda r: [(d.gfxobj_id, How.DEGRADE_LEVEL, i, 0, 0.0)
+                     for i, d in enumerate(r.degrades)],
+    0x08: lambda r: [(r.orig_texture_id or 0, How.SURFACE_TEXTURE, 0, 0, 0.0),
+                     (r.orig_palette_id or 0, How.SURFACE_PALETTE, 0, 0, 0.0)],
+    0x05: lambda r: [(t, How.TEXTURE_LEVEL, i, 0, 0.0) for i, t in enumerate(r.textures)],
+    0x20: lambda r: _sound_rows(r.root),
+}
+#: DID top bytes whose records can name other records (the rest are only targets).
+SCANNED = tuple(sorted(_ROWS))
+
+
 def record_rows(did: int, rec) -> list[Row]:
     """Every reference ``rec`` makes, in stored order (targets 0 included: the caller
     drops them, after noting the hook types)."""
-    top = (did >> 24) & 0xFF
-    simple = {
-        0x02: _setup_rows, 0x34: _table_rows, 0x33: _script_rows, 0x03: _animation_rows,
-        0x09: _motion_rows,
-        0x32: lambda r: [(r.gfxobj_id, How.EMITTER_GFXOBJ, 0, 0, 0.0),
-                         (r.hw_gfxobj_id, How.EMITTER_HW_GFXOBJ, 0, 0, 0.0)],
-        0x01: lambda r: [(s, How.GFXOBJ_SURFACE, i, 0, 0.0) for i, s in enumerate(r.surfaces)]
-        + [(r.did_degrade or 0, How.GFXOBJ_DEGRADE, 0, 0, 0.0)],
-        0x11: lambda r: [(d.gfxobj_id, How.DEGRADE_LEVEL, i, 0, 0.0)
-                         for i, d in enumerate(r.degrades)],
-        0x08: lambda r: [(r.orig_texture_id or 0, How.SURFACE_TEXTURE, 0, 0, 0.0),
-                         (r.orig_palette_id or 0, How.SURFACE_PALETTE, 0, 0, 0.0)],
-        0x05: lambda r: [(t, How.TEXTURE_LEVEL, i, 0, 0.0) for i, t in enumerate(r.textures)],
-        0x20: lambda r: _sound_rows(r.root),
-    }
-    fn = simple.get(top)
+    fn = _ROWS.get((did >> 24) & 0xFF)
     return [] if fn is None else fn(rec)
 
 
@@ -381,7 +383,7 @@ def _winning_entries(collection: DatCollection, builder: _Builder
         try:
             for e in f.entries(cache=False):
                 held.add(e.did)
-                if (e.did >> 24) in SCANNED and e.did not in winners:
+                if (e.did >> 24) in _ROWS and e.did not in winners:
                     winners[e.did] = (f, e)
         except DatError as err:
             builder.errors.append(directory_failure(f, err))
