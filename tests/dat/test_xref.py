@@ -284,3 +284,25 @@ def test_damaged_cache_file_is_rebuilt_not_raised(tmp_path, damage):
         again, cached = load_or_build(c, tmp_path)
         assert not cached and lines(again.uses(S.PST_FLAME)) == lines(first.uses(S.PST_FLAME))
         assert load_or_build(c, tmp_path)[1]          # rewritten whole
+
+
+def test_cli_xref_index_progress_on_a_terminal_only(monkeypatch, capsys):
+    """The index build shows viewer.commands.progress.terminal_bar on a terminal (the bar
+    ``gallery`` and ``dat verify`` use too) and nothing on a pipe."""
+    import io
+    import sys
+
+    from viewer.commands.progress import terminal_bar
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    monkeypatch.setattr(sys, "stderr", io.StringIO())
+    assert terminal_bar("x", "rec") is None                # a pipe: nothing
+    fake = Tty()
+    monkeypatch.setattr(sys, "stderr", fake)
+    assert main(["xref", str(S.SYNTHETIC_DAT), f"0x{S.SETUP_HUMANOID:08X}",
+                 "--no-cache"]) == 0
+    assert "xref index" in fake.getvalue()
+    assert "xref index" not in capsys.readouterr().out

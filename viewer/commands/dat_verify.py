@@ -28,12 +28,10 @@ def _progress_bar(args: argparse.Namespace):
     """A tqdm bar on a terminal, else None (no progress output at all)."""
     if not sys.stderr.isatty():
         return None
-    from tqdm import tqdm
-
+    from viewer.commands.progress import terminal_bar
     from viewer.dat.verify import count_entries
-    total = sum(count_entries(p, args.type) for p in args.dats)
-    return tqdm(total=total, unit="rec", file=sys.stderr, desc="dat verify", leave=False,
-                dynamic_ncols=True)
+    return terminal_bar("dat verify", "rec",
+                        sum(count_entries(p, args.type) for p in args.dats))
 
 
 def run(args: argparse.Namespace) -> int:

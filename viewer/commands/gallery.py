@@ -414,14 +414,6 @@ def cpu_count() -> int:
     return os.cpu_count() or 1
 
 
-def _progress(total: int):
-    if not sys.stderr.isatty() or total == 0:
-        return None
-    from tqdm import tqdm
-    return tqdm(total=total, unit="script", file=sys.stderr, desc="gallery", leave=False,
-                dynamic_ncols=True)
-
-
 @dataclass(frozen=True)
 class Pool:
     """How scripts are rendered: ``workers`` processes, each set up by
@@ -512,6 +504,7 @@ def _setup_parts(collection, did: int) -> int:
 def run(args: argparse.Namespace) -> int:
     from viewer.commands.dat_args import dat_files
     from viewer.commands.gallery_page import write_index
+    from viewer.commands.progress import terminal_bar
     from viewer.commands.xref import load_index
     from viewer.dat.container import DatCollection
     from viewer.synthetic.stand import free_base
@@ -549,7 +542,7 @@ def run(args: argparse.Namespace) -> int:
         if todo:   # no GL here (EGL missing, a bad VIEWER_GL_BACKEND): one line, not N
             from viewer.render.context import headless_context
             headless_context().release()
-        bar = _progress(len(todo))
+        bar = terminal_bar("gallery", "script", len(todo)) if todo else None
         wanted = {format_did(d) for d in selected}
 
         def index() -> None:   # what is done so far: a long run can be looked at meanwhile

@@ -35,14 +35,11 @@ def load_index(collection, cache):
     """``viewer.dat.xref.load_or_build`` over ``collection`` (``cache``: the cache folder,
     or None to build in memory) with a progress bar on a terminal: ``(index, cached)``.
     Shared by ``xref`` and ``gallery``."""
+    from viewer.commands.progress import terminal_bar
     from viewer.dat.xref import load_or_build
-    bar = None
+    bar = terminal_bar("xref index", "rec")
     step = None
-    if sys.stderr.isatty():
-        from tqdm import tqdm
-        bar = tqdm(total=0, unit="rec", file=sys.stderr, desc="xref index", leave=False,
-                   dynamic_ncols=True)
-
+    if bar is not None:
         def step(done: int, total: int) -> None:
             bar.total = total
             bar.n = done
