@@ -21,7 +21,6 @@ import numpy as np
 from viewer import bounds
 from viewer.commands import render as render_cmd
 from viewer.commands.output import check_output, nonempty_path, writing, written
-from viewer.commands.overwrite import refuse_clash, scenario_inputs
 from viewer.commands.selection import bounded, usage_error
 from viewer.errors import ScenarioError, ViewerError
 from viewer.sim.mixer import SAMPLE_RATE
@@ -232,13 +231,8 @@ def run(args) -> int:
         return 2
     sc, paths = render_cmd.prepare(
         args, "vfxviewer compare", outputs=[("--csv", args.csv), ("--json", args.json_out)],
-        inputs=[("reference", args.reference)])
+        inputs=[("reference", args.reference)], scenario_reference=args.reference is None)
     if sc is None:
-        return 2
-    if args.reference is None and refuse_clash(  # the scenario's "reference" recording
-            "vfxviewer compare", [("--out", args.out), ("--csv", args.csv),
-                                  ("--json", args.json_out)],
-            scenario_inputs(sc.path, sc, dats=False)) is not None:
         return 2
     for option, path in (("--csv", args.csv), ("--json", args.json_out)):
         if path is not None:

@@ -81,11 +81,12 @@ def load_scenario(args):
     return build_scenario(args)
 
 
-def prepare(args, prog: str, *, outputs=(), inputs=()):
+def prepare(args, prog: str, *, outputs=(), inputs=(), scenario_reference: bool = False):
     """``(scenario, dat paths)``, or ``(None, None)`` after printing a usage error. Every
     option is checked here, before any work: the camera, the output's size and path, and
     that no output (``--out`` and the caller's ``outputs``) is one of the inputs (the DATs,
-    the scenario and the caller's ``inputs``: viewer.commands.overwrite)."""
+    the scenario, with ``scenario_reference`` the recording its "reference" names, and the
+    caller's ``inputs``: viewer.commands.overwrite)."""
     if check_selection(args, prog) is not None:
         return None, None
     spec = str(args.camera)
@@ -118,7 +119,9 @@ def prepare(args, prog: str, *, outputs=(), inputs=()):
         return None, None
     if refuse_clash(prog, [("--out", out), *outputs],
                     [*(("DAT", p) for p in paths),
-                     *scenario_inputs(args.scenario, None), *inputs]) is not None:
+                     *scenario_inputs(args.scenario, sc if scenario_reference else None,
+                                      dats=False),
+                     *inputs]) is not None:
         return None, None
     return sc, paths
 
