@@ -664,18 +664,26 @@ def read_audio(path: str | os.PathLike, sample_rate: int | None = None
                ) -> tuple[np.ndarray, int] | None:
     """A recording's sound as mono float32 and its rate (resampled to ``sample_rate`` when
     given), or None when it has no audio stream."""
+    with _recording_sound(path) as c:
+        if c is None:
+            return None
+        rate = sample_rate or c.streams.audio[0].codec_context.sample_rate
+        chunks = list(_mono_chunks(c, rate))
+    a = np.concatenate(chunks).astype(np.float32) if chunks else np.zeros(0, np.float32)
+    return a, int(rate)
+
+
+@contextlib.contextmanager
+def _recording_sound(path):
+    """A recording opened for its sound: the container, or None when it has no audio
+    stream; an FFmpeg or OS error while it is read is a MediaError naming the file."""
     import av
     refuse_non_file(path, MediaError, "recording")
     try:
         with av.open(str(path)) as c:
-            if not c.streams.audio:
-                return None
-            rate = sample_rate or c.streams.audio[0].codec_context.sample_rate
-            chunks = list(_mono_chunks(c, rate))
+            yield c if c.streams.audio else None
     except (av.FFmpegError, OSError) as err:
         raise MediaError(f"cannot read the audio: {err}", file=str(path)) from err
-    a = np.concatenate(chunks).astype(np.float32) if chunks else np.zeros(0, np.float32)
-    return a, int(rate)
 
 
 def _mono_chunks(c, rate: int) -> Iterator[np.ndarray]:
@@ -707,7 +715,6 @@ def audio_block_rms(path: str | os.PathLike, sample_rate: int, block: int, *,
     of samples from the first (float64), and its largest absolute sample; None when it has
     no audio stream. Decoded and reduced as it streams, up to ``max_seconds``: memory holds
     one decoded frame and the RMS values, not the samples."""
-    import av
     limit = int(max_seconds * sample_rate)
     rms: list[np.ndarray] = []
     pending: list[np.ndarray] = []      # resampled samples not yet reduced to levels
@@ -719,25 +726,21 @@ def audio_block_rms(path: str | os.PathLike, sample_rate: int, block: int, *,
         pending[:] = [a[len(a) // block * block:]]
         return len(pending[0])
 
-    refuse_non_file(path, MediaError, "recording")
-    try:
-        with av.open(str(path)) as c:
-            if not c.streams.audio:
-                return None
-            for chunk in _mono_chunks(c, sample_rate):
-                a = chunk[:max(0, limit - seen)]
-                if len(a):
-                    seen, waiting = seen + len(a), waiting + len(a)
-                    peak = max(peak, float(np.abs(a).max()))
-                    pending.append(a)
-                if waiting >= 1 << 16:    # reduced in batches: fewer numpy calls
-                    waiting = reduce()
-                if seen >= limit:
-                    break
-            if pending:
-                reduce()
-    except (av.FFmpegError, OSError) as err:
-        raise MediaError(f"cannot read the audio: {err}", file=str(path)) from err
+    with _recording_sound(path) as c:
+        if c is None:
+            return None
+        for chunk in _mono_chunks(c, sample_rate):
+            a = chunk[:max(0, limit - seen)]
+            if len(a):
+                seen, waiting = seen + len(a), waiting + len(a)
+                peak = max(peak, float(np.abs(a).max()))
+                pending.append(a)
+            if waiting >= 1 << 16:    # reduced in batches: fewer numpy calls
+                waiting = reduce()
+            if seen >= limit:
+                break
+        if pending:
+            reduce()
     return (np.concatenate(rms) if rms else np.zeros(0), peak)
 
 

@@ -74,3 +74,14 @@ def test_compare_align_audio_without_sound_in_the_recording_is_one_line_exit_1(
                  "audio", "--size", "32x18"]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "no sound" in err[0] and "silent.mp4" in err[0]
+
+
+@pytest.mark.parametrize("read", ["read_audio", "audio_block_rms"])
+def test_a_recording_whose_sound_does_not_decode_is_one_line_naming_it(tmp_path, read):
+    from viewer import media
+    bad = tmp_path / "bad.wav"
+    bad.write_bytes(b"RIFF\x10\x00\x00\x00WAVEfmt " + bytes(40))
+    args = (bad,) if read == "read_audio" else (bad, SAMPLE_RATE, AUDIO_BLOCK)
+    with pytest.raises(media.MediaError, match="cannot read the audio") as err:
+        getattr(media, read)(*args)
+    assert err.value.file == str(bad)
