@@ -206,17 +206,29 @@ def texture_source(db, did: int, s) -> TextureSource:
     and overwrites the stored one with it (``CSurface::Serialize`` 0x005365F0 ->
     ``CSurface::InitEnd`` 0x00536400 with SurfaceInitLoading; the texture's palette is
     ``ImgTex::CreateFromRenderSurface_Internal`` 0x0053F270's ``m_pPalette``)."""
-    stex = typed_record(db, int(s.orig_texture_id), R.SurfaceTexture, by=did)
+    return texture_pixels(db, int(s.orig_texture_id), int(s.type), by=did)
+
+
+def texture_pixels(db, texture: int, surface_type: int, *, palette=None,
+                   by: int | None = None) -> TextureSource:
+    """SurfaceTexture ``texture`` -> its source level 0 RenderSurface, and for P8 / INDEX16
+    the table it is combined through (``paletted_table`` for ``surface_type``) of
+    ``palette`` (runtime colours: an ObjDesc part's), else of the texture's default palette
+    (``CSurface::InitEnd`` 0x00536400). Shared by a Surface's own texture and a part's
+    ObjDesc-changed one."""
+    stex = typed_record(db, texture, R.SurfaceTexture, by=by)
     levels = list(stex.textures)
     if not levels:
-        raise DatError("SurfaceTexture lists no RenderSurface", did=int(s.orig_texture_id))
+        raise DatError("SurfaceTexture lists no RenderSurface", did=texture)
     rs_did = int(levels[0])  # ACViewer uses textures[0]; the client's source level 0
-    rs = typed_record(db, rs_did, R.RenderSurface, by=int(s.orig_texture_id))
+    rs = typed_record(db, rs_did, R.RenderSurface, by=texture)
     fmt = int(rs.format)
     pal = None
     if fmt in (PixelFormat.P8, PixelFormat.INDEX16):
-        colors = typed_record(db, int(rs.default_palette_id or 0), R.Palette, by=rs_did).colors
-        pal = paletted_table(pixels.runtime_palette(colors), int(s.type))
+        if palette is None:
+            palette = pixels.runtime_palette(typed_record(
+                db, int(rs.default_palette_id or 0), R.Palette, by=rs_did).colors)
+        pal = paletted_table(palette, surface_type)
     return TextureSource(rs_did, fmt, int(rs.width), int(rs.height), bytes(rs.source_data),
                          pal)
 
@@ -325,35 +337,15 @@ class MeshCache:
                 for sub in mesh.subsets]
         return subs
 
-    def _custom_texture(self, drawn, surface_type: int):
-        """(texture, paletted, mode) of a private surface: its SurfaceTexture's source level
-        0, a paletted one looked up in the part's palette texel by texel, indices below 8
-        transparent on a clip-map surface (ImgTex::CopyIntoData 0x0053EC60); none bound:
-        white."""
-        if not drawn.texture:
-            return None, False, ""
-        levels = list(self._get(drawn.texture, R.SurfaceTexture).textures)
-        if not levels:
-            raise DatError("SurfaceTexture lists no RenderSurface", did=drawn.texture)
-        rs = self._get(int(levels[0]), R.RenderSurface, by=drawn.texture)
-        fmt = int(rs.format)
-        paletted = fmt in (PixelFormat.P8, PixelFormat.INDEX16)
-        pal = None
-        if paletted:  # the part's palette, else the texture's default (CSurface::InitEnd)
-            colors = drawn.palette if drawn.palette is not None else pixels.runtime_palette(
-                self._get(int(rs.default_palette_id or 0), R.Palette, by=int(levels[0])))
-            pal = paletted_table(colors, surface_type)
-        tex = textures.upload(self.ctx, fmt, int(rs.width), int(rs.height),
-                              bytes(rs.source_data), pal, did=int(levels[0]),
-                              allow_compressed=self.allow_compressed)
-        return tex, paletted, tex.extra
-
     def _load_surface(self, did: int, drawn=None, by: int | None = None) -> SurfaceMaterial:
         mat, source = surface_material(self.db, did, by=by, texture=drawn is None)
-        if drawn is not None and mat.surface_type & TEXTURED:
-            mat.texture, mat.paletted, mat.texture_mode = self._custom_texture(
-                drawn, mat.surface_type)
-        elif source is not None:
+        if drawn is not None and mat.surface_type & TEXTURED and drawn.texture:
+            # a private surface: its SurfaceTexture's source level 0, a paletted one looked
+            # up in the part's palette texel by texel, indices below 8 transparent on a
+            # clip-map surface (ImgTex::CopyIntoData 0x0053EC60); none bound: white
+            source = texture_pixels(self.db, drawn.texture, mat.surface_type,
+                                    palette=drawn.palette)
+        if source is not None:
             mat.texture = textures.upload(self.ctx, source.fmt, source.width, source.height,
                                           source.data, source.palette, did=source.did,
                                           allow_compressed=self.allow_compressed)
