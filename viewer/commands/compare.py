@@ -20,7 +20,7 @@ import numpy as np
 
 from viewer import bounds
 from viewer.commands import render as render_cmd
-from viewer.commands.output import check_output, nonempty_path, writing, written
+from viewer.commands.output import nonempty_path, writing, written
 from viewer.commands.selection import bounded, usage_error
 from viewer.errors import ScenarioError, ViewerError
 from viewer.sim.mixer import SAMPLE_RATE
@@ -234,9 +234,6 @@ def run(args) -> int:
         inputs=[("reference", args.reference)], scenario_reference=args.reference is None)
     if sc is None:
         return 2
-    for option, path in (("--csv", args.csv), ("--json", args.json_out)):
-        if path is not None:
-            check_output(path, option)
     track = _reference(args, sc)
     fps = float(sc.fps)
     out_sound = bool(args.out) and not args.no_audio

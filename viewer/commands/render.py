@@ -86,7 +86,8 @@ def prepare(args, prog: str, *, outputs=(), inputs=(), scenario_reference: bool 
     option is checked here, before any work: the camera, the output's size and path, and
     that no output (``--out`` and the caller's ``outputs``) is one of the inputs (the DATs,
     the scenario, with ``scenario_reference`` the recording its "reference" names, and the
-    caller's ``inputs``: viewer.commands.overwrite)."""
+    caller's ``inputs``: viewer.commands.overwrite), then that each of ``outputs`` can be
+    written."""
     if check_selection(args, prog) is not None:
         return None, None
     spec = str(args.camera)
@@ -123,6 +124,9 @@ def prepare(args, prog: str, *, outputs=(), inputs=(), scenario_reference: bool 
                                       dats=False),
                      *inputs]) is not None:
         return None, None
+    for option, path in outputs:
+        if path is not None:
+            check_output(path, option)
     return sc, paths
 
 
