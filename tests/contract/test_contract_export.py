@@ -180,7 +180,7 @@ def test_keys_are_trace_poses_frame_for_frame(cli, tmp_path):
 
 
 def test_animation_plays_as_the_setups_DefaultAnimation(cli, tmp_path):
-    """``--animation``: CPartArray::InitDefaults 0x00518990's DefaultAnimation path. The
+    """``--animation``: CPartArray::InitDefaults 0x00518980's DefaultAnimation path. The
     lantern's own DefaultAnimation traced is the export of that Animation, key for key."""
     setup = AssetDatabase([SYN]).get(S.SETUP_LANTERN)
     assert setup.default_animation == S.ANIM_LANTERN_SWING and not setup.default_motion_table

@@ -176,7 +176,7 @@ def test_missing_line_names_both_DIDs_in_hex():
 
 # -- Animations and motion tables ----------------------------------------------------------
 def test_Setup_default_animation_and_motion_table_absent_named_by_the_Setup():
-    """CPartArray::InitDefaults 0x00518990 / SetMotionTableID 0x00517DD0: DBObj::Get null,
+    """CPartArray::InitDefaults 0x00518980 / SetMotionTableID 0x00517DD0: DBObj::Get null,
     the node is dropped / the object has no motion table."""
     setup = dataclasses.replace(B.setup(SETUP), default_animation=0x03000099,
                                 default_motion_table=0x09000099)

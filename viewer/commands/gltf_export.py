@@ -63,7 +63,7 @@ class PoseSamples:
 class AnimationAsDefault:
     """The database with one Setup read as if ``animation`` were its DefaultAnimation and it
     had no motion table: the object then plays that Animation as CPartArray::InitDefaults
-    0x00518990 plays a Setup's DefaultAnimation (every frame, 30 fps, looping), where a motion
+    0x00518980 plays a Setup's DefaultAnimation (every frame, 30 fps, looping), where a motion
     table's default state would have replaced it (MotionTableManager::initialize_state
     0x0051C030). Everything else is read through."""
 

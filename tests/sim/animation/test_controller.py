@@ -59,7 +59,7 @@ def test_SetPlacementFrame_0x005193D0_falls_back_to_Default_then_none():
     assert MotionController(s2, DictDB(s2)).part_frames() is None
 
 
-def test_InitDefaults_0x00518990_default_animation_plays_at_30fps():
+def test_InitDefaults_0x00518980_default_animation_plays_at_30fps():
     a = anim(0x03000020, 2, 10)
     s = setup(0x02000008, 2, default_animation=a.id)
     mc = MotionController(s, DictDB(s, a))

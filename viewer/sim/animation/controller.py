@@ -13,7 +13,7 @@ returns are those ``CSequence::update`` staged (CPhysicsObj::add_anim_hook), in 
 ``(hook, animation_did, hook_index)``; the AnimationDone sentinel is consumed here
 (MotionTableManager::AnimationDone 0x0051BCE0) and not returned.
 
-Creation follows CPartArray::SetSetupID -> InitDefaults 0x00518990 (Setup.DefaultAnimation
+Creation follows CPartArray::SetSetupID -> InitDefaults 0x00518980 (Setup.DefaultAnimation
 at 30 fps), CPhysicsObj::InitObjectEnd 0x0050FFE0 (placement 0x65 Resting, else 0 Default)
 and SetMotionTableID -> MotionTableManager::initialize_state 0x0051C030 (the table's default
 state, which replaces the default animation).
@@ -66,7 +66,7 @@ class MotionController:
         self._get = _loader(db)
         self.sequence = CSequence(self._load_animation)
         self.num_parts = len(setup.parts)
-        # CPartArray::InitDefaults 0x00518990
+        # CPartArray::InitDefaults 0x00518980
         if setup.default_animation:
             self.sequence.append_animation(AnimData(setup.default_animation, 0, -1, 30.0))
         # CPhysicsObj::InitObjectEnd 0x0050FFE0 -> SetPlacementFrame(0x65)
