@@ -386,12 +386,12 @@ def test_line_up_on_a_playscript_of_a_real_capture(model, captures_dir):
     """effects-burst.pcap (amoeba/asheron-rs, MIT, (c) 2025 Bryce Mecum): its F755
     PlayScriptType events are offered; lining one up on the scenario's event sets the offset
     so that event's recording time shows at the scenario event's time."""
-    from viewer.app import _capture_events
+    from viewer.app import capture_events
     from viewer.ui.compare_panel import line_up_command
     path = captures_dir / "effects-burst.pcap"
     ctl = Controller()
     ctl.view.compare = model
-    ctl.capture_reader = _capture_events
+    ctl.capture_reader = capture_events
     assert ctl.apply(c.LoadCapture(str(path)))
     events = model.capture_events
     assert len(events) == 515 and all("play" in label for _, label in events)

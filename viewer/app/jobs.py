@@ -230,7 +230,7 @@ class OpenLater:
     play: bool = True
 
 
-def _capture_events(path) -> list[dict]:
+def capture_events(path) -> list[dict]:
     """The object events of a packet capture (viewer.wire.replay) for lining a recording up
     on a PlayScript."""
     return replay_events(path)["events"]

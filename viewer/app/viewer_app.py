@@ -36,7 +36,7 @@ import numpy as np
 from imgui_bundle import imgui, implot
 from PIL import Image
 
-from viewer.app.jobs import LongWork, _capture_events
+from viewer.app.jobs import LongWork, capture_events
 from viewer.app.menus import MainMenu
 from viewer.app.panels import PanelWiring
 from viewer.app.prompts import Prompts
@@ -148,7 +148,7 @@ class ViewerApp:
         self.wiring = PanelWiring(self)
         self.menus = MainMenu(self)
         self.controller.opener = self.jobs.open
-        self.controller.capture_reader = _capture_events
+        self.controller.capture_reader = capture_events
         self.controller.audit_later = True
         self.controller.before_replacing = self.prompts.before_replacing
 
