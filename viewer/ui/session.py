@@ -24,7 +24,6 @@ from __future__ import annotations
 import itertools
 import math
 import os
-import stat
 import time
 from fractions import Fraction
 from pathlib import Path
@@ -756,15 +755,11 @@ def _check_dat_paths(paths) -> None:
     """Each DAT path names a file or a folder (the retail DAT set in it); a named pipe or a
     device is refused as opening it would be (``viewer.inputs.open_input``), before the
     worker that opens them starts."""
-    from viewer.inputs import not_a_file
+    from viewer.inputs import refuse_non_file
     for p in paths:
-        try:
-            mode = os.stat(p).st_mode
-        except (OSError, ValueError):
-            raise ScenarioError("DAT file or folder not found", file=p) from None
-        kind = None if stat.S_ISDIR(mode) else not_a_file(mode)
-        if kind is not None:
-            raise ScenarioError(f"DAT is {kind}, not a file", file=p)
+        if not os.path.exists(p):
+            raise ScenarioError("DAT file or folder not found", file=p)
+        refuse_non_file(p, ScenarioError, "DAT")
 
 
 class SessionPlan:
